@@ -1,0 +1,64 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Clock } from '../src/clock';
+import type { Db } from '../src/db/knex';
+import type { AuditFailureCode } from '../src/audits/failures';
+import { loadAudit, markCompleted, markFailed, markRunning, markWaitingForRetry } from '../src/audits/repository';
+import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
+
+export interface AuditActivityDeps {
+  db: Db;
+  clock: Clock;
+  engine: AuditEngine;
+}
+
+// A workflow may start a moment before the API's transaction that inserted its row commits.
+// Past this many attempts a missing row means the trigger was rolled back: nothing to project.
+const MISSING_ROW_ATTEMPTS = 30;
+
+/** Activities of AuditWorkflow: thin wrappers that call the plain modules in src/. */
+export function createAuditActivities(deps: AuditActivityDeps) {
+  return {
+    async markAuditRunning(input: { auditId: string; attempt: number }): Promise<void> {
+      ensureRow(await markRunning(deps.db, input.auditId, input.attempt, deps.clock.now()), input.auditId);
+    },
+
+    async markAuditWaitingForRetry(input: {
+      auditId: string;
+      attempt: number;
+      delayMs: number;
+      error: { code: AuditFailureCode; message: string };
+    }): Promise<void> {
+      const at = deps.clock.now();
+      const nextAttemptAt = new Date(at.getTime() + input.delayMs);
+      ensureRow(await markWaitingForRetry(deps.db, input.auditId, { attempt: input.attempt, nextAttemptAt, error: input.error, at }), input.auditId);
+    },
+
+    async markAuditFailed(input: { auditId: string; attempts: number; error: { code: AuditFailureCode; message: string } }): Promise<void> {
+      ensureRow(await markFailed(deps.db, input.auditId, { attempts: input.attempts, error: input.error, failedAt: deps.clock.now() }), input.auditId);
+    },
+
+    /** Runs the audit (synthetic in test mode, a real crawl in live mode), validates and stores it. */
+    async runAudit(input: { auditId: string; attempt: number }): Promise<{ score: number; grade: string }> {
+      const row = await loadAudit(deps.db, input.auditId);
+      if (!row) throw ApplicationFailure.nonRetryable(`audit ${input.auditId} does not exist`, 'internal_error');
+      const audit = await produceAuditJson(deps.engine, row, deps.clock, () => Context.current().heartbeat());
+      const resultJson = JSON.stringify(audit);
+      ensureRow(
+        await markCompleted(deps.db, input.auditId, { resultJson, score: audit.score, grade: audit.grade, completedAt: new Date(audit.completed_at) }),
+        input.auditId,
+      );
+      return { score: audit.score, grade: audit.grade };
+    },
+  };
+}
+
+export type AuditActivities = ReturnType<typeof createAuditActivities>;
+
+function ensureRow(found: boolean, auditId: string): void {
+  if (found) return;
+  const { attempt } = Context.current().info;
+  if (attempt >= MISSING_ROW_ATTEMPTS) {
+    throw ApplicationFailure.nonRetryable(`audit ${auditId} was never committed`, 'audit_abandoned');
+  }
+  throw ApplicationFailure.retryable(`audit ${auditId} is not visible yet`, 'audit_row_missing');
+}

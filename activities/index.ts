@@ -1,0 +1,1 @@
+export { createAuditActivities, type AuditActivities, type AuditActivityDeps } from './audit';

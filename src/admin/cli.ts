@@ -1,0 +1,150 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../config';
+import { systemClock } from '../clock';
+import { createDb, migrateLatest, type Db } from '../db/knex';
+import { openDatabase } from '../db/open';
+import { createAccount, createApiKey, listApiKeys, NotFoundError, revokeApiKey, setAccountTier } from '../accounts/repository';
+import { accountUsage } from '../accounts/usage';
+import { TIERS, MODES, type Mode, type Tier } from '../schemas/audit';
+
+/** Operator CLI: `npm run --silent admin -- <command> [--json]` (see README). */
+
+const program = new Command('admin').description('Administer accounts, workspaces and API keys').showHelpAfterError();
+
+const tierOption = (value: string): Tier => {
+  if (!(TIERS as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${TIERS.join(', ')}`);
+  return value as Tier;
+};
+const modeOption = (value: string): Mode => {
+  if (!(MODES as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${MODES.join(', ')}`);
+  return value as Mode;
+};
+const countOption = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+};
+
+const account = program.command('account').description('Accounts and their tiers');
+account
+  .command('create')
+  .description('Create an account with its first workspace')
+  .requiredOption('--tier <tier>', 'free, pro, team or enterprise', tierOption)
+  .option('--quota <n>', 'monthly audit quota (enterprise only)', countOption)
+  .option('--json', 'print one JSON object')
+  .action((opts: { tier: Tier; quota?: number; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      if (opts.quota !== undefined && opts.tier !== 'enterprise') throw new Error('--quota applies to enterprise accounts only');
+      const created = await createAccount(db, { tier: opts.tier, customQuota: opts.quota ?? null, now: systemClock.now() });
+      return {
+        json: created,
+        text: `Created account ${created.account_id} (tier ${created.tier}) with workspace ${created.workspace_id}.\n` +
+          `Next: npm run admin -- key create --workspace ${created.workspace_id} --mode test`,
+      };
+    }),
+  );
+account
+  .command('set-tier')
+  .description('Change the tier at once (an upgrade resets the period usage; a downgrade refunds nothing)')
+  .requiredOption('--account <id>', 'account id (acct_…)')
+  .requiredOption('--tier <tier>', 'free, pro, team or enterprise', tierOption)
+  .option('--quota <n>', 'monthly audit quota (enterprise only)', countOption)
+  .option('--json', 'print one JSON object')
+  .action((opts: { account: string; tier: Tier; quota?: number; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      if (opts.quota !== undefined && opts.tier !== 'enterprise') throw new Error('--quota applies to enterprise accounts only');
+      const now = systemClock.now();
+      const changed = await setAccountTier(db, { accountId: opts.account, tier: opts.tier, customQuota: opts.quota, now });
+      const usage = await accountUsage(db, opts.account, now);
+      const json = { ...changed, audits_limit: usage.limit, audits_used: usage.used, audits_remaining: usage.remaining };
+      return { json, text: `Account ${changed.account_id}: ${changed.previous_tier} → ${changed.tier} (${changed.change}); ${usage.remaining} of ${usage.limit} audits left this period.` };
+    }),
+  );
+account
+  .command('usage')
+  .description("Show the account's quota position this period")
+  .requiredOption('--account <id>', 'account id (acct_…)')
+  .option('--json', 'print one JSON object')
+  .action((opts: { account: string; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      const usage = await accountUsage(db, opts.account, systemClock.now());
+      const json = {
+        account_id: opts.account,
+        tier: usage.tier,
+        period_start: usage.period.start.toISOString(),
+        period_end: usage.period.end.toISOString(),
+        audits_limit: usage.limit,
+        audits_used: usage.used,
+        audits_remaining: usage.remaining,
+      };
+      return { json, text: `Account ${opts.account} (${usage.tier}): ${usage.used} used, ${usage.remaining} of ${usage.limit} left until ${json.period_end}.` };
+    }),
+  );
+
+const key = program.command('key').description('API keys of a workspace');
+key
+  .command('create')
+  .description('Create an API key; the secret is shown once')
+  .requiredOption('--workspace <id>', 'workspace id (ws_…)')
+  .requiredOption('--mode <mode>', 'test or live', modeOption)
+  .option('--json', 'print one JSON object')
+  .action((opts: { workspace: string; mode: Mode; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      const created = await createApiKey(db, { workspaceId: opts.workspace, mode: opts.mode, now: systemClock.now() });
+      return {
+        json: { key_id: created.key_id, key: created.key, prefix: created.prefix, mode: created.mode, workspace_id: created.workspace_id },
+        text: `Created ${created.mode} key ${created.key_id} for ${created.workspace_id}.\n\n  ${created.key}\n\nStore it now: it cannot be shown again.`,
+      };
+    }),
+  );
+key
+  .command('revoke')
+  .description('Revoke a key (effective on every API instance within 30 s)')
+  .requiredOption('--key <id>', 'key id (key_…)')
+  .option('--json', 'print one JSON object')
+  .action((opts: { key: string; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      const revoked = await revokeApiKey(db, opts.key, systemClock.now());
+      return { json: revoked, text: `Revoked ${revoked.key_id} at ${revoked.revoked_at}.` };
+    }),
+  );
+key
+  .command('list')
+  .description('List the keys of a workspace (never the secrets)')
+  .requiredOption('--workspace <id>', 'workspace id (ws_…)')
+  .option('--json', 'print one JSON object')
+  .action((opts: { workspace: string; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      const keys = await listApiKeys(db, opts.workspace);
+      const text = keys.length
+        ? keys
+            .map((k) => `${k.key_id}  ${k.prefix}…  ${k.mode.padEnd(4)}  created ${k.created_at}  last used ${k.last_used_at ?? 'never'}${k.revoked_at ? `  REVOKED ${k.revoked_at}` : ''}`)
+            .join('\n')
+        : `No keys in ${opts.workspace}.`;
+      return { json: { data: keys }, text };
+    }),
+  );
+
+async function run(json: boolean | undefined, action: (db: Db) => Promise<{ json: object; text: string }>): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config, { startEmbedded: true });
+  const db = createDb(database.url, { max: 2 });
+  try {
+    await migrateLatest(db);
+    const result = await action(db);
+    process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
+  } catch (err) {
+    const message = err instanceof NotFoundError || err instanceof Error ? err.message : String(err);
+    if (json) process.stdout.write(`${JSON.stringify({ error: { message } })}\n`);
+    else process.stderr.write(`error: ${message}\n`);
+    process.exitCode = 1;
+  } finally {
+    await db.destroy();
+    await database.close();
+  }
+}
+
+program.parseAsync(process.argv).catch((err) => {
+  process.stderr.write(`error: ${(err as Error).message}\n`);
+  process.exitCode = 1;
+});

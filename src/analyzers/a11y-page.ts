@@ -1,0 +1,128 @@
+import type { Element } from 'domhandler';
+import { attr, metaNamed, snippet, startTag, truncate, type ParsedPage } from './parse';
+import { EVIDENCE_MAX, PAGE_PASS, pageFail, pageIssues, perPage, type Analyzer, type Issue } from './types';
+
+/** Accessibility checks that need only the markup (no rendering, so no contrast or focus checks). */
+
+// ── A11Y_LANG_INVALID ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * BCP 47-ish, as screen readers need it: a 2–3 letter primary language subtag, and a tag that is
+ * well-formed as a Unicode locale identifier (Intl rejects "en_US", "english-", "123").
+ */
+export function isValidLangTag(tag: string): boolean {
+  if (!/^[A-Za-z]{2,3}(?:-|$)/.test(tag)) return false;
+  try {
+    Intl.getCanonicalLocales(tag);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const langInvalid: Analyzer = {
+  code: 'A11Y_LANG_INVALID',
+  run: (_s, pages) =>
+    perPage(pages, (p) => {
+      if (!p.isHtml) return null;
+      const html = p.elements('html')[0];
+      if (!html) return pageFail('The page has no <html> element, so it declares no language.', '(no <html> element)');
+      const lang = attr(html, 'lang');
+      const evidence = truncate(startTag(html), EVIDENCE_MAX);
+      if (lang === undefined) return pageFail('The <html> element has no lang attribute.', evidence);
+      if (lang.trim() === '') return pageFail('The <html> element has an empty lang attribute.', evidence);
+      if (!isValidLangTag(lang.trim())) return pageFail(`The lang attribute "${lang}" is not a valid BCP 47 language tag.`, evidence);
+      return PAGE_PASS;
+    }),
+};
+
+// ── A11Y_IMG_ALT_MISSING ─────────────────────────────────────────────────────────────────────────
+
+const MAX_ISSUES_PER_PAGE = 20;
+
+function nonBlank(v: string | undefined): boolean {
+  return v !== undefined && v.trim() !== '';
+}
+
+/** An accessible name from ARIA or title, which axe accepts in place of alt. */
+function hasAriaName(el: Element): boolean {
+  return nonBlank(attr(el, 'aria-label')) || nonBlank(attr(el, 'aria-labelledby')) || nonBlank(attr(el, 'title'));
+}
+
+/** axe image-alt: alt present (empty means decorative), presentational role, hidden, or an ARIA name. */
+function imgHasAlt(img: Element): boolean {
+  if (attr(img, 'alt') !== undefined) return true;
+  const role = (attr(img, 'role') ?? '').trim().toLowerCase();
+  if (role === 'presentation' || role === 'none') return true;
+  if ((attr(img, 'aria-hidden') ?? '').trim().toLowerCase() === 'true') return true;
+  return hasAriaName(img);
+}
+
+function imageInputs(p: ParsedPage): Element[] {
+  return p.elements('input').filter((i) => (attr(i, 'type') ?? '').trim().toLowerCase() === 'image');
+}
+
+export const imgAltMissing: Analyzer = {
+  code: 'A11Y_IMG_ALT_MISSING',
+  run: (_s, pages) =>
+    perPage(pages, (p) => {
+      if (!p.isHtml) return null;
+      const imgs = p.elements('img');
+      const inputs = imageInputs(p);
+      if (imgs.length === 0 && inputs.length === 0) return null; // nothing to describe on this page
+      const issues: Issue[] = [];
+      for (const img of imgs) {
+        if (issues.length >= MAX_ISSUES_PER_PAGE) break;
+        if (!imgHasAlt(img)) issues.push({ outcome: 'fail', message: 'Image without an alt attribute.', evidence: snippet(p, img) });
+      }
+      for (const input of inputs) {
+        if (issues.length >= MAX_ISSUES_PER_PAGE) break;
+        // An image button needs a real name: alt="" would leave it unnamed.
+        if (!nonBlank(attr(input, 'alt')) && !hasAriaName(input)) {
+          issues.push({ outcome: 'fail', message: 'Image button (input type="image") without alternative text.', evidence: snippet(p, input) });
+        }
+      }
+      return pageIssues(issues);
+    }),
+};
+
+// ── A11Y_ZOOM_DISABLED ───────────────────────────────────────────────────────────────────────────
+
+/** `width=device-width, initial-scale=1` → Map; both `,` and `;` separate, as browsers accept. */
+export function parseViewport(content: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of content.split(/[,;]/)) {
+    const eq = part.indexOf('=');
+    const key = (eq === -1 ? part : part.slice(0, eq)).trim().toLowerCase();
+    if (key !== '') out.set(key, eq === -1 ? '' : part.slice(eq + 1).trim().toLowerCase());
+  }
+  return out;
+}
+
+/** The viewport meta in effect: browsers apply the last one. */
+export function viewportMeta(p: ParsedPage): Element | undefined {
+  const metas = metaNamed(p, 'viewport');
+  return metas[metas.length - 1];
+}
+
+export const MIN_MAXIMUM_SCALE = 5;
+
+export const zoomDisabled: Analyzer = {
+  code: 'A11Y_ZOOM_DISABLED',
+  run: (_s, pages) =>
+    perPage(pages, (p) => {
+      if (!p.isHtml) return null;
+      const meta = viewportMeta(p);
+      if (!meta) return null; // without a viewport the page zooms (BP_VIEWPORT_MISSING covers it)
+      const vp = parseViewport(attr(meta, 'content') ?? '');
+      const problems: string[] = [];
+      const scalable = vp.get('user-scalable');
+      if (scalable !== undefined && (scalable === 'no' || (Math.abs(parseFloat(scalable)) < 1))) problems.push(`user-scalable=${scalable}`);
+      const max = parseFloat(vp.get('maximum-scale') ?? '');
+      if (!Number.isNaN(max) && max < MIN_MAXIMUM_SCALE) problems.push(`maximum-scale=${vp.get('maximum-scale')} (below ${MIN_MAXIMUM_SCALE})`);
+      if (problems.length === 0) return PAGE_PASS;
+      return pageFail(`The viewport prevents zooming: ${problems.join(', ')}.`, snippet(p, meta));
+    }),
+};
+
+export const A11Y_PAGE_ANALYZERS: readonly Analyzer[] = [imgAltMissing, langInvalid, zoomDisabled];

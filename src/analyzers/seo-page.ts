@@ -1,0 +1,158 @@
+import { STATUS_CODES } from 'node:http';
+import { textContent } from 'domutils';
+import type { Element } from 'domhandler';
+import { headerEvidence } from './evidence';
+import { attr, hasAncestor, metaNamed, snippet, truncate, type ParsedPage } from './parse';
+import { headerValues } from './snapshot';
+import { EVIDENCE_MAX, PAGE_PASS, pageFail, pageIssues, pageWarn, perPage, type Analyzer, type Issue } from './types';
+
+/** On-page SEO checks of each crawled document. */
+
+/** The document's title element: the first <title> outside inline SVG (whose <title> is a tooltip). */
+export function documentTitle(p: ParsedPage): Element | undefined {
+  return p.elements('title').find((t) => !hasAncestor(t, 'svg'));
+}
+
+/** Title text as search engines show it (whitespace collapsed), or null without a title element. */
+export function titleText(p: ParsedPage): string | null {
+  const t = documentTitle(p);
+  return t ? textContent(t).replace(/\s+/g, ' ').trim() : null;
+}
+
+// ── SEO_HTTP_STATUS_ERROR ────────────────────────────────────────────────────────────────────────
+
+export const httpStatusError: Analyzer = {
+  code: 'SEO_HTTP_STATUS_ERROR',
+  run: (_s, pages) =>
+    perPage(pages, (p) => {
+      const status = p.page.status;
+      if (status < 400) return PAGE_PASS;
+      const reason = STATUS_CODES[status];
+      return pageFail(
+        `The page answers HTTP ${status}${reason ? ` (${reason})` : ''}.`,
+        `HTTP ${status}${reason ? ` ${reason}` : ''}${p.page.url !== p.url ? ` (requested as ${p.page.url})` : ''}`,
+      );
+    }),
+};
+
+// ── SEO_TITLE_MISSING ────────────────────────────────────────────────────────────────────────────
+
+export const titleMissing: Analyzer = {
+  code: 'SEO_TITLE_MISSING',
+  run: (_s, pages) =>
+    perPage(pages, (p) => {
+      if (!p.isHtml) return null;
+      const el = documentTitle(p);
+      if (!el) return pageFail('The page has no <title> element.', '(no <title> element)');
+      if (titleText(p) === '') return pageFail('The page title is empty.', snippet(p, el));
+      return PAGE_PASS;
+    }),
+};
+
+// ── SEO_META_DESC_MISSING ────────────────────────────────────────────────────────────────────────
+
+function metaDescription(p: ParsedPage): { el: Element | undefined; text: string } {
+  const els = metaNamed(p, 'description');
+  const el = els.find((m) => (attr(m, 'content') ?? '').trim() !== '') ?? els[0];
+  return { el, text: (el ? attr(el, 'content') ?? '' : '').replace(/\s+/g, ' ').trim() };
+}
+
+export const metaDescMissing: Analyzer = {
+  code: 'SEO_META_DESC_MISSING',
+  run(_s, pages) {
+    // Descriptions shared by several distinct pages: search engines then show the same snippet for all.
+    const urlsByText = new Map<string, Set<string>>();
+    const descs = new Map<ParsedPage, ReturnType<typeof metaDescription>>();
+    for (const p of pages) {
+      if (!p.isHtml) continue;
+      const d = metaDescription(p);
+      descs.set(p, d);
+      if (d.text === '') continue;
+      const set = urlsByText.get(d.text) ?? new Set<string>();
+      set.add(p.url);
+      urlsByText.set(d.text, set);
+    }
+    return perPage(pages, (p) => {
+      const d = descs.get(p);
+      if (!d) return null;
+      if (!d.el) return pageFail('The page has no meta description.', '(no <meta name="description"> element)');
+      if (d.text === '') return pageFail('The meta description is empty.', snippet(p, d.el));
+      if ((urlsByText.get(d.text)?.size ?? 0) > 1) {
+        return pageWarn('The same meta description is used on several pages.', truncate(`<meta name="description" content="${d.text}">`, EVIDENCE_MAX));
+      }
+      return PAGE_PASS;
+    });
+  },
+};
+
+// ── SEO_H1_MISSING ───────────────────────────────────────────────────────────────────────────────
+
+export const h1Missing: Analyzer = {
+  code: 'SEO_H1_MISSING',
+  run: (_s, pages) =>
+    perPage(pages, (p) => {
+      if (!p.isHtml) return null;
+      const h1s = p.elements('h1');
+      if (h1s.length === 0) return pageFail('The page has no <h1> heading.', '(no <h1> element)');
+      if (h1s.length > 1) {
+        return pageWarn(
+          `The page has ${h1s.length} <h1> headings instead of one.`,
+          truncate(h1s.slice(0, 3).map((h) => snippet(p, h, 90)).join(' | '), EVIDENCE_MAX),
+        );
+      }
+      return PAGE_PASS;
+    }),
+};
+
+// ── SEO_NOINDEX ──────────────────────────────────────────────────────────────────────────────────
+
+/** Robots directives (Google's list); a `name:` prefix that is not one of them names a user agent. */
+const ROBOTS_DIRECTIVES = new Set([
+  'all', 'noindex', 'nofollow', 'none', 'noarchive', 'nosnippet', 'notranslate', 'noimageindex',
+  'unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview', 'indexifembedded', 'nocache',
+]);
+/** Directives addressed to these agents (or to none) count: they are the ones that hide pages from search. */
+const COUNTED_AGENTS = new Set(['googlebot', 'bingbot']);
+
+/** Whether an X-Robots-Tag value forbids indexing for all agents or for the major search engines. */
+export function xRobotsNoindex(value: string): boolean {
+  let agent: string | null = null; // a user-agent prefix applies to the directives after it
+  for (const raw of value.split(',')) {
+    let part = raw.trim().toLowerCase();
+    const m = /^([a-z0-9_-]+)\s*:\s*(.*)$/.exec(part);
+    if (m && !ROBOTS_DIRECTIVES.has(m[1]!)) {
+      agent = m[1]!;
+      part = m[2]!.trim();
+    }
+    if ((agent === null || COUNTED_AGENTS.has(agent)) && (part === 'noindex' || part === 'none')) return true;
+  }
+  return false;
+}
+
+function metaNoindex(content: string): boolean {
+  return content.toLowerCase().split(/[\s,]+/).some((t) => t === 'noindex' || t === 'none');
+}
+
+export const noindex: Analyzer = {
+  code: 'SEO_NOINDEX',
+  run: (_s, pages) =>
+    perPage(pages, (p) => {
+      if (!p.isHtml) return null;
+      // The home page hidden from search is a site-wide failure; other pages are often hidden on
+      // purpose (thank-you, search results), so they warn.
+      const outcome = p.page.depth === 0 ? 'fail' : 'warn';
+      const issues: Issue[] = [];
+      const xrt = headerValues(p.page.headers, 'x-robots-tag');
+      if (xrt.some(xRobotsNoindex)) {
+        issues.push({ outcome, message: 'An X-Robots-Tag header tells search engines not to index this page.', evidence: headerEvidence(p.page.headers, 'x-robots-tag') });
+      }
+      for (const name of ['robots', 'googlebot']) {
+        const m = metaNamed(p, name).find((el) => metaNoindex(attr(el, 'content') ?? ''));
+        if (m) issues.push({ outcome, message: `A <meta name="${name}"> tag tells search engines not to index this page.`, evidence: snippet(p, m) });
+      }
+      if (issues.length > 0 && outcome === 'fail') for (const i of issues) i.message = `The home page is excluded from search results: ${i.message.charAt(0).toLowerCase()}${i.message.slice(1)}`;
+      return pageIssues(issues);
+    }),
+};
+
+export const SEO_PAGE_ANALYZERS: readonly Analyzer[] = [httpStatusError, noindex, titleMissing, metaDescMissing, h1Missing];

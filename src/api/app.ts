@@ -1,0 +1,61 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { KeyAuthenticator } from '../accounts/authenticator';
+import type { AuditScheduler } from '../audits/scheduler';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Db } from '../db/knex';
+import { ApiError } from './api-error';
+import type { ApiState } from './context';
+import { authenticate } from './middleware/auth';
+import { envelope } from './middleware/envelope';
+import { auditRoutes } from './routes/audits';
+import { plannedRoutes } from './routes/planned';
+import { systemRoutes, type HealthProbe } from './routes/system';
+import { usageRoutes } from './routes/usage';
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  scheduler: AuditScheduler;
+  authenticator: KeyAuthenticator;
+  health: HealthProbe;
+  /** Public base URL of this API (for links in the OpenAPI document and error envelopes). */
+  baseUrl: () => string;
+  log?: (message: string, err?: unknown) => void;
+}
+
+/** The Koa application: request id → error envelope → public routes | auth → /v1 routes. */
+export function createApp(deps: AppDeps): Koa<ApiState> {
+  const app = new Koa<ApiState>({ proxy: false });
+  const log = deps.log ?? ((message, err) => console.error(message, err));
+  app.use(
+    envelope({
+      docsUrl: deps.config.docsUrl ?? `${deps.baseUrl()}/docs/errors`,
+      clock: deps.clock,
+      log,
+    }),
+  );
+  app.use(rejectUnmatchedMethods);
+
+  const system = systemRoutes({ health: deps.health, apiBaseUrl: () => `${deps.baseUrl()}/v1` });
+  app.use(system.routes());
+
+  const v1 = new Router<ApiState>({ prefix: '/v1' });
+  v1.use(authenticate({ authenticator: deps.authenticator, db: deps.db, clock: deps.clock }));
+  for (const routes of [auditRoutes(deps), usageRoutes(), plannedRoutes()]) v1.use(routes.routes());
+  app.use(v1.routes());
+  app.use(v1.allowedMethods());
+  app.use(system.allowedMethods());
+  return app;
+}
+
+/** Turns the router's bare 405/501 (known path, other method) into the error envelope. */
+const rejectUnmatchedMethods: Koa.Middleware<ApiState> = async (ctx, next) => {
+  await next();
+  if ((ctx.status === 405 || ctx.status === 501) && !ctx.body) {
+    const allow = ctx.response.get('Allow');
+    throw new ApiError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { Allow: allow });
+  }
+};

@@ -1,0 +1,59 @@
+import type { Middleware } from 'koa';
+import { newRequestId } from '../../ids';
+import { TIER_RULES } from '../../accounts/tiers';
+import { periodAt, unixSeconds } from '../../accounts/period';
+import type { Clock } from '../../clock';
+import { ApiError } from '../api-error';
+import type { ApiState } from '../context';
+
+/**
+ * Outermost layer: gives every response a request id and the three rate-limit headers, and turns
+ * every thrown error into the spec's error envelope (unknown errors become internal_error).
+ */
+export function envelope(opts: { docsUrl: string; clock: Clock; log: (msg: string, err?: unknown) => void }): Middleware<ApiState> {
+  return async (ctx, next) => {
+    const requestId = newRequestId();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('not_found', `no route for ${ctx.method} ${ctx.path}`);
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err : fromUnknown(err);
+      if (apiError.status >= 500) opts.log(`${ctx.method} ${ctx.path} failed (${requestId})`, err);
+      ctx.status = apiError.status;
+      for (const [name, value] of Object.entries(apiError.headers)) ctx.set(name, value);
+      ctx.body = {
+        error: {
+          code: apiError.code,
+          message: apiError.message,
+          request_id: requestId,
+          docs_url: `${opts.docsUrl}#${apiError.code}`,
+        },
+      };
+    } finally {
+      setRateLimitHeaders(ctx, opts.clock);
+    }
+  };
+}
+
+/** Unauthenticated responses carry the free tier's values (DECISIONS.md). */
+function setRateLimitHeaders(ctx: Parameters<Middleware<ApiState>>[0], clock: Clock): void {
+  const usage = ctx.state.usage;
+  const limit = usage?.limit ?? (TIER_RULES.free.monthlyQuota as number);
+  const remaining = usage?.remaining ?? limit;
+  const reset = usage?.period.end ?? periodAt(clock.now()).end;
+  ctx.set('X-RateLimit-Limit', String(limit));
+  ctx.set('X-RateLimit-Remaining', String(remaining));
+  ctx.set('X-RateLimit-Reset', String(unixSeconds(reset)));
+}
+
+function fromUnknown(err: unknown): ApiError {
+  // Koa and its helpers throw HttpErrors with `status` and `expose`; keep their client errors.
+  const status = (err as { status?: number })?.status;
+  if (status === 413) return new ApiError('payload_too_large', 'request body is larger than 64 KiB');
+  if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
+    return new ApiError('invalid_request', (err as Error).message, {}, status);
+  }
+  return new ApiError('internal_error', 'an unexpected error occurred; retry with exponential backoff');
+}

@@ -1,0 +1,127 @@
+import Router from '@koa/router';
+import { listAuditsQuerySchema, triggerAuditBodySchema, type ListAuditsQuery, type TriggerAuditBody } from '../../schemas/api';
+import { triggerAudit, type TriggerDeps } from '../../audits/trigger';
+import { findAudit, listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
+import { InvalidDomainError, normalizeDomain } from '../../audits/domain';
+import { ApiError } from '../api-error';
+import type { ApiContext, ApiState } from '../context';
+import { readJsonBody } from '../middleware/json-body';
+import { bodyValidator, queryValidator } from '../validation';
+
+const validateTrigger = bodyValidator<TriggerAuditBody>(triggerAuditBodySchema);
+const validateList = queryValidator<ListAuditsQuery>(listAuditsQuerySchema);
+
+export function auditRoutes(deps: TriggerDeps): Router<ApiState> {
+  const router = new Router<ApiState>();
+
+  router.post('/audits', async (ctx) => {
+    const body = validateTrigger(await readJsonBody(ctx, deps.config.maxBodyBytes));
+    const result = await triggerAudit(deps, identity(ctx), body);
+    ctx.state.usage = result.usage;
+    ctx.status = 202;
+    ctx.body = result.response;
+  });
+
+  router.get('/audits', async (ctx) => {
+    const query = validateList({ ...ctx.query });
+    const { workspaceId, mode } = identity(ctx);
+    const filter: ListFilter = {
+      workspaceId,
+      mode,
+      limit: query.limit ?? 50,
+      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      status: query.status,
+      domain: query.domain ? domainFilter(query.domain) : undefined,
+      completedAfter: query.completed_after,
+      completedBefore: query.completed_before,
+    };
+    const { rows, hasMore } = await listAudits(deps.db, filter);
+    const last = rows[rows.length - 1];
+    ctx.body = {
+      data: rows.map((row) => ({
+        audit_id: row.id,
+        domain: row.domain,
+        status: row.status,
+        score: row.score,
+        completed_at: iso(row.completed_at),
+        created_at: iso(row.created_at),
+      })),
+      has_more: hasMore,
+      next_cursor: hasMore && last ? encodeCursor(last) : null,
+    };
+  });
+
+  router.get('/audits/:auditId', async (ctx) => {
+    const row = await requireAudit(ctx, deps);
+    if (row.status === 'completed' && row.result_json !== null) {
+      // The stored bytes are served as they are: identical to the webhook body.
+      ctx.type = 'application/json';
+      ctx.body = row.result_json;
+      return;
+    }
+    ctx.body = statusEnvelope(row);
+  });
+
+  router.get('/audits/:auditId/findings', async (ctx) => {
+    const row = await requireAudit(ctx, deps);
+    if (row.status === 'completed' && row.result_json !== null) {
+      ctx.body = (JSON.parse(row.result_json) as { findings: unknown[] }).findings;
+      return;
+    }
+    ctx.body = statusEnvelope(row);
+  });
+
+  return router;
+}
+
+function identity(ctx: ApiContext) {
+  const found = ctx.state.identity;
+  if (!found) throw new Error('audit routes need an authenticated request');
+  return found;
+}
+
+async function requireAudit(ctx: ApiContext, deps: TriggerDeps): Promise<AuditRow> {
+  const row = await findAudit(deps.db, identity(ctx), ctx.params.auditId);
+  if (!row) throw new ApiError('audit_not_found', `no audit ${ctx.params.auditId} in this workspace`);
+  return row;
+}
+
+export function statusEnvelope(row: AuditRow) {
+  return {
+    audit_id: row.id,
+    domain: row.domain,
+    status: row.status,
+    estimated_completion: iso(row.estimated_completion),
+    ...(row.status === 'failed'
+      ? { attempts: row.attempts, error: { code: row.error_code ?? 'internal_error', message: row.error_message ?? 'the audit failed' } }
+      : {}),
+  };
+}
+
+function domainFilter(value: string): NonNullable<ListFilter['domain']> {
+  if (!value.includes('://')) return { host: value.toLowerCase() };
+  try {
+    return { origin: normalizeDomain(value).origin };
+  } catch (err) {
+    if (err instanceof InvalidDomainError) throw new ApiError('invalid_request', `query parameter domain is invalid: ${err.message}`);
+    throw err;
+  }
+}
+
+function encodeCursor(row: AuditRow): string {
+  return Buffer.from(JSON.stringify([new Date(row.created_at).toISOString(), row.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    if (typeof id === 'string' && !Number.isNaN(Date.parse(createdAt))) return { createdAt, id };
+  } catch {
+    // fall through to the error below
+  }
+  throw new ApiError('invalid_request', 'query parameter cursor is invalid: pass next_cursor from a previous page');
+}
+
+function iso(value: Date | null): string | null {
+  return value ? new Date(value).toISOString() : null;
+}

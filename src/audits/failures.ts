@@ -1,0 +1,19 @@
+/**
+ * Why an audit attempt failed (error.code of a failed audit). Pure: the workflow bundle imports it.
+ * Every code but robots_disallowed is retried per AUDIT_RETRY_DELAYS_MS.
+ */
+export const AUDIT_FAILURE_CODES = [
+  'domain_unreachable',
+  'robots_disallowed',
+  'target_rate_limited',
+  'audit_provider_unavailable',
+  'internal_error',
+] as const;
+
+export type AuditFailureCode = (typeof AUDIT_FAILURE_CODES)[number];
+
+export const NOT_RETRIED: readonly AuditFailureCode[] = ['robots_disallowed'];
+
+export function isAuditFailureCode(value: unknown): value is AuditFailureCode {
+  return typeof value === 'string' && (AUDIT_FAILURE_CODES as readonly string[]).includes(value);
+}

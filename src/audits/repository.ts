@@ -1,0 +1,131 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
+import type { Mode, Tier } from '../schemas/audit';
+import type { AuditFailureCode } from './failures';
+import type { AuditStatus } from './workflow-input';
+
+export interface AuditRow {
+  id: string;
+  workspace_id: string;
+  account_id: string;
+  mode: Mode;
+  domain: string;
+  tier: Tier;
+  status: AuditStatus;
+  score: number | null;
+  grade: string | null;
+  charged: boolean;
+  webhook_url: string | null;
+  attempts: number;
+  error_code: AuditFailureCode | null;
+  error_message: string | null;
+  result_json: string | null;
+  estimated_completion: Date | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  failed_at: Date | null;
+}
+
+export async function findAudit(db: Db, scope: { workspaceId: string; mode: Mode }, auditId: string): Promise<AuditRow | undefined> {
+  return db<AuditRow>('audits').where({ id: auditId, workspace_id: scope.workspaceId, mode: scope.mode }).first();
+}
+
+export async function loadAudit(db: Db, auditId: string): Promise<AuditRow | undefined> {
+  return db<AuditRow>('audits').where({ id: auditId }).first();
+}
+
+export interface ListFilter {
+  workspaceId: string;
+  mode: Mode;
+  limit: number;
+  after?: { createdAt: string; id: string };
+  status?: AuditStatus;
+  domain?: { origin: string } | { host: string };
+  completedAfter?: string;
+  completedBefore?: string;
+}
+
+/** Newest first, keyset-paginated on (created_at, id) so pages stay stable while audits are added. */
+export async function listAudits(db: Db, filter: ListFilter): Promise<{ rows: AuditRow[]; hasMore: boolean }> {
+  const query = db<AuditRow>('audits')
+    .where({ workspace_id: filter.workspaceId, mode: filter.mode })
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(filter.limit + 1)
+    .select('id', 'domain', 'status', 'score', 'completed_at', 'created_at');
+  if (filter.after) {
+    const { createdAt, id } = filter.after;
+    query.whereRaw('(created_at, id) < (?::timestamptz, ?)', [createdAt, id]);
+  }
+  if (filter.status) query.where('status', filter.status);
+  if (filter.domain && 'origin' in filter.domain) query.where('domain', filter.domain.origin);
+  if (filter.domain && 'host' in filter.domain) {
+    // A bare host matches the site on either protocol and any port.
+    query.whereRaw(`split_part(split_part(domain, '://', 2), ':', 1) = ?`, [filter.domain.host]);
+  }
+  if (filter.completedAfter) query.where('completed_at', '>', filter.completedAfter);
+  if (filter.completedBefore) query.where('completed_at', '<', filter.completedBefore);
+  const rows = (await query) as AuditRow[];
+  return { rows: rows.slice(0, filter.limit), hasMore: rows.length > filter.limit };
+}
+
+export async function insertAudit(trx: Knex | Knex.Transaction, row: Omit<AuditRow, 'score' | 'grade' | 'attempts' | 'error_code' | 'error_message' | 'result_json' | 'started_at' | 'completed_at' | 'failed_at'>): Promise<void> {
+  await trx('audits').insert({ ...row, updated_at: row.created_at });
+}
+
+/** Projection writes from the workflow's activities. Each returns false when the row is absent. */
+export async function markRunning(db: Db, auditId: string, attempt: number, at: Date): Promise<boolean> {
+  const updated = await db('audits')
+    .where({ id: auditId })
+    .update({
+      status: 'running',
+      attempts: attempt,
+      started_at: db.raw('coalesce(started_at, ?)', [at]),
+      error_code: null,
+      error_message: null,
+      updated_at: at,
+    });
+  return updated > 0;
+}
+
+export async function markWaitingForRetry(
+  db: Db,
+  auditId: string,
+  input: { attempt: number; nextAttemptAt: Date; error: { code: AuditFailureCode; message: string }; at: Date },
+): Promise<boolean> {
+  const updated = await db('audits').where({ id: auditId }).update({
+    status: 'queued',
+    attempts: input.attempt,
+    estimated_completion: input.nextAttemptAt,
+    error_code: input.error.code,
+    error_message: input.error.message,
+    updated_at: input.at,
+  });
+  return updated > 0;
+}
+
+export async function markCompleted(db: Db, auditId: string, input: { resultJson: string; score: number; grade: string; completedAt: Date }): Promise<boolean> {
+  const updated = await db('audits').where({ id: auditId }).update({
+    status: 'completed',
+    result_json: input.resultJson,
+    score: input.score,
+    grade: input.grade,
+    completed_at: input.completedAt,
+    error_code: null,
+    error_message: null,
+    updated_at: input.completedAt,
+  });
+  return updated > 0;
+}
+
+export async function markFailed(db: Db, auditId: string, input: { attempts: number; error: { code: AuditFailureCode; message: string }; failedAt: Date }): Promise<boolean> {
+  const updated = await db('audits').where({ id: auditId }).update({
+    status: 'failed',
+    attempts: input.attempts,
+    error_code: input.error.code,
+    error_message: input.error.message,
+    failed_at: input.failedAt,
+    updated_at: input.failedAt,
+  });
+  return updated > 0;
+}

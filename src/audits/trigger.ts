@@ -1,0 +1,183 @@
+import type { Knex } from 'knex';
+import { BURST_LIMIT, tierAtLeast } from '../accounts/tiers';
+import { accountUsage, type Usage } from '../accounts/usage';
+import type { KeyIdentity } from '../accounts/repository';
+import { ApiError } from '../api/api-error';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Db } from '../db/knex';
+import { newLiveAuditId, testAuditId } from '../ids';
+import { parseCidrList } from '../outbound/policy';
+import { resolveAllowed } from '../outbound/resolve';
+import type { Tier } from '../schemas/audit';
+import type { TriggerAuditBody } from '../schemas/api';
+import { InvalidDomainError, normalizeDomain } from './domain';
+import { estimateCompletion } from './estimate';
+import { insertAudit } from './repository';
+import { SchedulerUnavailableError, type AuditScheduler } from './scheduler';
+
+export interface TriggerDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  scheduler: AuditScheduler;
+}
+
+export interface TriggerResult {
+  response: { audit_id: string; status: 'queued'; estimated_completion: string };
+  usage: Usage;
+}
+
+/**
+ * POST /audits. Test audits are idempotent per (workspace, domain) and never limited. Live audits
+ * check tier, burst, first-free and quota, insert the row and start the workflow in ONE transaction
+ * holding the account's row lock: concurrent triggers serialize per account, and an audit whose
+ * workflow could not be started is rolled back, so it is neither stored nor charged.
+ */
+export async function triggerAudit(deps: TriggerDeps, identity: KeyIdentity, body: TriggerAuditBody): Promise<TriggerResult> {
+  const domain = parseDomain(body.domain);
+  const now = deps.clock.now();
+  const account = await deps.db('accounts').where({ id: identity.accountId }).first('tier');
+  const tier = requestedTier(body.tier, account.tier);
+  const webhookUrl = body.webhook_url ?? null;
+  if (identity.mode === 'test') return triggerTestAudit(deps, identity, { domain, tier, webhookUrl, now });
+
+  await checkResolvable(domain.host, deps.config);
+  return deps.db.transaction(async (trx) => {
+    await trx('accounts').where({ id: identity.accountId }).forUpdate().first('id');
+    await enforceBurst(trx, identity.accountId, now);
+    const firstOfDomain = !(await trx('audits')
+      .where({ account_id: identity.accountId, mode: 'live', domain: domain.origin })
+      .first('id'));
+    const usage = await accountUsage(trx, identity.accountId, now);
+    if (!firstOfDomain && usage.remaining <= 0) {
+      throw new ApiError(
+        'audit_quota_exceeded',
+        `the monthly quota of ${usage.limit} audits is used up; it resets at ${usage.period.end.toISOString()}`,
+      );
+    }
+    const auditId = newLiveAuditId();
+    const estimated = estimateCompletion('live', tier, now);
+    await insertAudit(trx, {
+      id: auditId,
+      workspace_id: identity.workspaceId,
+      account_id: identity.accountId,
+      mode: 'live',
+      domain: domain.origin,
+      tier,
+      status: 'queued',
+      charged: !firstOfDomain,
+      webhook_url: webhookUrl,
+      estimated_completion: estimated,
+      created_at: now,
+    });
+    await startOrUnavailable(deps, { auditId, workspaceId: identity.workspaceId, mode: 'live', domain: domain.origin, tier });
+    const after: Usage = firstOfDomain ? usage : { ...usage, used: usage.used + 1, remaining: Math.max(0, usage.remaining - 1) };
+    return { response: accepted(auditId, estimated), usage: after };
+  });
+}
+
+async function triggerTestAudit(
+  deps: TriggerDeps,
+  identity: KeyIdentity,
+  input: { domain: { origin: string }; tier: Tier; webhookUrl: string | null; now: Date },
+): Promise<TriggerResult> {
+  const auditId = testAuditId(identity.workspaceId, input.domain.origin);
+  const estimated = estimateCompletion('test', input.tier, input.now);
+  // A repeated test trigger runs the same deterministic audit again: same id, same findings.
+  // Row and workflow start share a transaction, so a failed start leaves nothing behind.
+  await deps.db.transaction(async (trx) => {
+    await trx('audits')
+    .insert({
+      id: auditId,
+      workspace_id: identity.workspaceId,
+      account_id: identity.accountId,
+      mode: 'test',
+      domain: input.domain.origin,
+      tier: input.tier,
+      status: 'queued',
+      charged: false,
+      webhook_url: input.webhookUrl,
+      estimated_completion: estimated,
+      created_at: input.now,
+      updated_at: input.now,
+    })
+    .onConflict('id')
+    .merge({
+      tier: input.tier,
+      status: 'queued',
+      webhook_url: input.webhookUrl,
+      estimated_completion: estimated,
+      attempts: 0,
+      error_code: null,
+      error_message: null,
+      failed_at: null,
+      updated_at: input.now,
+    });
+    await startOrUnavailable(deps, { auditId, workspaceId: identity.workspaceId, mode: 'test', domain: input.domain.origin, tier: input.tier });
+  });
+  const usage = await accountUsage(deps.db, identity.accountId, input.now);
+  return { response: accepted(auditId, estimated), usage };
+}
+
+function parseDomain(raw: string): { origin: string; host: string } {
+  try {
+    return normalizeDomain(raw);
+  } catch (err) {
+    if (err instanceof InvalidDomainError) throw new ApiError('invalid_domain', err.message);
+    throw err;
+  }
+}
+
+function requestedTier(requested: Tier | undefined, accountTier: Tier): Tier {
+  if (!requested) return accountTier;
+  if (!tierAtLeast(accountTier, requested)) {
+    throw new ApiError('tier_required', `an audit at tier ${requested} requires the ${requested} tier or higher; this account is on ${accountTier}`);
+  }
+  return requested;
+}
+
+/** Live audits of hosts that do not resolve to a public address are refused before anything is stored. */
+async function checkResolvable(host: string, config: Config): Promise<void> {
+  try {
+    await resolveAllowed(host, parseCidrList(config.outboundAllowCidrs));
+  } catch (err) {
+    throw new ApiError('invalid_domain', `domain cannot be audited: ${(err as Error).message}`);
+  }
+}
+
+async function enforceBurst(trx: Knex.Transaction, accountId: string, now: Date): Promise<void> {
+  const windowStart = new Date(now.getTime() - BURST_LIMIT.windowSeconds * 1000);
+  const recent = await trx('audits')
+    .where({ account_id: accountId, mode: 'live' })
+    .where('created_at', '>', windowStart)
+    .orderBy('created_at', 'asc')
+    .select('created_at');
+  if (recent.length < BURST_LIMIT.limit) return;
+  // The window frees a slot when the oldest trigger in it is 60 s old.
+  const freesAt = new Date(recent[recent.length - BURST_LIMIT.limit].created_at).getTime() + BURST_LIMIT.windowSeconds * 1000;
+  const retryAfter = Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000));
+  throw new ApiError(
+    'burst_limit_exceeded',
+    `more than ${BURST_LIMIT.limit} audits triggered within ${BURST_LIMIT.windowSeconds} seconds; retry in ${retryAfter} s`,
+    { 'Retry-After': String(retryAfter) },
+  );
+}
+
+async function startOrUnavailable(
+  deps: TriggerDeps,
+  input: { auditId: string; workspaceId: string; mode: 'test' | 'live'; domain: string; tier: Tier },
+): Promise<void> {
+  try {
+    await deps.scheduler.start({ ...input, retryDelaysMs: deps.config.auditRetryDelaysMs });
+  } catch (err) {
+    if (err instanceof SchedulerUnavailableError) {
+      throw new ApiError('audit_provider_unavailable', 'the audit engine is temporarily unavailable; nothing was stored or charged, retry later');
+    }
+    throw err;
+  }
+}
+
+function accepted(auditId: string, estimated: Date): TriggerResult['response'] {
+  return { audit_id: auditId, status: 'queued', estimated_completion: estimated.toISOString() };
+}

@@ -1,0 +1,14 @@
+import type { Mode, Tier } from '../schemas/audit';
+
+/** Arguments of AuditWorkflow; pure types, shared by the API (starter) and the workflow bundle. */
+export interface AuditWorkflowInput {
+  auditId: string;
+  workspaceId: string;
+  mode: Mode;
+  domain: string;
+  tier: Tier;
+  /** Delays before each automatic retry; their count is the number of retries. */
+  retryDelaysMs: number[];
+}
+
+export type AuditStatus = 'queued' | 'running' | 'completed' | 'failed';

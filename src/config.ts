@@ -1,0 +1,54 @@
+import path from 'node:path';
+
+/** Every environment knob of the service, parsed once, in one typed place. */
+export interface Config {
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  temporalAddress: string | undefined;
+  temporalPort: number;
+  temporalNamespace: string;
+  taskQueue: string;
+  outboundAllowCidrs: string | undefined;
+  auditRetryDelaysMs: number[];
+  deliveryRetryDelaysMs: number[];
+  deliveryTimeoutMs: number;
+  testWebhookMockUrl: string | undefined;
+  docsUrl: string | undefined;
+  publicBaseUrl: string | undefined;
+  maxBodyBytes: number;
+}
+
+function integer(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function delays(name: string, raw: string | undefined, fallback: number[]): number[] {
+  if (raw === undefined || raw === '') return fallback;
+  return raw.split(',').map((part) => integer(name, part.trim(), 0));
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: integer('PORT', env.PORT, 3000),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(env.DATA_DIR || path.join(__dirname, '..', '.data')),
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalPort: integer('TEMPORAL_PORT', env.TEMPORAL_PORT, 7233),
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE || 'audits',
+    outboundAllowCidrs: env.OUTBOUND_ALLOW_CIDRS || undefined,
+    auditRetryDelaysMs: delays('AUDIT_RETRY_DELAYS_MS', env.AUDIT_RETRY_DELAYS_MS, [30_000, 120_000, 480_000]),
+    deliveryRetryDelaysMs: delays('DELIVERY_RETRY_DELAYS_MS', env.DELIVERY_RETRY_DELAYS_MS, [
+      60_000, 300_000, 1_800_000, 7_200_000, 21_600_000,
+    ]),
+    deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 5000),
+    testWebhookMockUrl: env.TEST_WEBHOOK_MOCK_URL || undefined,
+    docsUrl: env.DOCS_URL || undefined,
+    publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
+    maxBodyBytes: 64 * 1024,
+  };
+}

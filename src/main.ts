@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { loadConfig } from './config';
+import { systemClock } from './clock';
+import { createDb, migrateLatest } from './db/knex';
+import { openDatabase } from './db/open';
+import { createLiveEngine } from './audits/live-engine';
+import { startService } from './service';
+import { ensureTemporalCli } from '../temporal/cli';
+import { startDevServer, type DevServer } from '../temporal/dev-server';
+import { connectClient } from '../temporal/connection';
+import { registerSearchAttributes } from '../temporal/search-attributes';
+import { bundleWorkflows } from '../temporal/worker';
+
+/**
+ * `npm start`: everything a user needs locally in one process tree — Postgres (embedded when
+ * DATABASE_URL is unset), the Temporal dev server with its UI (unless TEMPORAL_ADDRESS is set),
+ * migrations, the worker and the API. SIGINT/SIGTERM stop all of it.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = (message: string) => console.log(`[audit-service] ${message}`);
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping…');
+    for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  try {
+    if (!config.databaseUrl) log(`DATABASE_URL is not set: using an embedded Postgres under ${config.dataDir}`);
+    const database = await openDatabase(config, { startEmbedded: true });
+    stops.push(() => database.close());
+    const db = createDb(database.url);
+    stops.push(() => db.destroy());
+    const applied = await migrateLatest(db);
+    log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
+
+    let temporalAddress = config.temporalAddress;
+    if (temporalAddress) {
+      const { connection } = await connectClient(temporalAddress, config.temporalNamespace);
+      await registerSearchAttributes(connection, config.temporalNamespace);
+      await connection.close();
+    } else {
+      const cliPath = await ensureTemporalCli(log);
+      const devServer: DevServer = await startDevServer({
+        cliPath,
+        port: config.temporalPort,
+        dbFile: path.join(config.dataDir, 'temporal.sqlite'),
+        namespace: config.temporalNamespace,
+        log: (line) => log(`temporal: ${line}`),
+      });
+      stops.push(() => devServer.stop());
+      temporalAddress = devServer.address;
+      log(`Temporal dev server at ${devServer.address}, UI at ${devServer.uiUrl}`);
+    }
+
+    const service = await startService({
+      config,
+      db,
+      clock: systemClock,
+      temporalAddress,
+      engine: createLiveEngine(config),
+      workflowBundle: await bundleWorkflows(),
+      log: (message, err) => console.error(`[audit-service] ${message}`, err ?? ''),
+    });
+    stops.push(() => service.stop());
+    log(`API listening at ${service.url}/v1 (OpenAPI: ${service.url}/v1/openapi.json)`);
+  } catch (err) {
+    console.error('[audit-service] failed to start:', err);
+    await shutdown(1);
+  }
+}
+
+void main();

@@ -1,0 +1,16 @@
+/** Public surface of outbound HTTP: policy, resolution, the shared client and its errors. */
+export * from './errors';
+export { parseCidrList, allowListFromEnv, isAddressAllowed, type CidrList, type CidrEntry, type AddressVerdict } from './policy';
+export { resolveAllowed, type LookupAllFn, type LookupAddress, type ResolvedAddress } from './resolve';
+export {
+  outboundRequest,
+  followRedirects,
+  closeOutboundAgents,
+  DEFAULT_USER_AGENT,
+  type OutboundRequestOptions,
+  type OutboundResponse,
+  type TlsFacts,
+  type TlsCertFacts,
+  type FollowRedirectsOptions,
+  type FollowRedirectsResult,
+} from './client';

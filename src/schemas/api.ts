@@ -1,0 +1,129 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { ANALYZER_STATUSES, TIERS } from './audit';
+
+/** Request and response shapes of the REST API; ajv validates requests with these at the edge. */
+
+const timestamp = { type: 'string', format: 'date-time' } as const;
+
+export const triggerAuditBodySchema = {
+  $id: 'TriggerAuditRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['domain'],
+  properties: {
+    domain: { type: 'string', description: 'Absolute http:// or https:// URL of the site, e.g. https://example.com' },
+    tier: { type: 'string', enum: ['free', 'pro', 'team', 'enterprise'], description: 'Audit depth; defaults to the account tier.' },
+    webhook_url: { type: 'string', description: 'Overrides the default webhook(s) for this audit.' },
+  },
+} as const;
+export type TriggerAuditBody = FromSchema<typeof triggerAuditBodySchema>;
+
+export const listAuditsQuerySchema = {
+  $id: 'ListAuditsQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    cursor: { type: 'string', minLength: 1 },
+    status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
+    domain: { type: 'string', minLength: 1 },
+    completed_after: timestamp,
+    completed_before: timestamp,
+  },
+} as const;
+export type ListAuditsQuery = FromSchema<typeof listAuditsQuerySchema>;
+
+export const triggerAuditResponseSchema = {
+  $id: 'TriggerAuditResponse',
+  type: 'object',
+  required: ['audit_id', 'status', 'estimated_completion'],
+  properties: {
+    audit_id: { type: 'string' },
+    status: { type: 'string', const: 'queued' },
+    estimated_completion: timestamp,
+  },
+} as const;
+
+export const statusEnvelopeSchema = {
+  $id: 'AuditStatusEnvelope',
+  type: 'object',
+  description: 'Returned instead of the audit JSON while the audit is not complete.',
+  required: ['audit_id', 'domain', 'status', 'estimated_completion'],
+  properties: {
+    audit_id: { type: 'string' },
+    domain: { type: 'string' },
+    status: { type: 'string', enum: ['queued', 'running', 'failed'] },
+    estimated_completion: { type: ['string', 'null'], format: 'date-time' },
+    attempts: { type: 'integer', description: 'Attempts made; present when failed.' },
+    error: {
+      type: 'object',
+      description: 'Present when failed.',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: ['domain_unreachable', 'robots_disallowed', 'target_rate_limited', 'audit_provider_unavailable', 'internal_error'] },
+        message: { type: 'string' },
+      },
+    },
+  },
+} as const;
+
+export const auditSummarySchema = {
+  $id: 'AuditSummary',
+  type: 'object',
+  required: ['audit_id', 'domain', 'score', 'completed_at', 'status'],
+  properties: {
+    audit_id: { type: 'string' },
+    domain: { type: 'string' },
+    status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
+    score: { type: ['integer', 'null'] },
+    completed_at: { type: ['string', 'null'], format: 'date-time' },
+    created_at: timestamp,
+  },
+} as const;
+
+export const auditListSchema = {
+  $id: 'AuditList',
+  type: 'object',
+  required: ['data', 'has_more', 'next_cursor'],
+  properties: {
+    data: { type: 'array', items: auditSummarySchema },
+    has_more: { type: 'boolean' },
+    next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null at the end.' },
+  },
+} as const;
+
+export const usageSchema = {
+  $id: 'Usage',
+  type: 'object',
+  required: ['tier', 'period_start', 'period_end', 'audits_limit', 'audits_used', 'audits_remaining', 'burst', 'retrieval'],
+  properties: {
+    tier: { type: 'string', enum: TIERS },
+    period_start: timestamp,
+    period_end: { ...timestamp, description: 'Next quota reset (start of next month, UTC).' },
+    audits_limit: { type: 'integer' },
+    audits_used: { type: 'integer' },
+    audits_remaining: { type: 'integer' },
+    burst: { type: 'object', required: ['limit', 'window_seconds'], properties: { limit: { type: 'integer' }, window_seconds: { type: 'integer' } } },
+    retrieval: { type: 'object', required: ['limit', 'window_seconds'], properties: { limit: { type: 'integer' }, window_seconds: { type: 'integer' } } },
+  },
+} as const;
+
+export const errorEnvelopeSchema = {
+  $id: 'Error',
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'request_id', 'docs_url'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        request_id: { type: 'string' },
+        docs_url: { type: 'string' },
+      },
+    },
+  },
+} as const;
+
+export const analyzerStatuses = ANALYZER_STATUSES;

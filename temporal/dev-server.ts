@@ -1,0 +1,176 @@
+// Runs `temporal server start-dev` as a child process for local use (`npm start`) and tests.
+//
+// "Started" means the frontend answers gRPC for our namespace, not merely that the process
+// is alive: callers connect a worker and a client right after this resolves.
+import { ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants as fsConstants } from 'node:fs';
+import { Connection } from '@temporalio/client';
+import { forEachLine } from './lines';
+import { registerSearchAttributes, searchAttributeCliArgs } from './search-attributes';
+
+export interface DevServerOptions {
+  cliPath: string;
+  /** Frontend gRPC port. */
+  port: number;
+  /** Web UI port; default port + 1000 (the CLI's own default). Ignored when headless. */
+  uiPort?: number;
+  /** SQLite file for persistence across restarts; omitted = in-memory. */
+  dbFile?: string;
+  /** Namespace to serve (created at start); default 'default'. */
+  namespace?: string;
+  /** Receives every output line of the server (already filtered to warnings and above). */
+  log?: (line: string) => void;
+  /** No Web UI. */
+  headless?: boolean;
+  /** How long to wait for the frontend to answer; default 60 s. */
+  startTimeoutMs?: number;
+}
+
+export interface DevServer {
+  /** host:port of the gRPC frontend. */
+  address: string;
+  uiUrl: string | null;
+  pid: number;
+  /** SIGTERM, then SIGKILL if it has not exited after a grace period. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const STOP_GRACE_MS = 10_000;
+const PROBE_INTERVAL_MS = 250;
+
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const host = '127.0.0.1'; // loopback only: the dev server has no auth
+  const namespace = opts.namespace ?? 'default';
+  const uiPort = opts.uiPort ?? Math.min(opts.port + 1000, 65535);
+  const log = opts.log ?? (() => {});
+  const address = `${host}:${opts.port}`;
+
+  const args = ['server', 'start-dev', '--ip', host, '--port', String(opts.port), '--log-level', 'warn'];
+  args.push(...(opts.headless ? ['--headless'] : ['--ui-port', String(uiPort)]));
+  if (opts.dbFile) args.push('--db-filename', opts.dbFile);
+  // The CLI always creates "default" and prepends it to this list; passing it again would
+  // register the same namespace twice.
+  if (namespace !== 'default') args.push('--namespace', namespace);
+  // Registered in every namespace the CLI creates. NOTE: only for namespaces it creates; with an
+  // existing db file they are not added again, hence registerSearchAttributes() below.
+  args.push(...searchAttributeCliArgs());
+
+  let stopping: Promise<void> | null = null;
+  const child = spawnWithParentDeathSignal(opts.cliPath, args);
+
+  // Last lines of output, for the error message if it dies before it is ready.
+  const tail: string[] = [];
+  const onLine = (line: string) => {
+    if (!line.trim()) return;
+    tail.push(line);
+    if (tail.length > 40) tail.shift();
+    // Once we are stopping it, the server logs a burst of expected "connection refused" /
+    // "graceful_stop" warnings from its internal workers: keep them out of the caller's log.
+    if (stopping === null) log(line);
+  };
+  forEachLine(child.stdout, onLine);
+  forEachLine(child.stderr, onLine);
+
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  let hasExited = false;
+  void exited.then(() => {
+    hasExited = true;
+    process.removeListener('exit', killOnExit);
+  });
+  const spawnError = new Promise<never>((_, reject) => child.once('error', reject));
+  spawnError.catch(() => {}); // observed via the race below
+
+  // Last line of defence if the parent exits without calling stop() (process.exit, crash).
+  // Signals that kill the parent are covered by the parent-death signal or the process group.
+  function killOnExit() {
+    if (!hasExited) child.kill('SIGKILL');
+  }
+  process.once('exit', killOnExit);
+
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (hasExited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+    })();
+    return stopping;
+  };
+
+  try {
+    const earlyExit = exited.then(({ code, signal }) => {
+      throw new Error(
+        `temporal server start-dev exited before it was ready (${signal ?? `exit ${code}`}):\n${tail.join('\n')}`,
+      );
+    });
+    await Promise.race([waitUntilReady(address, namespace, opts.startTimeoutMs ?? 60_000, tail, () => hasExited || stopping !== null), earlyExit, spawnError]);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  return { address, uiUrl: opts.headless ? null : `http://${host}:${uiPort}`, pid: child.pid!, stop };
+}
+
+/**
+ * Spawns the CLI so that it dies with us. On Linux, `setpriv --pdeathsig TERM` (util-linux)
+ * execs the CLI with a parent-death signal, which covers the parent being SIGKILLed. Elsewhere
+ * the child stays in our process group, so Ctrl-C / a group SIGTERM reaches it as well.
+ */
+function spawnWithParentDeathSignal(cliPath: string, args: string[]): ChildProcess {
+  const setpriv = process.platform === 'linux' ? findSetpriv() : null;
+  const [cmd, argv] = setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', cliPath, ...args]] : [cliPath, args];
+  return spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function findSetpriv(): string | null {
+  for (const candidate of ['/usr/bin/setpriv', '/bin/setpriv']) {
+    try {
+      accessSync(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch {
+      // try the next one
+    }
+  }
+  return null;
+}
+
+/** Polls until the frontend serves `namespace`, then makes sure our search attributes exist. */
+async function waitUntilReady(
+  address: string,
+  namespace: string,
+  timeoutMs: number,
+  tail: string[],
+  gaveUp: () => boolean,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline && !gaveUp()) {
+    let connection: Connection | undefined;
+    try {
+      connection = await Connection.connect({ address, connectTimeout: '2 seconds' });
+      // describeNamespace rather than getSystemInfo: the namespace must be loaded, not only the port open.
+      await connection.workflowService.describeNamespace({ namespace });
+    } catch (err) {
+      lastError = err;
+      await connection?.close().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
+      continue;
+    }
+    try {
+      // Outside the retry loop: a failure here is a real error, not "not up yet".
+      await registerSearchAttributes(connection, namespace);
+      return;
+    } finally {
+      await connection.close().catch(() => {});
+    }
+  }
+  if (gaveUp()) return; // the caller is already reporting why
+  const reason = lastError instanceof Error ? lastError.message : String(lastError);
+  throw new Error(
+    `Temporal dev server at ${address} did not answer within ${timeoutMs} ms (last error: ${reason})\n${tail.join('\n')}`,
+  );
+}

@@ -1,0 +1,45 @@
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { AuditActivities } from '../activities';
+
+/** Bundles the workflow code once; workers created afterwards reuse the bundle (fast start). */
+export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, trace: () => undefined, error: console.error, log: () => undefined },
+  });
+}
+
+export interface AuditWorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  activities: AuditActivities;
+  workflowBundle: WorkflowBundleWithSourceMap;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  /** Settles when the worker has stopped (after shutdown() or a fatal error). */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export async function startAuditWorker(opts: AuditWorkerOptions): Promise<RunningWorker> {
+  const connection = await NativeConnection.connect({ address: opts.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    workflowBundle: opts.workflowBundle,
+    activities: opts.activities,
+  });
+  const done = worker.run().finally(() => connection.close());
+  return {
+    worker,
+    done,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Mocha from 'mocha';
+import { startTestInfrastructure, type TestInfrastructure } from './support/infrastructure';
+import { stopStack } from './support/stack';
+
+/**
+ * `npm test`: type check, then unit tests, then integration tests against a real Temporal dev
+ * server and a real Postgres that this script starts (and removes) itself. Arguments narrow the
+ * run to some test files; `--grep <text>` filters by title.
+ */
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const grepAt = args.indexOf('--grep');
+  const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : undefined;
+  const root = path.join(__dirname);
+  const files = args.length ? args.map((f) => path.resolve(f)) : [...listTests(path.join(root, 'unit')), ...listTests(path.join(root, 'integration'))];
+
+  if (!args.length) {
+    console.log('typecheck: tsc --noEmit');
+    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', path.join(root, '..')], { stdio: 'inherit' });
+    if (tsc.status !== 0) {
+      console.error('typecheck failed');
+      return 1;
+    }
+  }
+
+  let infra: TestInfrastructure | null = null;
+  if (files.some((f) => f.includes(`${path.sep}integration${path.sep}`))) {
+    infra = await startTestInfrastructure((line) => console.log(`  [setup] ${line}`));
+  }
+  const mocha = new Mocha({ timeout: 30_000, reporter: 'spec', grep, rootHooks: { afterAll: stopStack } });
+  for (const file of files) mocha.addFile(file);
+  try {
+    await mocha.loadFilesAsync();
+    const { passed, failed, pending } = await new Promise<{ passed: number; failed: number; pending: number }>((resolve) => {
+      const runner = mocha.run();
+      runner.on('end', () => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, pending: runner.stats?.pending ?? 0 }));
+    });
+    console.log(`\ntests: ${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
+    return failed === 0 && passed > 0 ? 0 : 1;
+  } finally {
+    await infra?.stop();
+  }
+}
+
+function listTests(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

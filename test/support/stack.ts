@@ -1,0 +1,164 @@
+import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { SettableClock } from '../../src/clock';
+import { loadConfig, type Config } from '../../src/config';
+import { createDb, migrateLatest, type Db } from '../../src/db/knex';
+import { createAccount, createApiKey } from '../../src/accounts/repository';
+import { createLiveEngine } from '../../src/audits/live-engine';
+import { startService, type RunningService } from '../../src/service';
+import type { Tier } from '../../src/schemas/audit';
+import { bundleWorkflows } from '../../temporal/worker';
+
+/**
+ * The service as integration tests see it: API + worker in this process, on the run's real
+ * Temporal dev server and Postgres, with a settable clock. Started once, shared by all files.
+ */
+export interface Stack {
+  db: Db;
+  clock: SettableClock;
+  config: Config;
+  service: RunningService;
+  url: string;
+  temporalAddress: string;
+}
+
+let stackPromise: Promise<Stack> | null = null;
+let bundlePromise: Promise<WorkflowBundleWithSourceMap> | null = null;
+const extraServices: RunningService[] = [];
+
+export const testEnv = {
+  OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+  AUDIT_RETRY_DELAYS_MS: '100,200,300',
+  PORT: '0',
+};
+
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundlePromise ??= bundleWorkflows();
+  return bundlePromise;
+}
+
+export function getStack(): Promise<Stack> {
+  stackPromise ??= (async () => {
+    const databaseUrl = required('TEST_DATABASE_URL');
+    const temporalAddress = required('TEST_TEMPORAL_ADDRESS');
+    installQuietRuntime();
+    const config = loadConfig({ ...process.env, ...testEnv, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress });
+    const db = createDb(databaseUrl, { max: 20 });
+    await migrateLatest(db);
+    const clock = new SettableClock();
+    const service = await startService({
+      config,
+      db,
+      clock,
+      temporalAddress,
+      engine: createLiveEngine(config),
+      workflowBundle: await workflowBundle(),
+      log: () => undefined,
+    });
+    return { db, clock, config, service, url: service.url!, temporalAddress };
+  })();
+  return stackPromise;
+}
+
+/** Another service instance on the same database (e.g. a second API process), stopped at the end. */
+export async function startExtraService(overrides: Partial<Parameters<typeof startService>[0]>): Promise<RunningService> {
+  const stack = await getStack();
+  const service = await startService({
+    config: stack.config,
+    db: stack.db,
+    clock: stack.clock,
+    temporalAddress: stack.temporalAddress,
+    engine: createLiveEngine(stack.config),
+    workflowBundle: await workflowBundle(),
+    roles: { api: true, worker: false },
+    log: () => undefined,
+    ...overrides,
+  });
+  extraServices.push(service);
+  return service;
+}
+
+export async function stopStack(): Promise<void> {
+  for (const service of extraServices.splice(0)) await service.stop();
+  if (!stackPromise) return;
+  const stack = await stackPromise;
+  stackPromise = null;
+  await stack.service.stop();
+  await stack.db.destroy();
+}
+
+export interface TestAccount {
+  accountId: string;
+  workspaceId: string;
+  testKey: string;
+  liveKey: string;
+  liveKeyId: string;
+}
+
+export async function newAccount(tier: Tier = 'pro', customQuota: number | null = null): Promise<TestAccount> {
+  const { db, clock } = await getStack();
+  const now = clock.now();
+  const account = await createAccount(db, { tier, customQuota, now });
+  const test = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'test', now });
+  const live = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'live', now });
+  return { accountId: account.account_id, workspaceId: account.workspace_id, testKey: test.key, liveKey: live.key, liveKeyId: live.key_id };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** One HTTP request to the API under test. */
+export async function api<T = any>(
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; baseUrl?: string } = {},
+): Promise<ApiResponse<T>> {
+  const baseUrl = opts.baseUrl ?? (await getStack()).url;
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** Polls GET /audits/{id} until it leaves queued/running. */
+export async function waitForAudit(key: string, auditId: string, timeoutMs = 20_000): Promise<ApiResponse> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await api('GET', `/v1/audits/${auditId}`, { key });
+    if (response.status !== 200 || !['queued', 'running'].includes(response.body?.status)) return response;
+    if (Date.now() > deadline) throw new Error(`audit ${auditId} still ${response.body.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let runtimeInstalled = false;
+function installQuietRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed by an earlier test file in this process.
+  }
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run integration tests through \`npm test\``);
+  return value;
+}

@@ -1,0 +1,60 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import type { AuditActivities } from '../activities/audit';
+import { AUDIT_FAILURE_CODES, NOT_RETRIED, isAuditFailureCode, type AuditFailureCode } from '../src/audits/failures';
+import type { AuditStatus, AuditWorkflowInput } from '../src/audits/workflow-input';
+import { AUDIT_STATUS } from '../temporal/search-attribute-keys';
+
+// Projection writes must eventually land even through a database outage: retry without limit.
+const projection = proxyActivities<AuditActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+
+// The audit run itself: classified failures go to the audit-level retry loop below; anything
+// else (a worker lost mid-crawl, a bug) gets a couple of quick activity retries first.
+const engine = proxyActivities<AuditActivities>({
+  startToCloseTimeout: '20 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 3, initialInterval: '1 second', nonRetryableErrorTypes: [...AUDIT_FAILURE_CODES] },
+});
+
+/**
+ * One audit, id = audit id. Projects every state change to Postgres and to the AuditStatus search
+ * attribute; retries failed attempts after AUDIT_RETRY_DELAYS_MS (robots_disallowed is final).
+ */
+export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status: AuditStatus; attempts: number }> {
+  const maxAttempts = 1 + input.retryDelaysMs.length;
+  for (let attempt = 1; ; attempt++) {
+    await projection.markAuditRunning({ auditId: input.auditId, attempt });
+    setStatus('running');
+    try {
+      await engine.runAudit({ auditId: input.auditId, attempt });
+      setStatus('completed');
+      return { status: 'completed', attempts: attempt };
+    } catch (err) {
+      const error = failureOf(err);
+      if (NOT_RETRIED.includes(error.code) || attempt >= maxAttempts) {
+        await projection.markAuditFailed({ auditId: input.auditId, attempts: attempt, error });
+        setStatus('failed');
+        return { status: 'failed', attempts: attempt };
+      }
+      const delayMs = input.retryDelaysMs[attempt - 1];
+      await projection.markAuditWaitingForRetry({ auditId: input.auditId, attempt, delayMs, error });
+      setStatus('queued');
+      await sleep(delayMs);
+    }
+  }
+}
+
+function setStatus(status: AuditStatus): void {
+  upsertSearchAttributes([{ key: AUDIT_STATUS, value: status }]);
+}
+
+/** The audit-level failure carried by an activity failure: its type is the failure code. */
+function failureOf(err: unknown): { code: AuditFailureCode; message: string } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure && isAuditFailureCode(cause.type)) {
+    return { code: cause.type, message: cause.message };
+  }
+  return { code: 'internal_error', message: 'the audit could not be completed because of an internal error' };
+}

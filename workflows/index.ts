@@ -1,0 +1,2 @@
+// Bundle entry of the workflow code; everything exported here is a workflow type.
+export { AuditWorkflow } from './audit';
