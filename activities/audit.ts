@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
-import type { AuditFailureCode } from '../src/audits/failures';
+import { AuditFailure, type AuditFailureCode } from '../src/audits/failures';
 import { loadAudit, markCompleted, markFailed, markRunning, markWaitingForRetry } from '../src/audits/repository';
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 
@@ -41,7 +41,11 @@ export function createAuditActivities(deps: AuditActivityDeps) {
     async runAudit(input: { auditId: string; attempt: number }): Promise<{ score: number; grade: string }> {
       const row = await loadAudit(deps.db, input.auditId);
       if (!row) throw ApplicationFailure.nonRetryable(`audit ${input.auditId} does not exist`, 'internal_error');
-      const audit = await produceAuditJson(deps.engine, row, deps.clock, () => Context.current().heartbeat());
+      const audit = await produceAuditJson(deps.engine, row, deps.clock, () => Context.current().heartbeat()).catch((err) => {
+        // Classified failures are decided by the workflow's audit-level retry loop, not here.
+        if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);
+        throw err;
+      });
       const resultJson = JSON.stringify(audit);
       ensureRow(
         await markCompleted(deps.db, input.auditId, { resultJson, score: audit.score, grade: audit.grade, completedAt: new Date(audit.completed_at) }),

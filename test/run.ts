@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Mocha from 'mocha';
 import { startTestInfrastructure, type TestInfrastructure } from './support/infrastructure';
-import { stopStack } from './support/stack';
 
 /**
  * `npm test`: type check, then unit tests, then integration tests against a real Temporal dev
@@ -30,7 +29,7 @@ async function main(): Promise<number> {
   if (files.some((f) => f.includes(`${path.sep}integration${path.sep}`))) {
     infra = await startTestInfrastructure((line) => console.log(`  [setup] ${line}`));
   }
-  const mocha = new Mocha({ timeout: 30_000, reporter: 'spec', grep, rootHooks: { afterAll: stopStack } });
+  const mocha = new Mocha({ timeout: 30_000, reporter: 'spec', grep, rootHooks: { afterAll: stopSharedStack } });
   for (const file of files) mocha.addFile(file);
   try {
     await mocha.loadFilesAsync();
@@ -43,6 +42,13 @@ async function main(): Promise<number> {
   } finally {
     await infra?.stop();
   }
+}
+
+/** Stops the service the integration tests share, if any test started it. */
+async function stopSharedStack(): Promise<void> {
+  if (!process.env.TEST_DATABASE_URL) return;
+  const { stopStack } = await import('./support/stack');
+  await stopStack();
 }
 
 function listTests(dir: string): string[] {

@@ -69,7 +69,6 @@ export function normalizeDomain(input: unknown): NormalizedDomain {
   }
   // WHATWG silently strips leading/trailing spaces and tabs/newlines anywhere; we refuse instead.
   if (/\s/u.test(input)) fail('whitespace', 'domain must not contain spaces or other whitespace');
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/u.test(input)) {
     fail('invalid_character', 'domain must not contain control characters');
   }
@@ -182,7 +181,6 @@ const NUMERIC_LABEL = /^(?:\d+|0x[0-9a-f]*)$/i;
 const IPV4_OCTET = /^(?:0|[1-9]\d{0,2})$/;
 
 function normalizeHostName(raw: string): string {
-  // eslint-disable-next-line no-control-regex
   const isAscii = /^[\u0000-\u007f]*$/.test(raw);
   if (isAscii) {
     const lower = raw.toLowerCase();

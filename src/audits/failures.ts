@@ -17,3 +17,13 @@ export const NOT_RETRIED: readonly AuditFailureCode[] = ['robots_disallowed'];
 export function isAuditFailureCode(value: unknown): value is AuditFailureCode {
   return typeof value === 'string' && (AUDIT_FAILURE_CODES as readonly string[]).includes(value);
 }
+
+/** A classified reason an audit attempt failed; the activity layer maps it to a Temporal failure. */
+export class AuditFailure extends Error {
+  constructor(
+    readonly code: AuditFailureCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

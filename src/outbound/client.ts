@@ -87,9 +87,9 @@ export interface OutboundResponse {
 //
 // One undici Agent per (checked address, TLS strictness), kept in a small LRU. Reusing them keeps
 // keep-alive connections and TLS sessions across requests, which matters for the crawler (hundreds
-// of pages on one host): measured on loopback, a fresh Agent per request costs a new TCP+TLS
-// handshake every time (~4x slower over https, see the bench notes in the report) while a cached
-// Agent is a few objects. Pinning still holds because the Agent's `lookup` can only ever return
+// of pages on one host). Measured on loopback, 300 sequential GETs: https 0.6 ms/req with the
+// cached Agent vs 3.7 ms/req with a fresh Agent per request (new TCP+TLS handshake each time);
+// http 0.7 vs 1.2 ms/req. Over a real network each handshake costs extra round trips on top. Pinning still holds because the Agent's `lookup` can only ever return
 // the address it was created for, and the key is that address. Strict and lax (allowInvalidTls)
 // agents never share connections or TLS session caches.
 // ---------------------------------------------------------------------------------------------
@@ -119,6 +119,12 @@ function pinnedLookup(address: string, family: 4 | 6) {
   };
 }
 
+/** undici hands the connector IPv6 hosts without brackets and '' for the default port. */
+function originKey(hostname: string, port: string | number): string {
+  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  return `${host}:${port === '' ? 443 : port}`;
+}
+
 function createPinnedAgent(address: string, family: 4 | 6, lax: boolean): PinnedAgent {
   const tlsByOrigin = new Map<string, TlsFacts>();
   const base = buildConnector({
@@ -129,7 +135,7 @@ function createPinnedAgent(address: string, family: 4 | 6, lax: boolean): Pinned
   const connect: buildConnector.connector = (opts, callback) => {
     base(opts, (err, socket) => {
       if (socket instanceof TLSSocket) {
-        tlsByOrigin.set(`${opts.hostname}:${opts.port}`, tlsFactsOf(socket));
+        tlsByOrigin.set(originKey(opts.hostname, opts.port), tlsFactsOf(socket));
         if (tlsByOrigin.size > 256) tlsByOrigin.delete(tlsByOrigin.keys().next().value as string);
       }
       if (err) callback(err, null);
@@ -349,7 +355,7 @@ export async function outboundRequest(opts: OutboundRequestOptions): Promise<Out
       remoteAddress: resolved.address,
     };
     if (url.protocol === 'https:') {
-      const tls = pinned.tlsByOrigin.get(`${url.hostname}:${url.port || '443'}`);
+      const tls = pinned.tlsByOrigin.get(originKey(url.hostname, url.port));
       if (tls) response.tls = tls;
     }
     return response;

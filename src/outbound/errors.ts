@@ -62,7 +62,8 @@ export class DnsResolutionError extends OutboundError {
 export class OutboundTimeoutError extends OutboundError {
   constructor(
     readonly timeoutMs: number,
-    readonly phase: 'dns' | 'connect' | 'headers' | 'body',
+    /** 'headers' covers connecting, TLS and waiting for the response head. */
+    readonly phase: 'dns' | 'headers' | 'body',
   ) {
     super('timeout', `no complete response within ${timeoutMs} ms (timed out during ${phase})`, { code: 'ETIMEDOUT' });
     this.name = 'OutboundTimeoutError';

@@ -1,0 +1,38 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface LocalSite {
+  origin: string;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/** A tiny website on 127.0.0.1 serving fixed routes (path → status, headers, body). */
+export async function serveSite(routes: Record<string, { status?: number; headers?: Record<string, string>; body: string }>): Promise<LocalSite> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    const route = routes[req.url ?? ''];
+    if (!route) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(route.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...route.headers }).end(route.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A port with nothing listening on it (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
