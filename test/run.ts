@@ -47,7 +47,8 @@ async function main(): Promise<number> {
 /** Stops the service the integration tests share, if any test started it. */
 async function stopSharedStack(): Promise<void> {
   if (!process.env.TEST_DATABASE_URL) return;
-  const { stopStack } = await import('./support/stack');
+  // Loaded lazily: unit-only runs never touch the integration stack's modules.
+  const { stopStack } = require('./support/stack') as typeof import('./support/stack');
   await stopStack();
 }
 

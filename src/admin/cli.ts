@@ -144,7 +144,11 @@ async function run(json: boolean | undefined, action: (db: Db) => Promise<{ json
   }
 }
 
-program.parseAsync(process.argv).catch((err) => {
-  process.stderr.write(`error: ${(err as Error).message}\n`);
-  process.exitCode = 1;
-});
+// Exit explicitly: the tsx wrapper does not pass a bare process.exitCode on.
+program.parseAsync(process.argv).then(
+  () => process.exit(process.exitCode ?? 0),
+  (err) => {
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exit(1);
+  },
+);

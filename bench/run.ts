@@ -1,0 +1,143 @@
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Koa from 'koa';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createAccount, createApiKey } from '../src/accounts/repository';
+import { createLiveEngine } from '../src/audits/live-engine';
+import { systemClock } from '../src/clock';
+import { loadConfig } from '../src/config';
+import { createDb, migrateLatest } from '../src/db/knex';
+import { startService } from '../src/service';
+import { bundleWorkflows } from '../temporal/worker';
+import { startTestInfrastructure } from '../test/support/infrastructure';
+
+/**
+ * `npm run bench`: the service's speed on this machine, on a fresh Temporal dev server and Postgres.
+ * Prints trigger latency, trigger-to-completed latency (test mode) and authenticated GET throughput
+ * beside a bare Koa handler measured in the same run (the ratio is the figure to watch).
+ */
+const exec = promisify(execFile);
+const TRIGGERS = Number(process.env.BENCH_TRIGGERS || 200);
+const COMPLETIONS = Number(process.env.BENCH_COMPLETIONS || 50);
+const LOAD_SECONDS = Number(process.env.BENCH_SECONDS || 5);
+const CONNECTIONS = 16;
+
+async function main(): Promise<void> {
+  const infra = await startTestInfrastructure(() => undefined);
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const config = loadConfig({ ...process.env, PORT: '0' });
+  const db = createDb(process.env.TEST_DATABASE_URL!, { max: 20 });
+  await migrateLatest(db);
+  const service = await startService({
+    config,
+    db,
+    clock: systemClock,
+    temporalAddress: process.env.TEST_TEMPORAL_ADDRESS!,
+    engine: createLiveEngine(config),
+    workflowBundle: await bundleWorkflows(),
+    log: () => undefined,
+  });
+  const now = new Date();
+  const account = await createAccount(db, { tier: 'pro', now });
+  const { key } = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'test', now });
+  const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const trigger = async (domain: string) => {
+    const response = await fetch(`${service.url}/v1/audits`, { method: 'POST', headers: auth, body: JSON.stringify({ domain }) });
+    if (response.status !== 202) throw new Error(`trigger answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as { audit_id: string };
+  };
+
+  try {
+    for (let i = 0; i < 10; i++) await trigger(`https://warmup-${i}.example.com`);
+
+    const triggerMs: number[] = [];
+    for (let i = 0; i < TRIGGERS; i++) {
+      const started = performance.now();
+      await trigger(`https://trigger-${i}.example.com`);
+      triggerMs.push(performance.now() - started);
+    }
+    await settle(db);
+    report('trigger latency (test mode, sequential)', triggerMs);
+
+    const completedMs: number[] = [];
+    let lastAuditId = '';
+    for (let i = 0; i < COMPLETIONS; i++) {
+      const started = performance.now();
+      const { audit_id } = await trigger(`https://complete-${i}.example.com`);
+      for (;;) {
+        const response = await fetch(`${service.url}/v1/audits/${audit_id}`, { headers: auth });
+        const body = (await response.json()) as { status: string };
+        if (body.status === 'completed') break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      completedMs.push(performance.now() - started);
+      lastAuditId = audit_id;
+    }
+    report('trigger-to-completed (test mode, polled every 5 ms)', completedMs);
+
+    const bare = await bareKoa();
+    const bareResult = await load(`${bare.url}/v1/audits/x`, '-');
+    const getResult = await load(`${service.url}/v1/audits/${lastAuditId}`, auth.authorization);
+    await bare.close();
+    const line = (name: string, r: LoadResult) =>
+      console.log(`${name.padEnd(44)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   errors ${r.errors}`);
+    console.log(`\nGET throughput (${CONNECTIONS} connections, ${LOAD_SECONDS} s, load from a separate process)`);
+    line('bare Koa handler (baseline)', bareResult);
+    line('GET /v1/audits/{id} (auth + usage + row)', getResult);
+    console.log(`ratio: ${((getResult.rps / bareResult.rps) * 100).toFixed(1)}% of bare Koa`);
+  } finally {
+    await service.stop();
+    await db.destroy();
+    await infra.stop();
+  }
+}
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, authorization: string): Promise<LoadResult> {
+  const tsx = path.join(__dirname, '..', 'node_modules', '.bin', 'tsx');
+  const { stdout } = await exec(tsx, [path.join(__dirname, 'load.ts'), url, authorization, String(CONNECTIONS), String(LOAD_SECONDS)]);
+  return JSON.parse(stdout.trim().split('\n').pop()!) as LoadResult;
+}
+
+/** The baseline: Koa answering a small JSON body, nothing else. */
+async function bareKoa(): Promise<{ url: string; close(): Promise<void> }> {
+  const app = new Koa();
+  app.use((ctx) => {
+    ctx.body = { audit_id: 'aud_x', status: 'completed' };
+  });
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Waits until the triggered audits have finished so they do not load the next measurement. */
+async function settle(db: ReturnType<typeof createDb>): Promise<void> {
+  for (;;) {
+    const [{ count }] = await db('audits').whereIn('status', ['queued', 'running']).count<{ count: string }[]>('id as count');
+    if (Number(count) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function report(name: string, samples: number[]): void {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  console.log(`${name.padEnd(52)} n=${sorted.length}  p50 ${pick(0.5).toFixed(1)} ms  p99 ${pick(0.99).toFixed(1)} ms`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
