@@ -1,27 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from './config';
 import { systemClock } from './clock';
 import { createDb, migrateLatest } from './db/knex';
 import { openDatabase } from './db/open';
-import { createLiveEngine } from './audits/live-engine';
-import { startService } from './service';
+import { startApi } from './service';
+import { superviseWorker } from './worker-process';
 import { ensureTemporalCli } from '../temporal/cli';
 import { startDevServer, type DevServer } from '../temporal/dev-server';
 import { connectClient } from '../temporal/connection';
 import { registerSearchAttributes } from '../temporal/search-attributes';
-import { bundleWorkflows } from '../temporal/worker';
 
 /**
  * `npm start`: everything a user needs locally in one process tree — Postgres (embedded when
  * DATABASE_URL is unset), the Temporal dev server with its UI (unless TEMPORAL_ADDRESS is set),
- * migrations, the worker and the API. SIGINT/SIGTERM stop all of it.
+ * migrations, the worker (a child process) and the API. SIGINT/SIGTERM stop all of it.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = (message: string) => console.log(`[audit-service] ${message}`);
-  Runtime.install({ logger: new DefaultLogger('WARN') });
   fs.mkdirSync(config.dataDir, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
   let stopping = false;
@@ -63,17 +60,24 @@ async function main(): Promise<void> {
       log(`Temporal dev server at ${devServer.address}, UI at ${devServer.uiUrl}`);
     }
 
-    const service = await startService({
+    const worker = await superviseWorker(
+      { ...process.env, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.temporalNamespace },
+      log,
+      () => void shutdown(1),
+    );
+    stops.push(() => worker.stop());
+    log('worker running');
+    const api = await startApi({
       config,
       db,
+      databaseUrl: database.url,
       clock: systemClock,
       temporalAddress,
-      engine: createLiveEngine(config),
-      workflowBundle: await bundleWorkflows(),
+      workerRunning: worker.running,
       log: (message, err) => console.error(`[audit-service] ${message}`, err ?? ''),
     });
-    stops.push(() => service.stop());
-    log(`API listening at ${service.url}/v1 (OpenAPI: ${service.url}/v1/openapi.json)`);
+    stops.push(() => api.stop());
+    log(`API listening at ${api.url}/v1 (OpenAPI: ${api.url}/v1/openapi.json)`);
   } catch (err) {
     console.error('[audit-service] failed to start:', err);
     await shutdown(1);

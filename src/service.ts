@@ -4,6 +4,8 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createAuditActivities } from '../activities';
 import { KeyAuthenticator } from './accounts/authenticator';
 import { createApp } from './api/app';
+import { ReadModel } from './api/read-model';
+import { ChangeFeed } from './db/change-feed';
 import type { HealthProbe } from './api/routes/system';
 import type { AuditEngine } from './audits/produce';
 import type { Clock } from './clock';
@@ -13,88 +15,84 @@ import { TemporalAuditScheduler } from '../temporal/audit-scheduler';
 import { connectClient, type TemporalClientBundle } from '../temporal/connection';
 import { startAuditWorker, type RunningWorker } from '../temporal/worker';
 
-export interface ServiceOptions {
+interface CommonOptions {
   config: Config;
   db: Db;
   clock: Clock;
   temporalAddress: string;
-  engine: AuditEngine;
-  workflowBundle: WorkflowBundleWithSourceMap;
-  /** Run the API, the worker, or both in this process. */
-  roles?: { api: boolean; worker: boolean };
   log?: (message: string, err?: unknown) => void;
 }
 
-export interface RunningService {
-  /** e.g. http://127.0.0.1:3000 (null without the API role). */
-  url: string | null;
+export interface RunningApi {
+  /** e.g. http://127.0.0.1:3000 */
+  url: string;
   temporal: TemporalClientBundle;
   authenticator: KeyAuthenticator;
   stop(): Promise<void>;
 }
 
-/** Wires the API and the worker to one database and one Temporal namespace. */
-export async function startService(opts: ServiceOptions): Promise<RunningService> {
-  const roles = opts.roles ?? { api: true, worker: true };
+/** The HTTP API: reads Postgres projections, starts workflows through the Temporal client. */
+export async function startApi(opts: CommonOptions & { databaseUrl: string; workerRunning: () => boolean }): Promise<RunningApi> {
   const { config, db, clock } = opts;
   const temporal = await connectClient(opts.temporalAddress, config.temporalNamespace);
-  let worker: RunningWorker | null = null;
-  if (roles.worker) {
-    worker = await startAuditWorker({
-      address: opts.temporalAddress,
-      namespace: config.temporalNamespace,
-      taskQueue: config.taskQueue,
-      workflowBundle: opts.workflowBundle,
-      activities: createAuditActivities({ db, clock, engine: opts.engine }),
-    });
-  }
   const authenticator = new KeyAuthenticator(db, clock);
-  let server: http.Server | null = null;
-  let url: string | null = null;
-  if (roles.api) {
-    const health = healthProbe({ db, temporal, worker });
-    const app = createApp({
-      db,
-      config,
-      clock,
-      authenticator,
-      health,
-      scheduler: new TemporalAuditScheduler(temporal.client, temporal.connection, config.taskQueue),
-      baseUrl: () => config.publicBaseUrl ?? url ?? `http://127.0.0.1:${config.port}`,
-      log: opts.log,
-    });
-    server = http.createServer(app.callback());
-    server.keepAliveTimeout = 65_000;
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      server!.listen(config.port, '127.0.0.1', () => resolve());
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  const changes = new ChangeFeed(opts.databaseUrl);
+  await changes.start();
+  const readModel = new ReadModel(db, changes, authenticator);
+  const health = healthProbe({ db, temporal, workerRunning: opts.workerRunning });
+  let url = '';
+  const app = createApp({
+    db,
+    config,
+    clock,
+    authenticator,
+    readModel,
+    health,
+    scheduler: new TemporalAuditScheduler(temporal.client, temporal.connection, config.taskQueue),
+    baseUrl: () => config.publicBaseUrl ?? url,
+    log: opts.log,
+  });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, '127.0.0.1', () => resolve());
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
     temporal,
     authenticator,
     async stop() {
-      if (server) {
-        const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
-        server.closeIdleConnections();
-        await closing;
-      }
-      if (worker) await worker.shutdown();
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closing;
+      health.stop();
+      await changes.stop();
       await authenticator.close();
       await temporal.connection.close();
     },
   };
 }
 
-function healthProbe(deps: { db: Db; temporal: TemporalClientBundle; worker: RunningWorker | null }): HealthProbe {
+/** The Temporal worker: runs AuditWorkflow and its activities against the same database. */
+export async function startWorker(
+  opts: CommonOptions & { engine: AuditEngine; workflowBundle: WorkflowBundleWithSourceMap },
+): Promise<RunningWorker> {
+  return startAuditWorker({
+    address: opts.temporalAddress,
+    namespace: opts.config.temporalNamespace,
+    taskQueue: opts.config.taskQueue,
+    workflowBundle: opts.workflowBundle,
+    activities: createAuditActivities({ db: opts.db, clock: opts.clock, engine: opts.engine }),
+  });
+}
+
+function healthProbe(deps: { db: Db; temporal: TemporalClientBundle; workerRunning: () => boolean }): HealthProbe & { stop(): void } {
   let temporalOk = false;
   const checkTemporal = async (): Promise<boolean> => {
     try {
-      await deps.temporal.connection.withDeadline(Date.now() + 2000, () =>
-        deps.temporal.connection.workflowService.getSystemInfo({}),
-      );
+      await deps.temporal.connection.withDeadline(Date.now() + 2000, () => deps.temporal.connection.workflowService.getSystemInfo({}));
       temporalOk = true;
     } catch {
       temporalOk = false;
@@ -103,20 +101,18 @@ function healthProbe(deps: { db: Db; temporal: TemporalClientBundle; worker: Run
   };
   void checkTemporal();
   // Keep the cheap liveness answer current without a Temporal call per request.
-  setInterval(() => void checkTemporal(), 5000).unref();
-  const workerOk = () => deps.worker === null || deps.worker.worker.getState() === 'RUNNING';
+  const timer = setInterval(() => void checkTemporal(), 5000);
+  timer.unref();
   return {
     live: () => {
-      const checks = { api: true, worker: workerOk(), temporal: temporalOk };
+      const checks = { api: true, worker: deps.workerRunning(), temporal: temporalOk };
       return { ok: Object.values(checks).every(Boolean), checks };
     },
     ready: async () => {
-      const [database, temporal] = await Promise.all([
-        deps.db.raw('select 1').then(() => true, () => false),
-        checkTemporal(),
-      ]);
-      const checks = { api: true, worker: workerOk(), temporal, database };
+      const [database, temporal] = await Promise.all([deps.db.raw('select 1').then(() => true, () => false), checkTemporal()]);
+      const checks = { api: true, worker: deps.workerRunning(), temporal, database };
       return { ok: Object.values(checks).every(Boolean), checks };
     },
+    stop: () => clearInterval(timer),
   };
 }

@@ -1,11 +1,12 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { AuditActivities } from '../activities/audit';
 import { AUDIT_FAILURE_CODES, NOT_RETRIED, isAuditFailureCode, type AuditFailureCode } from '../src/audits/failures';
 import type { AuditStatus, AuditWorkflowInput } from '../src/audits/workflow-input';
 import { AUDIT_STATUS } from '../temporal/search-attribute-keys';
 
-// Projection writes must eventually land even through a database outage: retry without limit.
-const projection = proxyActivities<AuditActivities>({
+// Projection writes are short database updates: local activities (no task-queue round trip through
+// the server), retried without limit so they land even through a database outage.
+const projection = proxyLocalActivities<AuditActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });

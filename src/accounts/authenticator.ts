@@ -37,6 +37,11 @@ export class KeyAuthenticator {
     return identity;
   }
 
+  /** Drops cached identities (a key was created or revoked somewhere): next use reads the database. */
+  forgetAll(): void {
+    this.cache.clear();
+  }
+
   private scheduleFlush(): void {
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {

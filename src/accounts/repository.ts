@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex';
+import { publishChange } from '../db/change-feed';
 import { newAccountId, newKeyId, newWorkspaceId } from '../ids';
 import type { Mode, Tier } from '../schemas/audit';
 import { displayPrefix, generateApiKey, hashApiKey } from './keys';
@@ -60,6 +61,8 @@ export async function createApiKey(
     secret_hash: hashApiKey(key),
     created_at: input.now,
   });
+  // Instances may hold a cached "unknown key" answer for this secret.
+  await publishChange(db, { kind: 'key', id: keyId });
   return {
     key_id: keyId,
     key,
@@ -76,6 +79,7 @@ export async function revokeApiKey(db: Db, keyId: string, now: Date): Promise<{ 
     .update({ revoked_at: db.raw('coalesce(revoked_at, ?)', [now]) })
     .returning(['id', 'revoked_at']);
   if (!row) throw new NotFoundError(`key ${keyId} does not exist`);
+  await publishChange(db, { kind: 'key', id: keyId });
   return { key_id: row.id, revoked_at: new Date(row.revoked_at).toISOString() };
 }
 
@@ -133,6 +137,7 @@ export async function setAccountTier(
         usage_reset_at: change === 'upgrade' ? input.now : account.usage_reset_at,
         updated_at: input.now,
       });
+    await publishChange(trx, { kind: 'account', id: input.accountId });
     return { account_id: input.accountId, tier: input.tier, previous_tier: account.tier, change };
   });
 }

@@ -4,6 +4,7 @@ import { periodAt, type Period } from './period';
 import { monthlyQuota } from './tiers';
 
 export interface Usage {
+  accountId: string;
   tier: Tier;
   limit: number;
   used: number;
@@ -32,5 +33,5 @@ export async function accountUsage(db: Knex | Knex.Transaction, accountId: strin
     );
   if (!row) throw new Error(`account ${accountId} does not exist`);
   const limit = monthlyQuota(row.tier, row.custom_quota);
-  return { tier: row.tier, limit, used: row.used, remaining: Math.max(0, limit - row.used), period };
+  return { accountId, tier: row.tier, limit, used: row.used, remaining: Math.max(0, limit - row.used), period };
 }

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { attr, metaNamed, snippet, startTag, truncate, type ParsedPage } from './parse';
-import { EVIDENCE_MAX, PAGE_PASS, pageFail, pageIssues, perPage, type Analyzer, type Issue } from './types';
+import { EVIDENCE_MAX, PAGE_PASS, pageAnalyzer, pageFail, pageIssues, type Analyzer, type Issue } from './types';
 
 /** Accessibility checks that need only the markup (no rendering, so no contrast or focus checks). */
 
@@ -20,21 +20,17 @@ export function isValidLangTag(tag: string): boolean {
   }
 }
 
-export const langInvalid: Analyzer = {
-  code: 'A11Y_LANG_INVALID',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const html = p.elements('html')[0];
-      if (!html) return pageFail('The page has no <html> element, so it declares no language.', '(no <html> element)');
-      const lang = attr(html, 'lang');
-      const evidence = truncate(startTag(html), EVIDENCE_MAX);
-      if (lang === undefined) return pageFail('The <html> element has no lang attribute.', evidence);
-      if (lang.trim() === '') return pageFail('The <html> element has an empty lang attribute.', evidence);
-      if (!isValidLangTag(lang.trim())) return pageFail(`The lang attribute "${lang}" is not a valid BCP 47 language tag.`, evidence);
-      return PAGE_PASS;
-    }),
-};
+export const langInvalid = pageAnalyzer('A11Y_LANG_INVALID', (p) => {
+  if (!p.isHtml) return null;
+  const html = p.elements('html')[0];
+  if (!html) return pageFail('The page has no <html> element, so it declares no language.', '(no <html> element)');
+  const lang = attr(html, 'lang');
+  const evidence = truncate(startTag(html), EVIDENCE_MAX);
+  if (lang === undefined) return pageFail('The <html> element has no lang attribute.', evidence);
+  if (lang.trim() === '') return pageFail('The <html> element has an empty lang attribute.', evidence);
+  if (!isValidLangTag(lang.trim())) return pageFail(`The lang attribute "${lang}" is not a valid BCP 47 language tag.`, evidence);
+  return PAGE_PASS;
+});
 
 // ── A11Y_IMG_ALT_MISSING ─────────────────────────────────────────────────────────────────────────
 
@@ -62,29 +58,25 @@ function imageInputs(p: ParsedPage): Element[] {
   return p.elements('input').filter((i) => (attr(i, 'type') ?? '').trim().toLowerCase() === 'image');
 }
 
-export const imgAltMissing: Analyzer = {
-  code: 'A11Y_IMG_ALT_MISSING',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const imgs = p.elements('img');
-      const inputs = imageInputs(p);
-      if (imgs.length === 0 && inputs.length === 0) return null; // nothing to describe on this page
-      const issues: Issue[] = [];
-      for (const img of imgs) {
-        if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-        if (!imgHasAlt(img)) issues.push({ outcome: 'fail', message: 'Image without an alt attribute.', evidence: snippet(p, img) });
-      }
-      for (const input of inputs) {
-        if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-        // An image button needs a real name: alt="" would leave it unnamed.
-        if (!nonBlank(attr(input, 'alt')) && !hasAriaName(input)) {
-          issues.push({ outcome: 'fail', message: 'Image button (input type="image") without alternative text.', evidence: snippet(p, input) });
-        }
-      }
-      return pageIssues(issues);
-    }),
-};
+export const imgAltMissing = pageAnalyzer('A11Y_IMG_ALT_MISSING', (p) => {
+  if (!p.isHtml) return null;
+  const imgs = p.elements('img');
+  const inputs = imageInputs(p);
+  if (imgs.length === 0 && inputs.length === 0) return null; // nothing to describe on this page
+  const issues: Issue[] = [];
+  for (const img of imgs) {
+    if (issues.length >= MAX_ISSUES_PER_PAGE) break;
+    if (!imgHasAlt(img)) issues.push({ outcome: 'fail', message: 'Image without an alt attribute.', evidence: snippet(p, img) });
+  }
+  for (const input of inputs) {
+    if (issues.length >= MAX_ISSUES_PER_PAGE) break;
+    // An image button needs a real name: alt="" would leave it unnamed.
+    if (!nonBlank(attr(input, 'alt')) && !hasAriaName(input)) {
+      issues.push({ outcome: 'fail', message: 'Image button (input type="image") without alternative text.', evidence: snippet(p, input) });
+    }
+  }
+  return pageIssues(issues);
+});
 
 // ── A11Y_ZOOM_DISABLED ───────────────────────────────────────────────────────────────────────────
 
@@ -107,22 +99,18 @@ export function viewportMeta(p: ParsedPage): Element | undefined {
 
 export const MIN_MAXIMUM_SCALE = 5;
 
-export const zoomDisabled: Analyzer = {
-  code: 'A11Y_ZOOM_DISABLED',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const meta = viewportMeta(p);
-      if (!meta) return null; // without a viewport the page zooms (BP_VIEWPORT_MISSING covers it)
-      const vp = parseViewport(attr(meta, 'content') ?? '');
-      const problems: string[] = [];
-      const scalable = vp.get('user-scalable');
-      if (scalable !== undefined && (scalable === 'no' || (Math.abs(parseFloat(scalable)) < 1))) problems.push(`user-scalable=${scalable}`);
-      const max = parseFloat(vp.get('maximum-scale') ?? '');
-      if (!Number.isNaN(max) && max < MIN_MAXIMUM_SCALE) problems.push(`maximum-scale=${vp.get('maximum-scale')} (below ${MIN_MAXIMUM_SCALE})`);
-      if (problems.length === 0) return PAGE_PASS;
-      return pageFail(`The viewport prevents zooming: ${problems.join(', ')}.`, snippet(p, meta));
-    }),
-};
+export const zoomDisabled = pageAnalyzer('A11Y_ZOOM_DISABLED', (p) => {
+  if (!p.isHtml) return null;
+  const meta = viewportMeta(p);
+  if (!meta) return null; // without a viewport the page zooms (BP_VIEWPORT_MISSING covers it)
+  const vp = parseViewport(attr(meta, 'content') ?? '');
+  const problems: string[] = [];
+  const scalable = vp.get('user-scalable');
+  if (scalable !== undefined && (scalable === 'no' || (Math.abs(parseFloat(scalable)) < 1))) problems.push(`user-scalable=${scalable}`);
+  const max = parseFloat(vp.get('maximum-scale') ?? '');
+  if (!Number.isNaN(max) && max < MIN_MAXIMUM_SCALE) problems.push(`maximum-scale=${vp.get('maximum-scale')} (below ${MIN_MAXIMUM_SCALE})`);
+  if (problems.length === 0) return PAGE_PASS;
+  return pageFail(`The viewport prevents zooming: ${problems.join(', ')}.`, snippet(p, meta));
+});
 
 export const A11Y_PAGE_ANALYZERS: readonly Analyzer[] = [imgAltMissing, langInvalid, zoomDisabled];

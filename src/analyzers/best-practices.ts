@@ -2,27 +2,23 @@ import { parseViewport, viewportMeta } from './a11y-page';
 import { headerEvidence } from './evidence';
 import { attr, metaHttpEquiv, snippet, truncate, type ParsedPage } from './parse';
 import { headerValue } from './snapshot';
-import { EVIDENCE_MAX, PAGE_PASS, pageFail, pageIssues, perPage, type Analyzer, type Issue } from './types';
+import { EVIDENCE_MAX, PAGE_PASS, pageAnalyzer, pageFail, pageIssues, type Analyzer, type Issue } from './types';
 
 /** Document-level best practices (Lighthouse doctype, charset, viewport). */
 
 // ── BP_VIEWPORT_MISSING ──────────────────────────────────────────────────────────────────────────
 
-export const viewportMissing: Analyzer = {
-  code: 'BP_VIEWPORT_MISSING',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const meta = viewportMeta(p);
-      if (!meta) return pageFail('The page has no <meta name="viewport"> tag.', '(no <meta name="viewport"> element)');
-      const vp = parseViewport(attr(meta, 'content') ?? '');
-      // Lighthouse: the tag only works with a width or an initial-scale.
-      if (!vp.has('width') && !vp.has('initial-scale')) {
-        return pageFail('The viewport tag sets neither width nor initial-scale, so it has no effect.', snippet(p, meta));
-      }
-      return PAGE_PASS;
-    }),
-};
+export const viewportMissing = pageAnalyzer('BP_VIEWPORT_MISSING', (p) => {
+  if (!p.isHtml) return null;
+  const meta = viewportMeta(p);
+  if (!meta) return pageFail('The page has no <meta name="viewport"> tag.', '(no <meta name="viewport"> element)');
+  const vp = parseViewport(attr(meta, 'content') ?? '');
+  // Lighthouse: the tag only works with a width or an initial-scale.
+  if (!vp.has('width') && !vp.has('initial-scale')) {
+    return pageFail('The viewport tag sets neither width nor initial-scale, so it has no effect.', snippet(p, meta));
+  }
+  return PAGE_PASS;
+});
 
 // ── BP_DOCTYPE_CHARSET ───────────────────────────────────────────────────────────────────────────
 
@@ -64,14 +60,10 @@ function charsetIssue(p: ParsedPage): Issue | null {
   return null;
 }
 
-export const doctypeCharset: Analyzer = {
-  code: 'BP_DOCTYPE_CHARSET',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const issues = [doctypeIssue(p), charsetIssue(p)].filter((i): i is Issue => i !== null);
-      return pageIssues(issues);
-    }),
-};
+export const doctypeCharset = pageAnalyzer('BP_DOCTYPE_CHARSET', (p) => {
+  if (!p.isHtml) return null;
+  const issues = [doctypeIssue(p), charsetIssue(p)].filter((i): i is Issue => i !== null);
+  return pageIssues(issues);
+});
 
 export const BEST_PRACTICE_ANALYZERS: readonly Analyzer[] = [doctypeCharset, viewportMissing];

@@ -3,14 +3,14 @@ import { A11Y_PAGE_ANALYZERS } from './a11y-page';
 import { BEST_PRACTICE_ANALYZERS } from './best-practices';
 import { catalogIndex } from './catalog';
 import { FindingIdAllocator, makeAnalyzerResult, makeFinding } from './findings';
-import { parsePages, type ParsedPage } from './parse';
+import { parsePage, type ParsedPage } from './parse';
 import { PERFORMANCE_PAGE_ANALYZERS } from './performance-page';
 import { SECURITY_HEADER_ANALYZERS } from './security-headers';
 import { SEO_PAGE_ANALYZERS, titleText } from './seo-page';
 import { headerValue, type CrawlSnapshot } from './snapshot';
-import type { Analyzer } from './types';
+import { observation, type Analyzer, type AnalyzerOutcome, type Observed } from './types';
 
-export type { Analyzer, AnalyzerOutcome, FindingDraft } from './types';
+export type { Analyzer, AnalyzerOutcome, FindingDraft, Observed } from './types';
 export type { CrawlSnapshot, SnapshotPage } from './snapshot';
 
 /**
@@ -36,24 +36,52 @@ export interface AnalysisResult {
   pages: CrawledPage[];
 }
 
+/**
+ * Page by page: each page is parsed once, every analyzer observes it, and its tree is dropped before
+ * the next page, so memory stays bounded by one DOM plus the analyzers' small observations.
+ */
 export function runAnalyzers(snapshot: CrawlSnapshot, options: RunOptions = {}): AnalysisResult {
-  const parsed = parsePages(snapshot.pages); // once per page, shared by every analyzer
+  const list = options.analyzers ?? IMPLEMENTED_ANALYZERS;
+  const observed: Observed<unknown>[][] = list.map(() => []);
+  const failed: boolean[] = list.map(() => false);
+  const fail = (i: number, error: unknown) => {
+    if (!failed[i]) options.onError?.(list[i]!.code, error);
+    failed[i] = true;
+  };
+  const pages: CrawledPage[] = [];
+  for (const page of snapshot.pages) {
+    const parsed = parsePage(page);
+    list.forEach((analyzer, i) => {
+      if (failed[i]) return;
+      try {
+        observed[i]!.push(observation(parsed, analyzer.observe(parsed)));
+      } catch (error) {
+        fail(i, error);
+      }
+    });
+    pages.push(summarizePage(parsed));
+  }
+
   const ids = new FindingIdAllocator();
   const analyzers: AnalyzerResult[] = [];
   const findings: Finding[] = [];
-  for (const analyzer of options.analyzers ?? IMPLEMENTED_ANALYZERS) {
-    let outcome;
-    try {
-      outcome = analyzer.run(snapshot, parsed);
-    } catch (error) {
-      options.onError?.(analyzer.code, error);
+  list.forEach((analyzer, i) => {
+    let outcome: AnalyzerOutcome | null = null;
+    if (!failed[i]) {
+      try {
+        outcome = analyzer.finish(snapshot, observed[i]!);
+      } catch (error) {
+        fail(i, error);
+      }
+    }
+    if (!outcome) {
       analyzers.push(makeAnalyzerResult(analyzer.code, 'error', 0));
-      continue;
+      return;
     }
     analyzers.push(makeAnalyzerResult(analyzer.code, outcome.status, outcome.score));
     for (const draft of outcome.findings) findings.push(makeFinding(analyzer.code, draft, ids));
-  }
-  return { analyzers, findings, pages: parsed.map(summarizePage) };
+  });
+  return { analyzers, findings, pages };
 }
 
 export function summarizePage(p: ParsedPage): CrawledPage {

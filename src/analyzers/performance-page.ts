@@ -2,7 +2,7 @@ import type { Element } from 'domhandler';
 import { headerEvidence } from './evidence';
 import { attr, snippet, truncate } from './parse';
 import { headerValue, mediaType, type HeaderMap } from './snapshot';
-import { EVIDENCE_MAX, PAGE_PASS, pageIssues, perPage, type Analyzer, type Issue } from './types';
+import { EVIDENCE_MAX, PAGE_PASS, pageAnalyzer, pageIssues, perPage, siteAnalyzer, type Analyzer, type Issue } from './types';
 
 /** Performance checks that need no browser: transfer encoding and markup that causes layout shift. */
 
@@ -44,22 +44,19 @@ function compressionIssue(r: Response): Issue | null | undefined {
   };
 }
 
-export const compressionMissing: Analyzer = {
-  code: 'PERF_COMPRESSION_MISSING',
-  run(snapshot, pages) {
-    // Documents and, once the crawler records them, subresources; each response is one unit.
-    const units = [
-      ...pages.map((p) => ({ url: p.url, status: p.page.status, headers: p.page.headers, bytes: p.page.bytes })),
-      ...(snapshot.resources ?? []),
-    ];
-    const byUrl = new Map(units.map((u) => [u.url, u]));
-    return perPage([...byUrl.values()], (r) => {
-      const issue = compressionIssue(r);
-      if (issue === undefined) return null;
-      return issue === null ? PAGE_PASS : pageIssues([issue]);
-    });
-  },
-};
+export const compressionMissing = siteAnalyzer('PERF_COMPRESSION_MISSING', (snapshot, observed) => {
+  // Documents and, once the crawler records them, subresources; each response is one unit.
+  const units: Response[] = [
+    ...observed.map((o) => ({ url: o.url, status: o.page.status, headers: o.page.headers, bytes: o.page.bytes })),
+    ...(snapshot.resources ?? []),
+  ];
+  const byUrl = new Map(units.map((u) => [u.url, u]));
+  return perPage([...byUrl.values()], (r) => {
+    const issue = compressionIssue(r);
+    if (issue === undefined) return null;
+    return issue === null ? PAGE_PASS : pageIssues([issue]);
+  });
+});
 
 // ── PERF_IMG_UNSIZED ─────────────────────────────────────────────────────────────────────────────
 
@@ -76,20 +73,16 @@ export function imgIsSized(img: Element): boolean {
   return has('aspect-ratio') || ((w !== '' || has('width')) && (h !== '' || has('height')));
 }
 
-export const imgUnsized: Analyzer = {
-  code: 'PERF_IMG_UNSIZED',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const imgs = p.elements('img');
-      if (imgs.length === 0) return null;
-      const issues: Issue[] = [];
-      for (const img of imgs) {
-        if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-        if (!imgIsSized(img)) issues.push({ outcome: 'fail', message: 'Image without width and height.', evidence: snippet(p, img) });
-      }
-      return issues.length === 0 ? PAGE_PASS : pageIssues(issues);
-    }),
-};
+export const imgUnsized = pageAnalyzer('PERF_IMG_UNSIZED', (p) => {
+  if (!p.isHtml) return null;
+  const imgs = p.elements('img');
+  if (imgs.length === 0) return null;
+  const issues: Issue[] = [];
+  for (const img of imgs) {
+    if (issues.length >= MAX_ISSUES_PER_PAGE) break;
+    if (!imgIsSized(img)) issues.push({ outcome: 'fail', message: 'Image without width and height.', evidence: snippet(p, img) });
+  }
+  return issues.length === 0 ? PAGE_PASS : pageIssues(issues);
+});
 
 export const PERFORMANCE_PAGE_ANALYZERS: readonly Analyzer[] = [compressionMissing, imgUnsized];

@@ -2,7 +2,7 @@ import { displayHeaderName, headerEvidence } from './evidence';
 import { attr, metaHttpEquiv, metaNamed, truncate, type ParsedPage } from './parse';
 import { headerValue, headerValues, type CrawlSnapshot } from './snapshot';
 import {
-  EVIDENCE_MAX, PAGE_PASS, errored, notApplicable, pageFail, pageIssues, pageWarn, perPage, siteOutcome,
+  EVIDENCE_MAX, PAGE_PASS, errored, notApplicable, pageAnalyzer, pageFail, pageIssues, pageWarn, siteAnalyzer, siteOutcome,
   type Analyzer, type Issue,
 } from './types';
 
@@ -19,29 +19,26 @@ function httpsHtml(p: ParsedPage): boolean {
 
 // ── SEC_HTTPS_UNAVAILABLE ────────────────────────────────────────────────────────────────────────
 
-export const httpsUnavailable: Analyzer = {
-  code: 'SEC_HTTPS_UNAVAILABLE',
-  run(snapshot) {
-    // Any response received on an https:// URL proves a TLS handshake completed.
-    const httpsSeen = snapshot.pages.some(
-      (p) => isHttps(p.url) || isHttps(p.finalUrl) || p.redirectChain.some((h) => isHttps(h.url)),
-    );
-    const tls = snapshot.tls;
-    const failure = (evidence: string) =>
-      siteOutcome('fail', [{
-        message: `The site could not be reached over HTTPS; it is served only over unencrypted http://.`,
-        evidence: truncate(evidence, EVIDENCE_MAX),
-        urls: [snapshot.origin],
-      }]);
-    if (httpsSeen || (tls?.ok && tls.facts.httpsAvailable)) return siteOutcome('pass');
-    if (tls?.ok) return failure(`${httpsOrigin(snapshot)}: no TLS handshake on port 443`);
-    if (tls && !tls.ok) return errored();
-    if (snapshot.origin.startsWith('http://')) {
-      return failure(`${snapshot.origin} answered over http://; no https:// response was observed`);
-    }
-    return notApplicable();
-  },
-};
+export const httpsUnavailable = siteAnalyzer('SEC_HTTPS_UNAVAILABLE', (snapshot) => {
+  // Any response received on an https:// URL proves a TLS handshake completed.
+  const httpsSeen = snapshot.pages.some(
+    (p) => isHttps(p.url) || isHttps(p.finalUrl) || p.redirectChain.some((h) => isHttps(h.url)),
+  );
+  const tls = snapshot.tls;
+  const failure = (evidence: string) =>
+    siteOutcome('fail', [{
+      message: 'The site could not be reached over HTTPS; it is served only over unencrypted http://.',
+      evidence: truncate(evidence, EVIDENCE_MAX),
+      urls: [snapshot.origin],
+    }]);
+  if (httpsSeen || (tls?.ok && tls.facts.httpsAvailable)) return siteOutcome('pass');
+  if (tls?.ok) return failure(`${httpsOrigin(snapshot)}: no TLS handshake on port 443`);
+  if (tls && !tls.ok) return errored();
+  if (snapshot.origin.startsWith('http://')) {
+    return failure(`${snapshot.origin} answered over http://; no https:// response was observed`);
+  }
+  return notApplicable();
+});
 
 function httpsOrigin(snapshot: CrawlSnapshot): string {
   return snapshot.origin.replace(/^http:/, 'https:');
@@ -52,15 +49,11 @@ function httpsOrigin(snapshot: CrawlSnapshot): string {
 export const HSTS_FAIL_BELOW = 15_768_000; // 6 months (182.5 days), the Observatory's threshold
 export const HSTS_WARN_BELOW = 31_536_000; // 1 year
 
-export const hstsMissing: Analyzer = {
-  code: 'SEC_HSTS_MISSING',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!httpsHtml(p)) return null;
-      if (headerValues(p.page.headers, 'strict-transport-security').length > 0) return PAGE_PASS;
-      return pageFail('HTTPS page served without a Strict-Transport-Security header.', headerEvidence(p.page.headers, 'strict-transport-security'));
-    }),
-};
+export const hstsMissing = pageAnalyzer('SEC_HSTS_MISSING', (p) => {
+  if (!httpsHtml(p)) return null;
+  if (headerValues(p.page.headers, 'strict-transport-security').length > 0) return PAGE_PASS;
+  return pageFail('HTTPS page served without a Strict-Transport-Security header.', headerEvidence(p.page.headers, 'strict-transport-security'));
+});
 
 export type HstsPolicy =
   | { valid: true; maxAge: number; includeSubDomains: boolean; preload: boolean }
@@ -100,45 +93,38 @@ function describeSeconds(s: number): string {
   return days >= 1 ? `${Math.round(days * 10) / 10} days` : `${s} seconds`;
 }
 
-export const hstsWeak: Analyzer = {
-  code: 'SEC_HSTS_WEAK',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!httpsHtml(p)) return null;
-      const first = headerValues(p.page.headers, 'strict-transport-security')[0];
-      if (first === undefined) return null; // SEC_HSTS_MISSING covers it
-      const evidence = truncate(`Strict-Transport-Security: ${first}`, EVIDENCE_MAX);
-      const policy = parseHsts(first);
-      if (!policy.valid) return pageFail(`Strict-Transport-Security header is invalid (${policy.reason}), so browsers ignore it.`, evidence);
-      if (policy.maxAge < HSTS_FAIL_BELOW) {
-        return pageFail(`HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the 6-month minimum.`, evidence);
-      }
-      if (policy.maxAge < HSTS_WARN_BELOW) {
-        return pageWarn(`HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the recommended one year.`, evidence);
-      }
-      return PAGE_PASS;
-    }),
-};
+export const hstsWeak = pageAnalyzer('SEC_HSTS_WEAK', (p) => {
+  if (!httpsHtml(p)) return null;
+  const first = headerValues(p.page.headers, 'strict-transport-security')[0];
+  if (first === undefined) return null; // SEC_HSTS_MISSING covers it
+  const evidence = truncate(`Strict-Transport-Security: ${first}`, EVIDENCE_MAX);
+  // Repeated headers may arrive joined with ", " (HSTS values never contain commas): keep the first.
+  const policy = parseHsts(first.split(',')[0]!);
+  if (!policy.valid) return pageFail(`Strict-Transport-Security header is invalid (${policy.reason}), so browsers ignore it.`, evidence);
+  if (policy.maxAge < HSTS_FAIL_BELOW) {
+    return pageFail(`HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the 6-month minimum.`, evidence);
+  }
+  if (policy.maxAge < HSTS_WARN_BELOW) {
+    return pageWarn(`HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the recommended one year.`, evidence);
+  }
+  return PAGE_PASS;
+});
 
 // ── SEC_CSP_MISSING ──────────────────────────────────────────────────────────────────────────────
 
-export const cspMissing: Analyzer = {
-  code: 'SEC_CSP_MISSING',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const h = p.page.headers;
-      if (headerValues(h, 'content-security-policy').some((v) => v.trim() !== '')) return PAGE_PASS;
-      if (metaHttpEquiv(p, 'content-security-policy').some((m) => (attr(m, 'content') ?? '').trim() !== '')) return PAGE_PASS;
-      if (headerValues(h, 'content-security-policy-report-only').length > 0) {
-        return pageFail(
-          'Only a Content-Security-Policy-Report-Only policy is sent: it reports violations but blocks nothing.',
-          headerEvidence(h, 'content-security-policy-report-only'),
-        );
-      }
-      return pageFail('No Content-Security-Policy header or <meta http-equiv="Content-Security-Policy">.', headerEvidence(h, 'content-security-policy'));
-    }),
-};
+export const cspMissing = pageAnalyzer('SEC_CSP_MISSING', (p) => {
+  if (!p.isHtml) return null;
+  const h = p.page.headers;
+  if (headerValues(h, 'content-security-policy').some((v) => v.trim() !== '')) return PAGE_PASS;
+  if (metaHttpEquiv(p, 'content-security-policy').some((m) => (attr(m, 'content') ?? '').trim() !== '')) return PAGE_PASS;
+  if (headerValues(h, 'content-security-policy-report-only').length > 0) {
+    return pageFail(
+      'Only a Content-Security-Policy-Report-Only policy is sent: it reports violations but blocks nothing.',
+      headerEvidence(h, 'content-security-policy-report-only'),
+    );
+  }
+  return pageFail('No Content-Security-Policy header or <meta http-equiv="Content-Security-Policy">.', headerEvidence(h, 'content-security-policy'));
+});
 
 // ── SEC_CLICKJACKING ─────────────────────────────────────────────────────────────────────────────
 
@@ -156,43 +142,35 @@ export function frameAncestors(headers: Parameters<typeof headerValues>[0]): str
   return out;
 }
 
-export const clickjacking: Analyzer = {
-  code: 'SEC_CLICKJACKING',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const h = p.page.headers;
-      const ancestors = frameAncestors(h);
-      if (ancestors.some((sources) => !(sources.length === 1 && sources[0] === '*'))) return PAGE_PASS;
-      const xfo = headerValue(h, 'x-frame-options');
-      if (xfo !== undefined) {
-        const values = new Set(xfo.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== ''));
-        if (values.size === 1 && (values.has('deny') || values.has('sameorigin'))) return PAGE_PASS;
-        const why = [...values].some((v) => v.startsWith('allow-from'))
-          ? 'X-Frame-Options ALLOW-FROM is obsolete and ignored by current browsers'
-          : `X-Frame-Options value "${xfo}" is not DENY or SAMEORIGIN, so browsers ignore it`;
-        return pageFail(`${why}, and no CSP frame-ancestors directive restricts framing.`, headerEvidence(h, 'x-frame-options'));
-      }
-      const csp = ancestors.length > 0 ? '; CSP frame-ancestors allows any site (*)' : '; no CSP frame-ancestors directive';
-      return pageFail('Neither X-Frame-Options nor a CSP frame-ancestors directive stops other sites from framing this page.', `${headerEvidence(h, 'x-frame-options')}${csp}`);
-    }),
-};
+export const clickjacking = pageAnalyzer('SEC_CLICKJACKING', (p) => {
+  if (!p.isHtml) return null;
+  const h = p.page.headers;
+  const ancestors = frameAncestors(h);
+  if (ancestors.some((sources) => !(sources.length === 1 && sources[0] === '*'))) return PAGE_PASS;
+  const xfo = headerValue(h, 'x-frame-options');
+  if (xfo !== undefined) {
+    const values = new Set(xfo.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== ''));
+    if (values.size === 1 && (values.has('deny') || values.has('sameorigin'))) return PAGE_PASS;
+    const why = [...values].some((v) => v.startsWith('allow-from'))
+      ? 'X-Frame-Options ALLOW-FROM is obsolete and ignored by current browsers'
+      : `X-Frame-Options value "${xfo}" is not DENY or SAMEORIGIN, so browsers ignore it`;
+    return pageFail(`${why}, and no CSP frame-ancestors directive restricts framing.`, headerEvidence(h, 'x-frame-options'));
+  }
+  const csp = ancestors.length > 0 ? '; CSP frame-ancestors allows any site (*)' : '; no CSP frame-ancestors directive';
+  return pageFail('Neither X-Frame-Options nor a CSP frame-ancestors directive stops other sites from framing this page.', `${headerEvidence(h, 'x-frame-options')}${csp}`);
+});
 
 // ── SEC_XCTO_MISSING ─────────────────────────────────────────────────────────────────────────────
 
-export const xctoMissing: Analyzer = {
-  code: 'SEC_XCTO_MISSING',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const v = headerValue(p.page.headers, 'x-content-type-options');
-      if (v?.split(',')[0]!.trim().toLowerCase() === 'nosniff') return PAGE_PASS;
-      return pageFail(
-        v === undefined ? 'No X-Content-Type-Options header.' : 'X-Content-Type-Options is not "nosniff", so browsers ignore it.',
-        headerEvidence(p.page.headers, 'x-content-type-options'),
-      );
-    }),
-};
+export const xctoMissing = pageAnalyzer('SEC_XCTO_MISSING', (p) => {
+  if (!p.isHtml) return null;
+  const v = headerValue(p.page.headers, 'x-content-type-options');
+  if (v?.split(',')[0]!.trim().toLowerCase() === 'nosniff') return PAGE_PASS;
+  return pageFail(
+    v === undefined ? 'No X-Content-Type-Options header.' : 'X-Content-Type-Options is not "nosniff", so browsers ignore it.',
+    headerEvidence(p.page.headers, 'x-content-type-options'),
+  );
+});
 
 // ── SEC_REFERRER_POLICY_UNSAFE ───────────────────────────────────────────────────────────────────
 
@@ -207,35 +185,31 @@ const LEGACY_META: Record<string, string> = {
 };
 const UNSAFE_REFERRER = new Set(['unsafe-url', 'origin', 'no-referrer-when-downgrade']);
 
-export const referrerPolicyUnsafe: Analyzer = {
-  code: 'SEC_REFERRER_POLICY_UNSAFE',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      // The last recognised token wins; a <meta name="referrer"> overrides the header.
-      let effective: string | null = null;
-      let source = '';
-      const header = headerValue(p.page.headers, 'referrer-policy');
-      for (const t of (header ?? '').split(',')) {
-        const token = t.trim().toLowerCase();
-        if (REFERRER_POLICIES.has(token)) {
-          effective = token;
-          source = headerEvidence(p.page.headers, 'referrer-policy');
-        }
-      }
-      for (const m of metaNamed(p, 'referrer')) {
-        const raw = (attr(m, 'content') ?? '').trim().toLowerCase();
-        const token = LEGACY_META[raw] ?? raw;
-        if (REFERRER_POLICIES.has(token)) {
-          effective = token;
-          source = truncate(`<meta name="referrer" content="${attr(m, 'content') ?? ''}">`, EVIDENCE_MAX);
-        }
-      }
-      // No policy at all: browsers default to strict-origin-when-cross-origin, which is safe.
-      if (effective === null || !UNSAFE_REFERRER.has(effective)) return PAGE_PASS;
-      return pageFail(`Referrer policy "${effective}" sends this site's addresses to other sites${effective === 'origin' ? ' (its origin, even over http://)' : ''}.`, source);
-    }),
-};
+export const referrerPolicyUnsafe = pageAnalyzer('SEC_REFERRER_POLICY_UNSAFE', (p) => {
+  if (!p.isHtml) return null;
+  // The last recognised token wins; a <meta name="referrer"> overrides the header.
+  let effective: string | null = null;
+  let source = '';
+  const header = headerValue(p.page.headers, 'referrer-policy');
+  for (const t of (header ?? '').split(',')) {
+    const token = t.trim().toLowerCase();
+    if (REFERRER_POLICIES.has(token)) {
+      effective = token;
+      source = headerEvidence(p.page.headers, 'referrer-policy');
+    }
+  }
+  for (const m of metaNamed(p, 'referrer')) {
+    const raw = (attr(m, 'content') ?? '').trim().toLowerCase();
+    const token = LEGACY_META[raw] ?? raw;
+    if (REFERRER_POLICIES.has(token)) {
+      effective = token;
+      source = truncate(`<meta name="referrer" content="${attr(m, 'content') ?? ''}">`, EVIDENCE_MAX);
+    }
+  }
+  // No policy at all: browsers default to strict-origin-when-cross-origin, which is safe.
+  if (effective === null || !UNSAFE_REFERRER.has(effective)) return PAGE_PASS;
+  return pageFail(`Referrer policy "${effective}" sends this site's addresses to other sites${effective === 'origin' ? ' (its origin, even over http://)' : ''}.`, source);
+});
 
 // ── SEC_VERSION_DISCLOSURE ───────────────────────────────────────────────────────────────────────
 
@@ -243,26 +217,22 @@ export const referrerPolicyUnsafe: Analyzer = {
 const VERSIONED_PRODUCT = /[A-Za-z][\w.-]*\/v?\d+(?:\.\d+)*(?![\w])/;
 const ALWAYS_DISCLOSING = ['x-powered-by', 'x-aspnet-version', 'x-aspnetmvc-version'] as const;
 
-export const versionDisclosure: Analyzer = {
-  code: 'SEC_VERSION_DISCLOSURE',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const h = p.page.headers;
-      const issues: Issue[] = [];
-      const server = headerValue(h, 'server');
-      if (server !== undefined && VERSIONED_PRODUCT.test(server)) {
-        issues.push({ outcome: 'fail', message: 'The Server header names the software version.', evidence: headerEvidence(h, 'server') });
-      }
-      for (const name of ALWAYS_DISCLOSING) {
-        const v = headerValue(h, name);
-        if (v !== undefined && v.trim() !== '') {
-          issues.push({ outcome: 'fail', message: `The ${displayHeaderName(name)} header discloses the technology stack.`, evidence: headerEvidence(h, name) });
-        }
-      }
-      return pageIssues(issues);
-    }),
-};
+export const versionDisclosure = pageAnalyzer('SEC_VERSION_DISCLOSURE', (p) => {
+  if (!p.isHtml) return null;
+  const h = p.page.headers;
+  const issues: Issue[] = [];
+  const server = headerValue(h, 'server');
+  if (server !== undefined && VERSIONED_PRODUCT.test(server)) {
+    issues.push({ outcome: 'fail', message: 'The Server header names the software version.', evidence: headerEvidence(h, 'server') });
+  }
+  for (const name of ALWAYS_DISCLOSING) {
+    const v = headerValue(h, name);
+    if (v !== undefined && v.trim() !== '') {
+      issues.push({ outcome: 'fail', message: `The ${displayHeaderName(name)} header discloses the technology stack.`, evidence: headerEvidence(h, name) });
+    }
+  }
+  return pageIssues(issues);
+});
 
 export const SECURITY_HEADER_ANALYZERS: readonly Analyzer[] = [
   httpsUnavailable, hstsMissing, hstsWeak, cspMissing, clickjacking, xctoMissing, referrerPolicyUnsafe, versionDisclosure,

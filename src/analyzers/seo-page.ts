@@ -4,7 +4,7 @@ import type { Element } from 'domhandler';
 import { headerEvidence } from './evidence';
 import { attr, hasAncestor, metaNamed, snippet, truncate, type ParsedPage } from './parse';
 import { headerValues } from './snapshot';
-import { EVIDENCE_MAX, PAGE_PASS, pageFail, pageIssues, pageWarn, perPage, type Analyzer, type Issue } from './types';
+import { EVIDENCE_MAX, PAGE_PASS, defineAnalyzer, pageAnalyzer, pageFail, pageIssues, pageWarn, perPage, type Analyzer, type Issue } from './types';
 
 /** On-page SEO checks of each crawled document. */
 
@@ -21,88 +21,77 @@ export function titleText(p: ParsedPage): string | null {
 
 // ── SEO_HTTP_STATUS_ERROR ────────────────────────────────────────────────────────────────────────
 
-export const httpStatusError: Analyzer = {
-  code: 'SEO_HTTP_STATUS_ERROR',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      const status = p.page.status;
-      if (status < 400) return PAGE_PASS;
-      const reason = STATUS_CODES[status];
-      return pageFail(
-        `The page answers HTTP ${status}${reason ? ` (${reason})` : ''}.`,
-        `HTTP ${status}${reason ? ` ${reason}` : ''}${p.page.url !== p.url ? ` (requested as ${p.page.url})` : ''}`,
-      );
-    }),
-};
+export const httpStatusError = pageAnalyzer('SEO_HTTP_STATUS_ERROR', (p) => {
+  const status = p.page.status;
+  if (status < 400) return PAGE_PASS;
+  const reason = STATUS_CODES[status];
+  return pageFail(
+    `The page answers HTTP ${status}${reason ? ` (${reason})` : ''}.`,
+    `HTTP ${status}${reason ? ` ${reason}` : ''}${p.page.url !== p.url ? ` (requested as ${p.page.url})` : ''}`,
+  );
+});
 
 // ── SEO_TITLE_MISSING ────────────────────────────────────────────────────────────────────────────
 
-export const titleMissing: Analyzer = {
-  code: 'SEO_TITLE_MISSING',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const el = documentTitle(p);
-      if (!el) return pageFail('The page has no <title> element.', '(no <title> element)');
-      if (titleText(p) === '') return pageFail('The page title is empty.', snippet(p, el));
-      return PAGE_PASS;
-    }),
-};
+export const titleMissing = pageAnalyzer('SEO_TITLE_MISSING', (p) => {
+  if (!p.isHtml) return null;
+  const el = documentTitle(p);
+  if (!el) return pageFail('The page has no <title> element.', '(no <title> element)');
+  if (titleText(p) === '') return pageFail('The page title is empty.', snippet(p, el));
+  return PAGE_PASS;
+});
 
 // ── SEO_META_DESC_MISSING ────────────────────────────────────────────────────────────────────────
 
-function metaDescription(p: ParsedPage): { el: Element | undefined; text: string } {
-  const els = metaNamed(p, 'description');
-  const el = els.find((m) => (attr(m, 'content') ?? '').trim() !== '') ?? els[0];
-  return { el, text: (el ? attr(el, 'content') ?? '' : '').replace(/\s+/g, ' ').trim() };
+interface DescObservation {
+  /** The description element's snippet; null when the page has none. */
+  snippet: string | null;
+  text: string;
 }
 
-export const metaDescMissing: Analyzer = {
+export const metaDescMissing = defineAnalyzer<DescObservation | null>({
   code: 'SEO_META_DESC_MISSING',
-  run(_s, pages) {
+  observe(p) {
+    if (!p.isHtml) return null;
+    const els = metaNamed(p, 'description');
+    const el = els.find((m) => (attr(m, 'content') ?? '').trim() !== '') ?? els[0];
+    return { snippet: el ? snippet(p, el) : null, text: (el ? attr(el, 'content') ?? '' : '').replace(/\s+/g, ' ').trim() };
+  },
+  finish(_s, observed) {
     // Descriptions shared by several distinct pages: search engines then show the same snippet for all.
     const urlsByText = new Map<string, Set<string>>();
-    const descs = new Map<ParsedPage, ReturnType<typeof metaDescription>>();
-    for (const p of pages) {
-      if (!p.isHtml) continue;
-      const d = metaDescription(p);
-      descs.set(p, d);
-      if (d.text === '') continue;
-      const set = urlsByText.get(d.text) ?? new Set<string>();
-      set.add(p.url);
-      urlsByText.set(d.text, set);
+    for (const o of observed) {
+      if (!o.value || o.value.text === '') continue;
+      const set = urlsByText.get(o.value.text) ?? new Set<string>();
+      set.add(o.url);
+      urlsByText.set(o.value.text, set);
     }
-    return perPage(pages, (p) => {
-      const d = descs.get(p);
+    return perPage(observed, ({ value: d }) => {
       if (!d) return null;
-      if (!d.el) return pageFail('The page has no meta description.', '(no <meta name="description"> element)');
-      if (d.text === '') return pageFail('The meta description is empty.', snippet(p, d.el));
+      if (d.snippet === null) return pageFail('The page has no meta description.', '(no <meta name="description"> element)');
+      if (d.text === '') return pageFail('The meta description is empty.', d.snippet);
       if ((urlsByText.get(d.text)?.size ?? 0) > 1) {
         return pageWarn('The same meta description is used on several pages.', truncate(`<meta name="description" content="${d.text}">`, EVIDENCE_MAX));
       }
       return PAGE_PASS;
     });
   },
-};
+});
 
 // ── SEO_H1_MISSING ───────────────────────────────────────────────────────────────────────────────
 
-export const h1Missing: Analyzer = {
-  code: 'SEO_H1_MISSING',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      const h1s = p.elements('h1');
-      if (h1s.length === 0) return pageFail('The page has no <h1> heading.', '(no <h1> element)');
-      if (h1s.length > 1) {
-        return pageWarn(
-          `The page has ${h1s.length} <h1> headings instead of one.`,
-          truncate(h1s.slice(0, 3).map((h) => snippet(p, h, 90)).join(' | '), EVIDENCE_MAX),
-        );
-      }
-      return PAGE_PASS;
-    }),
-};
+export const h1Missing = pageAnalyzer('SEO_H1_MISSING', (p) => {
+  if (!p.isHtml) return null;
+  const h1s = p.elements('h1');
+  if (h1s.length === 0) return pageFail('The page has no <h1> heading.', '(no <h1> element)');
+  if (h1s.length > 1) {
+    return pageWarn(
+      `The page has ${h1s.length} <h1> headings instead of one.`,
+      truncate(h1s.slice(0, 3).map((h) => snippet(p, h, 90)).join(' | '), EVIDENCE_MAX),
+    );
+  }
+  return PAGE_PASS;
+});
 
 // ── SEO_NOINDEX ──────────────────────────────────────────────────────────────────────────────────
 
@@ -133,26 +122,22 @@ function metaNoindex(content: string): boolean {
   return content.toLowerCase().split(/[\s,]+/).some((t) => t === 'noindex' || t === 'none');
 }
 
-export const noindex: Analyzer = {
-  code: 'SEO_NOINDEX',
-  run: (_s, pages) =>
-    perPage(pages, (p) => {
-      if (!p.isHtml) return null;
-      // The home page hidden from search is a site-wide failure; other pages are often hidden on
-      // purpose (thank-you, search results), so they warn.
-      const outcome = p.page.depth === 0 ? 'fail' : 'warn';
-      const issues: Issue[] = [];
-      const xrt = headerValues(p.page.headers, 'x-robots-tag');
-      if (xrt.some(xRobotsNoindex)) {
-        issues.push({ outcome, message: 'An X-Robots-Tag header tells search engines not to index this page.', evidence: headerEvidence(p.page.headers, 'x-robots-tag') });
-      }
-      for (const name of ['robots', 'googlebot']) {
-        const m = metaNamed(p, name).find((el) => metaNoindex(attr(el, 'content') ?? ''));
-        if (m) issues.push({ outcome, message: `A <meta name="${name}"> tag tells search engines not to index this page.`, evidence: snippet(p, m) });
-      }
-      if (issues.length > 0 && outcome === 'fail') for (const i of issues) i.message = `The home page is excluded from search results: ${i.message.charAt(0).toLowerCase()}${i.message.slice(1)}`;
-      return pageIssues(issues);
-    }),
-};
+export const noindex = pageAnalyzer('SEO_NOINDEX', (p) => {
+  if (!p.isHtml) return null;
+  // The home page hidden from search is a site-wide failure; other pages are often hidden on
+  // purpose (thank-you, search results), so they warn.
+  const outcome = p.page.depth === 0 ? 'fail' : 'warn';
+  const issues: Issue[] = [];
+  const xrt = headerValues(p.page.headers, 'x-robots-tag');
+  if (xrt.some(xRobotsNoindex)) {
+    issues.push({ outcome, message: 'An X-Robots-Tag header tells search engines not to index this page.', evidence: headerEvidence(p.page.headers, 'x-robots-tag') });
+  }
+  for (const name of ['robots', 'googlebot']) {
+    const m = metaNamed(p, name).find((el) => metaNoindex(attr(el, 'content') ?? ''));
+    if (m) issues.push({ outcome, message: `A <meta name="${name}"> tag tells search engines not to index this page.`, evidence: snippet(p, m) });
+  }
+  if (issues.length > 0 && outcome === 'fail') for (const i of issues) i.message = `The home page is excluded from search results: ${i.message.charAt(0).toLowerCase()}${i.message.slice(1)}`;
+  return pageIssues(issues);
+});
 
 export const SEO_PAGE_ANALYZERS: readonly Analyzer[] = [httpStatusError, noindex, titleMissing, metaDescMissing, h1Missing];

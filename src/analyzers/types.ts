@@ -1,7 +1,7 @@
 import type { AnalyzerStatus, Severity } from '../schemas/audit';
 import type { AnalyzerCode } from './catalog';
 import type { ParsedPage } from './parse';
-import type { CrawlSnapshot } from './snapshot';
+import type { CrawlSnapshot, SnapshotPage } from './snapshot';
 
 /** A finding before the runner adds id, category, title and recommendation from the catalog. */
 export interface FindingDraft {
@@ -22,9 +22,53 @@ export interface AnalyzerOutcome {
   findings: FindingDraft[];
 }
 
-export interface Analyzer {
+/** What an analyzer keeps from one page: the page's metadata and its own observation. */
+export interface Observed<T> {
+  readonly url: string;
+  readonly page: SnapshotPage;
+  readonly isHtml: boolean;
+  readonly value: T;
+}
+
+/**
+ * An analyzer works in two steps so a crawl of thousands of pages never holds their parsed trees at
+ * once (a DOM is ~7× its HTML): `observe` sees each page while its tree is alive and keeps only what
+ * the analyzer needs (usually the page's verdict), `finish` turns every page's observation into the
+ * outcome. `run` does both over already-parsed pages, for tests and one-off use.
+ */
+export interface Analyzer<T = unknown> {
   readonly code: AnalyzerCode;
+  observe(p: ParsedPage): T;
+  // Method syntax (bivariant parameters) so every Analyzer<T> fits in one registry.
+  finish(snapshot: CrawlSnapshot, observed: readonly Observed<T>[]): AnalyzerOutcome;
   run(snapshot: CrawlSnapshot, pages: readonly ParsedPage[]): AnalyzerOutcome;
+}
+
+export function observation<T>(p: ParsedPage, value: T): Observed<T> {
+  return { url: p.url, page: p.page, isHtml: p.isHtml, value };
+}
+
+export function defineAnalyzer<T>(spec: {
+  code: AnalyzerCode;
+  observe: (p: ParsedPage) => T;
+  finish: (snapshot: CrawlSnapshot, observed: readonly Observed<T>[]) => AnalyzerOutcome;
+}): Analyzer<T> {
+  return {
+    code: spec.code,
+    observe: spec.observe,
+    finish: spec.finish,
+    run: (snapshot, pages) => spec.finish(snapshot, pages.map((p) => observation(p, spec.observe(p)))),
+  };
+}
+
+/** A check with one verdict per page (null: does not apply to that page), aggregated by perPage. */
+export function pageAnalyzer(code: AnalyzerCode, check: (p: ParsedPage) => PageResult | null): Analyzer<PageResult | null> {
+  return defineAnalyzer({ code, observe: check, finish: (_s, observed) => perPage(observed, (o) => o.value) });
+}
+
+/** A check of the site as a whole, from the snapshot and the pages' metadata (no markup needed). */
+export function siteAnalyzer(code: AnalyzerCode, fn: (snapshot: CrawlSnapshot, observed: readonly Observed<undefined>[]) => AnalyzerOutcome): Analyzer<undefined> {
+  return defineAnalyzer({ code, observe: () => undefined, finish: fn });
 }
 
 export const MAX_FINDINGS_PER_ANALYZER = 20;

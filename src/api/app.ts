@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import { ApiError } from './api-error';
 import type { ApiState } from './context';
+import type { ReadModel } from './read-model';
 import { authenticate } from './middleware/auth';
 import { envelope } from './middleware/envelope';
 import { auditRoutes } from './routes/audits';
@@ -20,6 +21,7 @@ export interface AppDeps {
   clock: Clock;
   scheduler: AuditScheduler;
   authenticator: KeyAuthenticator;
+  readModel: ReadModel;
   health: HealthProbe;
   /** Public base URL of this API (for links in the OpenAPI document and error envelopes). */
   baseUrl: () => string;
@@ -43,7 +45,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   app.use(system.routes());
 
   const v1 = new Router<ApiState>({ prefix: '/v1' });
-  v1.use(authenticate({ authenticator: deps.authenticator, db: deps.db, clock: deps.clock }));
+  v1.use(authenticate({ authenticator: deps.authenticator, readModel: deps.readModel, clock: deps.clock }));
   for (const routes of [auditRoutes(deps), usageRoutes(), plannedRoutes()]) v1.use(routes.routes());
   app.use(v1.routes());
   app.use(v1.allowedMethods());

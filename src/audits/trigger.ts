@@ -6,6 +6,7 @@ import { ApiError } from '../api/api-error';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
+import { publishChange } from '../db/change-feed';
 import { newLiveAuditId, testAuditId } from '../ids';
 import { parseCidrList } from '../outbound/policy';
 import { resolveAllowed } from '../outbound/resolve';
@@ -34,14 +35,23 @@ export interface TriggerResult {
  * holding the account's row lock: concurrent triggers serialize per account, and an audit whose
  * workflow could not be started is rolled back, so it is neither stored nor charged.
  */
-export async function triggerAudit(deps: TriggerDeps, identity: KeyIdentity, body: TriggerAuditBody): Promise<TriggerResult> {
+export async function triggerAudit(
+  deps: TriggerDeps,
+  caller: { identity: KeyIdentity; usage: Usage },
+  body: TriggerAuditBody,
+): Promise<TriggerResult> {
+  const { identity } = caller;
   const domain = parseDomain(body.domain);
   const now = deps.clock.now();
-  const account = await deps.db('accounts').where({ id: identity.accountId }).first('tier');
-  const tier = requestedTier(body.tier, account.tier);
   const webhookUrl = body.webhook_url ?? null;
-  if (identity.mode === 'test') return triggerTestAudit(deps, identity, { domain, tier, webhookUrl, now });
+  if (identity.mode === 'test') {
+    const tier = requestedTier(body.tier, caller.usage.tier);
+    await triggerTestAudit(deps, identity, { domain, tier, webhookUrl, now });
+    // Test audits consume nothing: the caller's usage is unchanged.
+    return { response: accepted(testAuditId(identity.workspaceId, domain.origin), estimateCompletion('test', tier, now)), usage: caller.usage };
+  }
 
+  requestedTier(body.tier, caller.usage.tier); // fail fast, before any DNS or locking
   await checkResolvable(domain.host, deps.config);
   return deps.db.transaction(async (trx) => {
     await trx('accounts').where({ id: identity.accountId }).forUpdate().first('id');
@@ -49,7 +59,9 @@ export async function triggerAudit(deps: TriggerDeps, identity: KeyIdentity, bod
     const firstOfDomain = !(await trx('audits')
       .where({ account_id: identity.accountId, mode: 'live', domain: domain.origin })
       .first('id'));
+    // Read under the lock: the tier may have changed since the request was authenticated.
     const usage = await accountUsage(trx, identity.accountId, now);
+    const tier = requestedTier(body.tier, usage.tier);
     if (!firstOfDomain && usage.remaining <= 0) {
       throw new ApiError(
         'audit_quota_exceeded',
@@ -71,6 +83,7 @@ export async function triggerAudit(deps: TriggerDeps, identity: KeyIdentity, bod
       estimated_completion: estimated,
       created_at: now,
     });
+    if (!firstOfDomain) await publishChange(trx, { kind: 'account', id: identity.accountId });
     await startOrUnavailable(deps, { auditId, workspaceId: identity.workspaceId, mode: 'live', domain: domain.origin, tier });
     const after: Usage = firstOfDomain ? usage : { ...usage, used: usage.used + 1, remaining: Math.max(0, usage.remaining - 1) };
     return { response: accepted(auditId, estimated), usage: after };
@@ -81,7 +94,7 @@ async function triggerTestAudit(
   deps: TriggerDeps,
   identity: KeyIdentity,
   input: { domain: { origin: string }; tier: Tier; webhookUrl: string | null; now: Date },
-): Promise<TriggerResult> {
+): Promise<void> {
   const auditId = testAuditId(identity.workspaceId, input.domain.origin);
   const estimated = estimateCompletion('test', input.tier, input.now);
   // A repeated test trigger runs the same deterministic audit again: same id, same findings.
@@ -114,10 +127,9 @@ async function triggerTestAudit(
       failed_at: null,
       updated_at: input.now,
     });
+    await publishChange(trx, { kind: 'audit', id: auditId });
     await startOrUnavailable(deps, { auditId, workspaceId: identity.workspaceId, mode: 'test', domain: input.domain.origin, tier: input.tier });
   });
-  const usage = await accountUsage(deps.db, identity.accountId, input.now);
-  return { response: accepted(auditId, estimated), usage };
 }
 
 function parseDomain(raw: string): { origin: string; host: string } {

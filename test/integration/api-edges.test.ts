@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { api, getStack, newAccount, startExtraService, type ApiResponse } from '../support/stack';
+import { api, getStack, newAccount, startExtraApi, type ApiResponse } from '../support/stack';
 
 function assertEnvelope(response: ApiResponse, status: number, code: string, message?: RegExp): void {
   assert.equal(response.status, status, response.text);
@@ -30,9 +30,9 @@ describe('API edges: authentication, errors, envelope and headers', () => {
     const { db } = await getStack();
     await db('api_keys').where({ id: account.liveKeyId }).update({ revoked_at: new Date() });
     // A fresh authenticator (another instance) sees the revocation at once.
-    const other = await startExtraService({});
-    assertEnvelope(await api('GET', '/v1/audits', { key: account.liveKey, baseUrl: other.url! }), 401, 'invalid_api_key');
-    assert.equal((await api('GET', '/v1/audits', { key: account.testKey, baseUrl: other.url! })).status, 200);
+    const other = await startExtraApi();
+    assertEnvelope(await api('GET', '/v1/audits', { key: account.liveKey, baseUrl: other.url }), 401, 'invalid_api_key');
+    assert.equal((await api('GET', '/v1/audits', { key: account.testKey, baseUrl: other.url })).status, 200);
   });
 
   it('gives unauthenticated responses the free tier rate-limit headers', async () => {

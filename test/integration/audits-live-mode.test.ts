@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../src/api/app';
 import { KeyAuthenticator } from '../../src/accounts/authenticator';
+import { ReadModel } from '../../src/api/read-model';
 import { assertValidAuditJson } from '../../src/audits/validate-audit';
 import { TemporalAuditScheduler } from '../../temporal/audit-scheduler';
 import { api, getStack, newAccount, waitForAudit } from '../support/stack';
@@ -106,11 +107,13 @@ describe('audits with a live key', () => {
     const site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: GOOD_HOME } });
     sites.push(site);
     const deadConnection = Connection.lazy({ address: `127.0.0.1:${await closedPort()}`, connectTimeout: '1 second' });
+    const authenticator = new KeyAuthenticator(stack.db, stack.clock);
     const app = createApp({
       db: stack.db,
       config: stack.config,
       clock: stack.clock,
-      authenticator: new KeyAuthenticator(stack.db, stack.clock),
+      authenticator,
+      readModel: new ReadModel(stack.db, null, authenticator),
       health: { live: () => ({ ok: false, checks: {} }), ready: async () => ({ ok: false, checks: {} }) },
       scheduler: new TemporalAuditScheduler(new Client({ connection: deadConnection }), deadConnection, stack.config.taskQueue, 2000),
       baseUrl: () => 'http://127.0.0.1',

@@ -4,7 +4,8 @@ import { loadConfig, type Config } from '../../src/config';
 import { createDb, migrateLatest, type Db } from '../../src/db/knex';
 import { createAccount, createApiKey } from '../../src/accounts/repository';
 import { createLiveEngine } from '../../src/audits/live-engine';
-import { startService, type RunningService } from '../../src/service';
+import { startApi, startWorker, type RunningApi } from '../../src/service';
+import type { RunningWorker } from '../../temporal/worker';
 import type { Tier } from '../../src/schemas/audit';
 import { bundleWorkflows } from '../../temporal/worker';
 
@@ -16,14 +17,15 @@ export interface Stack {
   db: Db;
   clock: SettableClock;
   config: Config;
-  service: RunningService;
+  service: RunningApi;
+  worker: RunningWorker;
   url: string;
   temporalAddress: string;
 }
 
 let stackPromise: Promise<Stack> | null = null;
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | null = null;
-const extraServices: RunningService[] = [];
+const extraServices: RunningApi[] = [];
 
 export const testEnv = {
   OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
@@ -45,31 +47,23 @@ export function getStack(): Promise<Stack> {
     const db = createDb(databaseUrl, { max: 20 });
     await migrateLatest(db);
     const clock = new SettableClock();
-    const service = await startService({
-      config,
-      db,
-      clock,
-      temporalAddress,
-      engine: createLiveEngine(config),
-      workflowBundle: await workflowBundle(),
-      log: () => undefined,
-    });
-    return { db, clock, config, service, url: service.url!, temporalAddress };
+    const worker = await startWorker({ config, db, clock, temporalAddress, engine: createLiveEngine(config), workflowBundle: await workflowBundle() });
+    const service = await startApi({ config, db, databaseUrl, clock, temporalAddress, workerRunning: () => worker.worker.getState() === 'RUNNING', log: () => undefined });
+    return { db, clock, config, service, worker, url: service.url, temporalAddress };
   })();
   return stackPromise;
 }
 
-/** Another service instance on the same database (e.g. a second API process), stopped at the end. */
-export async function startExtraService(overrides: Partial<Parameters<typeof startService>[0]>): Promise<RunningService> {
+/** Another API instance on the same database (as a second API process would be), stopped at the end. */
+export async function startExtraApi(overrides: Partial<Parameters<typeof startApi>[0]> = {}): Promise<RunningApi> {
   const stack = await getStack();
-  const service = await startService({
+  const service = await startApi({
     config: stack.config,
     db: stack.db,
+    databaseUrl: stack.config.databaseUrl!,
     clock: stack.clock,
     temporalAddress: stack.temporalAddress,
-    engine: createLiveEngine(stack.config),
-    workflowBundle: await workflowBundle(),
-    roles: { api: true, worker: false },
+    workerRunning: () => true,
     log: () => undefined,
     ...overrides,
   });
@@ -83,6 +77,7 @@ export async function stopStack(): Promise<void> {
   const stack = await stackPromise;
   stackPromise = null;
   await stack.service.stop();
+  await stack.worker.shutdown();
   await stack.db.destroy();
 }
 

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { CATALOG, ANALYZER_CODES, catalogEntry, categoryOfCode } from '../../src/analyzers/catalog';
 import { IMPLEMENTED_ANALYZERS, runAnalyzers } from '../../src/analyzers';
 import { findingId } from '../../src/analyzers/findings';
+import { Node } from 'domhandler';
 import { parsePages } from '../../src/analyzers/parse';
 import type { CrawlSnapshot, HeaderMap, SnapshotPage } from '../../src/analyzers/snapshot';
-import type { Analyzer, AnalyzerOutcome } from '../../src/analyzers/types';
+import { pageAnalyzer, siteAnalyzer, type Analyzer, type AnalyzerOutcome } from '../../src/analyzers/types';
 import {
   clickjacking, cspMissing, hstsMissing, hstsWeak, httpsUnavailable, parseHsts, referrerPolicyUnsafe,
   versionDisclosure, xctoMissing,
@@ -126,6 +127,7 @@ describe('security header analyzers', () => {
     assert.equal(run(hstsWeak, [page({ headers: headers({ 'strict-transport-security': undefined }) })]).status, 'not_applicable');
     // Browsers use only the first header.
     assert.equal(run(hstsWeak, [withHsts(['max-age=31536000', 'max-age=0'] as never)]).status, 'pass');
+    assert.equal(run(hstsWeak, [withHsts('max-age=100, max-age=31536000')]).status, 'fail');
   });
 
   it('parseHsts reads the directives', () => {
@@ -403,11 +405,38 @@ describe('runAnalyzers', () => {
   });
 
   it('reports an analyzer that throws as error without failing the others', () => {
-    const boom: Analyzer = { code: 'SEO_LLMS_TXT', run: () => { throw new Error('bug'); } };
+    const boom = siteAnalyzer('SEO_LLMS_TXT', () => { throw new Error('bug'); });
+    const boomOnPage = pageAnalyzer('SEO_H1_MISSING', (p) => { if (p.url.endsWith('/2')) throw new Error('bug'); return null; });
     const seen: string[] = [];
-    const r = runAnalyzers(snap([page()]), { analyzers: [boom, xctoMissing], onError: (code) => seen.push(code) });
-    assert.deepEqual(r.analyzers.map((a) => [a.code, a.status, a.weight]), [['SEO_LLMS_TXT', 'error', 0], ['SEC_XCTO_MISSING', 'pass', 1]]);
-    assert.deepEqual(seen, ['SEO_LLMS_TXT']);
+    const r = runAnalyzers(snap([page({ path: '/1' }), page({ path: '/2' })]), { analyzers: [boom, boomOnPage, xctoMissing], onError: (code) => seen.push(code) });
+    assert.deepEqual(r.analyzers.map((a) => [a.code, a.status, a.weight]), [['SEO_LLMS_TXT', 'error', 0], ['SEO_H1_MISSING', 'error', 0], ['SEC_XCTO_MISSING', 'pass', 1]]);
+    assert.deepEqual(seen.sort(), ['SEO_H1_MISSING', 'SEO_LLMS_TXT']);
+  });
+
+  it('observations keep no parsed nodes, so only one page tree is alive at a time', () => {
+    const rich = page({ body: html('<meta name="description" content="d"><meta name="robots" content="noindex">', '<h1>a</h1><h1>b</h1><img src="x.png"><input type="image" src="y.png">', ' lang="en_US"') });
+    const [parsed] = parsePages([rich]);
+    const walk = (v: unknown, seen = new Set<unknown>()): void => {
+      if (v === null || typeof v !== 'object' || seen.has(v)) return;
+      seen.add(v);
+      assert.ok(!(v instanceof Node), 'an observation holds a DOM node');
+      for (const x of Object.values(v)) walk(x, seen);
+    };
+    for (const a of IMPLEMENTED_ANALYZERS) walk(a.observe(parsed!));
+  });
+
+  it('copes with hostile or broken markup', () => {
+    const bodies = [
+      '', '<', '\uFEFF<!DOCTYPE html><html lang="en"><title>BOM</title>', '\u0000\u0001binary\uFFFD',
+      '<div>'.repeat(20_000), `<img alt="${'x'.repeat(100_000)}" src=a>`, '<html><head><title>unclosed',
+      '<svg><title>only svg</title></svg>', '<!DOCTYPE><html lang=""><meta name=viewport content=",,=;;">',
+    ];
+    const seen: string[] = [];
+    const r = runAnalyzers(snap(bodies.map((body) => page({ body }))), { onError: (code) => seen.push(code) });
+    assert.deepEqual(seen, []);
+    assert.ok(r.analyzers.every((a) => a.status !== 'error'));
+    for (const f of r.findings) assert.ok(f.evidence.length <= 300 && f.message.length < 1000);
+    assert.equal(r.pages[2]!.title, 'BOM');
   });
 
   it('groups a site-wide problem into one finding listing every page', () => {

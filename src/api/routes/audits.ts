@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { listAuditsQuerySchema, triggerAuditBodySchema, type ListAuditsQuery, type TriggerAuditBody } from '../../schemas/api';
 import { triggerAudit, type TriggerDeps } from '../../audits/trigger';
-import { findAudit, listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
+import type { ReadModel } from '../read-model';
+import { listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
 import { InvalidDomainError, normalizeDomain } from '../../audits/domain';
 import { ApiError } from '../api-error';
 import type { ApiContext, ApiState } from '../context';
@@ -11,12 +12,16 @@ import { bodyValidator, queryValidator } from '../validation';
 const validateTrigger = bodyValidator<TriggerAuditBody>(triggerAuditBodySchema);
 const validateList = queryValidator<ListAuditsQuery>(listAuditsQuerySchema);
 
-export function auditRoutes(deps: TriggerDeps): Router<ApiState> {
+export function auditRoutes(deps: TriggerDeps & { readModel: ReadModel }): Router<ApiState> {
   const router = new Router<ApiState>();
 
   router.post('/audits', async (ctx) => {
     const body = validateTrigger(await readJsonBody(ctx, deps.config.maxBodyBytes));
-    const result = await triggerAudit(deps, identity(ctx), body);
+    const usage = ctx.state.usage;
+    if (!usage) throw new Error('audit routes need an authenticated request');
+    const result = await triggerAudit(deps, { identity: identity(ctx), usage }, body);
+    if (result.usage !== usage) deps.readModel.usageChanged(usage.accountId);
+    deps.readModel.auditChanged(result.response.audit_id);
     ctx.state.usage = result.usage;
     ctx.status = 202;
     ctx.body = result.response;
@@ -80,9 +85,11 @@ function identity(ctx: ApiContext) {
   return found;
 }
 
-async function requireAudit(ctx: ApiContext, deps: TriggerDeps): Promise<AuditRow> {
-  const row = await findAudit(deps.db, identity(ctx), ctx.params.auditId);
-  if (!row) throw new ApiError('audit_not_found', `no audit ${ctx.params.auditId} in this workspace`);
+async function requireAudit(ctx: ApiContext, deps: { readModel: ReadModel }): Promise<AuditRow> {
+  const { workspaceId, mode } = identity(ctx);
+  const row = await deps.readModel.audit(ctx.params.auditId);
+  // Test keys see only test audits, live keys only live ones, each only in their workspace.
+  if (!row || row.workspace_id !== workspaceId || row.mode !== mode) throw new ApiError('audit_not_found', `no audit ${ctx.params.auditId} in this workspace`);
   return row;
 }
 

@@ -1,0 +1,40 @@
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createLiveEngine } from './audits/live-engine';
+import { systemClock } from './clock';
+import { loadConfig } from './config';
+import { createDb } from './db/knex';
+import { startWorker } from './service';
+import { bundleWorkflows } from '../temporal/worker';
+
+/**
+ * The worker process `npm start` runs beside the API (own process, so audits being worked on do not
+ * slow API responses down). Needs DATABASE_URL and TEMPORAL_ADDRESS; stops on SIGTERM/SIGINT.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.databaseUrl || !config.temporalAddress) throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS');
+  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  const db = createDb(config.databaseUrl);
+  const worker = await startWorker({
+    config,
+    db,
+    clock: systemClock,
+    temporalAddress: config.temporalAddress,
+    engine: createLiveEngine(config),
+    workflowBundle: await bundleWorkflows(),
+  });
+  const stop = async () => {
+    await worker.shutdown();
+    await db.destroy();
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+  process.send?.({ ready: true });
+  await worker.done;
+  await db.destroy().catch(() => undefined);
+}
+
+main().catch((err) => {
+  console.error('[worker] failed:', err);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export interface SupervisedWorker {
+  running(): boolean;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs src/worker-main.ts as a child process (it inherits the tsx loader through execArgv) and
+ * restarts it when it dies; gives up, calling onGiveUp, after 5 crashes within a minute.
+ */
+export async function superviseWorker(env: NodeJS.ProcessEnv, log: (message: string) => void, onGiveUp: () => void): Promise<SupervisedWorker> {
+  const crashes: number[] = [];
+  let stopping = false;
+  let child: ChildProcess | null = null;
+  let ready = false;
+
+  const spawnOnce = () =>
+    new Promise<void>((resolve, reject) => {
+      ready = false;
+      const proc = fork(path.join(__dirname, 'worker-main.ts'), [], { env, stdio: 'inherit' });
+      child = proc;
+      proc.once('message', () => {
+        ready = true;
+        resolve();
+      });
+      proc.once('exit', (code, signal) => {
+        ready = false;
+        if (stopping) return;
+        reject(new Error(`worker exited (${signal ?? code}) before it was ready`));
+        crashes.push(Date.now());
+        while (crashes.length && crashes[0] < Date.now() - 60_000) crashes.shift();
+        if (crashes.length >= 5) {
+          log('the worker keeps crashing: giving up');
+          onGiveUp();
+          return;
+        }
+        log(`worker exited (${signal ?? code}); restarting`);
+        setTimeout(() => void spawnOnce().catch((err) => log(String(err))), 1000);
+      });
+    });
+
+  await spawnOnce();
+  return {
+    running: () => ready,
+    async stop() {
+      stopping = true;
+      const proc = child;
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+      proc.kill('SIGTERM');
+      const timeout = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timeout);
+    },
+  };
+}
