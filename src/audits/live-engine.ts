@@ -4,7 +4,6 @@ import type { Config } from '../config';
 import { crawlFirstLook } from '../crawl/first-look';
 import { DEFAULT_USER_AGENT } from '../outbound/client';
 import { parseCidrList } from '../outbound/policy';
-import type { CrawledPage } from '../schemas/audit';
 import { assembleAuditJson } from './assemble';
 import type { AuditEngine } from './produce';
 
@@ -17,16 +16,7 @@ export function createLiveEngine(config: Config): AuditEngine {
       const snapshot = await crawlFirstLook({ origin: row.domain, allow, userAgent: DEFAULT_USER_AGENT });
       heartbeat();
       const crawlDurationMs = Date.now() - crawlStarted;
-      const { analyzers, findings } = runAnalyzers(snapshot);
-      const pages: CrawledPage[] = snapshot.pages.map((page) => ({
-        url: page.finalUrl,
-        status_code: page.status,
-        depth: page.depth,
-        ttfb_ms: page.ttfbMs,
-        bytes: page.bytes,
-        content_type: typeof page.headers['content-type'] === 'string' ? page.headers['content-type'] : null,
-        title: null,
-      }));
+      const { analyzers, findings, pages } = runAnalyzers(snapshot);
       return assembleAuditJson({
         auditId: row.id,
         domain: row.domain,
