@@ -17,6 +17,9 @@ export interface Config {
   docsUrl: string | undefined;
   publicBaseUrl: string | undefined;
   maxBodyBytes: number;
+  trustProxy: boolean;
+  /** What `npm start` runs in this process tree (SERVICE_ROLES=api,worker by default). */
+  roles: { api: boolean; worker: boolean };
 }
 
 function integer(name: string, raw: string | undefined, fallback: number): number {
@@ -29,6 +32,13 @@ function integer(name: string, raw: string | undefined, fallback: number): numbe
 function delays(name: string, raw: string | undefined, fallback: number[]): number[] {
   if (raw === undefined || raw === '') return fallback;
   return raw.split(',').map((part) => integer(name, part.trim(), 0));
+}
+
+function roles(raw: string | undefined): Config['roles'] {
+  const names = (raw || 'api,worker').split(',').map((r) => r.trim());
+  const unknown = names.filter((r) => r !== 'api' && r !== 'worker');
+  if (unknown.length || names.length === 0) throw new Error(`SERVICE_ROLES must list api and/or worker, got "${raw}"`);
+  return { api: names.includes('api'), worker: names.includes('worker') };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -50,5 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     docsUrl: env.DOCS_URL || undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     maxBodyBytes: 64 * 1024,
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    roles: roles(env.SERVICE_ROLES),
   };
 }

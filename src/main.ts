@@ -60,20 +60,26 @@ async function main(): Promise<void> {
       log(`Temporal dev server at ${devServer.address}, UI at ${devServer.uiUrl}`);
     }
 
-    const worker = await superviseWorker(
-      { ...process.env, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.temporalNamespace },
-      log,
-      () => void shutdown(1),
-    );
-    stops.push(() => worker.stop());
-    log('worker running');
+    // SERVICE_ROLES=api runs one more API instance beside an existing deployment (no worker).
+    let workerRunning = () => true;
+    if (config.roles.worker) {
+      const worker = await superviseWorker(
+        { ...process.env, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.temporalNamespace },
+        log,
+        () => void shutdown(1),
+      );
+      stops.push(() => worker.stop());
+      workerRunning = worker.running;
+      log('worker running');
+    }
+    if (!config.roles.api) return;
     const api = await startApi({
       config,
       db,
       databaseUrl: database.url,
       clock: systemClock,
       temporalAddress,
-      workerRunning: worker.running,
+      workerRunning,
       log: (message, err) => console.error(`[audit-service] ${message}`, err ?? ''),
     });
     stops.push(() => api.stop());

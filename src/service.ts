@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createAuditActivities } from '../activities';
+import { createAuditActivities, createMaintenanceActivities } from '../activities';
 import { KeyAuthenticator } from './accounts/authenticator';
 import { createApp } from './api/app';
 import { ReadModel } from './api/read-model';
@@ -14,6 +14,7 @@ import type { Db } from './db/knex';
 import { TemporalAuditScheduler } from '../temporal/audit-scheduler';
 import { connectClient, type TemporalClientBundle } from '../temporal/connection';
 import { startAuditWorker, type RunningWorker } from '../temporal/worker';
+import { ensurePruneSchedule } from '../temporal/schedules';
 
 interface CommonOptions {
   config: Config;
@@ -36,6 +37,7 @@ export async function startApi(opts: CommonOptions & { databaseUrl: string; work
   const { config, db, clock } = opts;
   const temporal = await connectClient(opts.temporalAddress, config.temporalNamespace);
   const authenticator = new KeyAuthenticator(db, clock);
+  await ensurePruneSchedule(temporal.client, config.taskQueue);
   const changes = new ChangeFeed(opts.databaseUrl);
   await changes.start();
   const readModel = new ReadModel(db, changes, authenticator);
@@ -84,7 +86,10 @@ export async function startWorker(
     namespace: opts.config.temporalNamespace,
     taskQueue: opts.config.taskQueue,
     workflowBundle: opts.workflowBundle,
-    activities: createAuditActivities({ db: opts.db, clock: opts.clock, engine: opts.engine }),
+    activities: {
+      ...createAuditActivities({ db: opts.db, clock: opts.clock, engine: opts.engine }),
+      ...createMaintenanceActivities({ db: opts.db, clock: opts.clock }),
+    },
   });
 }
 

@@ -13,7 +13,15 @@ export interface TemporalClientBundle {
  */
 export async function connectClient(address: string, namespace: string): Promise<TemporalClientBundle> {
   // connectTimeout bounds the initial dial; a dead address fails fast instead of hanging.
-  const connection = await Connection.connect({ address, connectTimeout: '10 seconds' });
+  // lazy + ensureConnected (what connect() does) so that a failed attempt closes its gRPC channel
+  // instead of leaking it (callers retry this while Temporal is starting).
+  const connection = Connection.lazy({ address, connectTimeout: '10 seconds' });
+  try {
+    await connection.ensureConnected();
+  } catch (err) {
+    await connection.close().catch(() => {});
+    throw err;
+  }
   const client = new Client({ connection, namespace });
   return { connection, client };
 }

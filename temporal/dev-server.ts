@@ -151,7 +151,10 @@ async function waitUntilReady(
   while (Date.now() < deadline && !gaveUp()) {
     let connection: Connection | undefined;
     try {
-      connection = await Connection.connect({ address, connectTimeout: '2 seconds' });
+      // lazy + ensureConnected rather than connect(): a failed connect() leaves its gRPC channel
+      // open, while here we always own the connection and close it below.
+      connection = Connection.lazy({ address, connectTimeout: '2 seconds' });
+      await connection.ensureConnected();
       // describeNamespace rather than getSystemInfo: the namespace must be loaded, not only the port open.
       await connection.workflowService.describeNamespace({ namespace });
     } catch (err) {

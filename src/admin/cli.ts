@@ -3,7 +3,7 @@ import { loadConfig } from '../config';
 import { systemClock } from '../clock';
 import { createDb, migrateLatest, type Db } from '../db/knex';
 import { openDatabase } from '../db/open';
-import { createAccount, createApiKey, listApiKeys, NotFoundError, revokeApiKey, setAccountTier } from '../accounts/repository';
+import { createAccount, createApiKey, listApiKeys, NotFoundError, revokeApiKey, setAccountTier, setKeyAllowlist, TierRequiredError } from '../accounts/repository';
 import { accountUsage } from '../accounts/usage';
 import { TIERS, MODES, type Mode, type Tier } from '../schemas/audit';
 
@@ -125,6 +125,23 @@ key
     }),
   );
 
+key
+  .command('allow-ips')
+  .description("Restrict a key to these source addresses (team tier and up); --cidrs '' clears it")
+  .requiredOption('--key <id>', 'key id (key_…)')
+  .requiredOption('--cidrs <list>', 'comma-separated IPs or CIDR ranges, e.g. 203.0.113.0/24,2001:db8::/32')
+  .option('--json', 'print one JSON object')
+  .action((opts: { key: string; cidrs: string; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      const cidrs = opts.cidrs.split(',').map((c) => c.trim()).filter(Boolean);
+      const result = await setKeyAllowlist(db, { keyId: opts.key, cidrs });
+      return {
+        json: result,
+        text: result.allowed_cidrs ? `Key ${result.key_id} now accepts requests only from ${result.allowed_cidrs.join(', ')}.` : `Key ${result.key_id} accepts requests from any address.`,
+      };
+    }),
+  );
+
 async function run(json: boolean | undefined, action: (db: Db) => Promise<{ json: object; text: string }>): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config, { startEmbedded: true });
@@ -134,8 +151,9 @@ async function run(json: boolean | undefined, action: (db: Db) => Promise<{ json
     const result = await action(db);
     process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
   } catch (err) {
-    const message = err instanceof NotFoundError || err instanceof Error ? err.message : String(err);
-    if (json) process.stdout.write(`${JSON.stringify({ error: { message } })}\n`);
+    const message = err instanceof Error ? err.message : String(err);
+    const code = err instanceof NotFoundError ? 'not_found' : err instanceof TierRequiredError ? 'tier_required' : 'invalid_request';
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
     else process.stderr.write(`error: ${message}\n`);
     process.exitCode = 1;
   } finally {

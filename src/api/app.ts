@@ -8,7 +8,7 @@ import type { Db } from '../db/knex';
 import { ApiError } from './api-error';
 import type { ApiState } from './context';
 import type { ReadModel } from './read-model';
-import { authenticate } from './middleware/auth';
+import { authenticate, limitRetrieval } from './middleware/auth';
 import { envelope } from './middleware/envelope';
 import { auditRoutes } from './routes/audits';
 import { plannedRoutes } from './routes/planned';
@@ -30,7 +30,8 @@ export interface AppDeps {
 
 /** The Koa application: request id → error envelope → public routes | auth → /v1 routes. */
 export function createApp(deps: AppDeps): Koa<ApiState> {
-  const app = new Koa<ApiState>({ proxy: false });
+  // Behind a reverse proxy (TRUST_PROXY=1) the client address comes from X-Forwarded-For.
+  const app = new Koa<ApiState>({ proxy: deps.config.trustProxy });
   const log = deps.log ?? ((message, err) => console.error(message, err));
   app.use(
     envelope({
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
 
   const v1 = new Router<ApiState>({ prefix: '/v1' });
   v1.use(authenticate({ authenticator: deps.authenticator, readModel: deps.readModel, clock: deps.clock }));
+  v1.use(limitRetrieval({ db: deps.db, clock: deps.clock }));
   for (const routes of [auditRoutes(deps), usageRoutes(), plannedRoutes()]) v1.use(routes.routes());
   app.use(v1.routes());
   app.use(v1.allowedMethods());

@@ -14,6 +14,7 @@ import type { Tier } from '../schemas/audit';
 import type { TriggerAuditBody } from '../schemas/api';
 import { InvalidDomainError, normalizeDomain } from './domain';
 import { estimateCompletion } from './estimate';
+import { claimIdempotencyKey, requestFingerprint, storeIdempotentResponse } from './idempotency';
 import { insertAudit } from './repository';
 import { SchedulerUnavailableError, type AuditScheduler } from './scheduler';
 
@@ -27,6 +28,8 @@ export interface TriggerDeps {
 export interface TriggerResult {
   response: { audit_id: string; status: 'queued'; estimated_completion: string };
   usage: Usage;
+  /** The response of an earlier request with the same Idempotency-Key, returned again. */
+  replayed: boolean;
 }
 
 /**
@@ -39,6 +42,7 @@ export async function triggerAudit(
   deps: TriggerDeps,
   caller: { identity: KeyIdentity; usage: Usage },
   body: TriggerAuditBody,
+  idempotencyKey?: string,
 ): Promise<TriggerResult> {
   const { identity } = caller;
   const domain = parseDomain(body.domain);
@@ -48,12 +52,25 @@ export async function triggerAudit(
     const tier = requestedTier(body.tier, caller.usage.tier);
     await triggerTestAudit(deps, identity, { domain, tier, webhookUrl, now });
     // Test audits consume nothing: the caller's usage is unchanged.
-    return { response: accepted(testAuditId(identity.workspaceId, domain.origin), estimateCompletion('test', tier, now)), usage: caller.usage };
+    return {
+      response: accepted(testAuditId(identity.workspaceId, domain.origin), estimateCompletion('test', tier, now)),
+      usage: caller.usage,
+      replayed: false,
+    };
   }
 
   requestedTier(body.tier, caller.usage.tier); // fail fast, before any DNS or locking
   await checkResolvable(domain.host, deps.config);
   return deps.db.transaction(async (trx) => {
+    const idempotency = idempotencyKey
+      ? { workspaceId: identity.workspaceId, key: idempotencyKey, fingerprint: requestFingerprint(body), now }
+      : null;
+    if (idempotency) {
+      const earlier = await claimIdempotencyKey(trx, idempotency);
+      if (earlier) {
+        return { response: earlier.body as TriggerResult['response'], usage: await accountUsage(trx, identity.accountId, now), replayed: true };
+      }
+    }
     await trx('accounts').where({ id: identity.accountId }).forUpdate().first('id');
     await enforceBurst(trx, identity.accountId, now);
     const firstOfDomain = !(await trx('audits')
@@ -85,8 +102,10 @@ export async function triggerAudit(
     });
     if (!firstOfDomain) await publishChange(trx, { kind: 'account', id: identity.accountId });
     await startOrUnavailable(deps, { auditId, workspaceId: identity.workspaceId, mode: 'live', domain: domain.origin, tier });
+    const response = accepted(auditId, estimated);
+    if (idempotency) await storeIdempotentResponse(trx, { ...idempotency, response: { status: 202, body: response } });
     const after: Usage = firstOfDomain ? usage : { ...usage, used: usage.used + 1, remaining: Math.max(0, usage.remaining - 1) };
-    return { response: accepted(auditId, estimated), usage: after };
+    return { response, usage: after, replayed: false };
   });
 }
 

@@ -193,7 +193,8 @@ describe('temporal/dev-server (integration)', function () {
   });
 
   it('fails fast with the server output when the port is taken', async function () {
-    const blocker = net.createServer();
+    const accepted = new Set<net.Socket>();
+    const blocker = net.createServer((socket) => accepted.add(socket));
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as net.AddressInfo;
     try {
@@ -204,6 +205,7 @@ describe('temporal/dev-server (integration)', function () {
       );
       assert.ok(Date.now() - t0 < 20000, 'did not wait for the full start timeout');
     } finally {
+      for (const socket of accepted) socket.destroy();
       blocker.close();
     }
   });

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { SettableClock } from '../../src/clock';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb, migrateLatest, type Db } from '../../src/db/knex';
 import { createAccount, createApiKey } from '../../src/accounts/repository';
+import { publishChange } from '../../src/db/change-feed';
 import { createLiveEngine } from '../../src/audits/live-engine';
 import { startApi, startWorker, type RunningApi } from '../../src/service';
 import type { RunningWorker } from '../../temporal/worker';
@@ -130,15 +132,40 @@ export async function api<T = any>(
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
-/** Polls GET /audits/{id} until it leaves queued/running. */
+/**
+ * Waits until the audit leaves queued/running (watching its row, so live keys do not spend their
+ * retrieval limit on polling), then fetches it once through the API.
+ */
 export async function waitForAudit(key: string, auditId: string, timeoutMs = 20_000): Promise<ApiResponse> {
+  const { db } = await getStack();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const response = await api('GET', `/v1/audits/${auditId}`, { key });
-    if (response.status !== 200 || !['queued', 'running'].includes(response.body?.status)) return response;
-    if (Date.now() > deadline) throw new Error(`audit ${auditId} still ${response.body.status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const row = await db('audits').where({ id: auditId }).first('status');
+    if (!row || !['queued', 'running'].includes(row.status)) break;
+    if (Date.now() > deadline) throw new Error(`audit ${auditId} still ${row.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
+  return api('GET', `/v1/audits/${auditId}`, { key });
+}
+
+/** Inserts finished live audits directly, e.g. to use up quota or burst slots before a test. */
+export async function seedLiveAudits(account: TestAccount, count: number, opts: { createdAt: Date; charged?: boolean; domain?: string }): Promise<void> {
+  const { db } = await getStack();
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: `aud_SEED${randomUUID().replace(/-/g, '').slice(0, 22).toUpperCase()}`,
+    workspace_id: account.workspaceId,
+    account_id: account.accountId,
+    mode: 'live',
+    domain: opts.domain ?? `https://seed-${i}.example.com`,
+    tier: 'pro',
+    status: 'completed',
+    charged: opts.charged ?? true,
+    created_at: opts.createdAt,
+    completed_at: opts.createdAt,
+  }));
+  if (rows.length) await db('audits').insert(rows);
+  // As the service's own writes do: API instances drop their cached usage of the account.
+  await publishChange(db, { kind: 'account', id: account.accountId });
 }
 
 let runtimeInstalled = false;

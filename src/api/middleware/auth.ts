@@ -1,8 +1,12 @@
 import type { Middleware } from 'koa';
 import type { KeyAuthenticator } from '../../accounts/authenticator';
 import type { Clock } from '../../clock';
+import type { Db } from '../../db/knex';
+import { admitRetrieval } from '../../accounts/retrieval-limit';
+import { RETRIEVAL_LIMIT } from '../../accounts/tiers';
 import type { ReadModel } from '../read-model';
 import { ApiError } from '../api-error';
+import { ipAllowed } from '../../accounts/ip-allowlist';
 import type { ApiState } from '../context';
 
 const BEARER = /^Bearer ([^\s]+)$/;
@@ -19,8 +23,30 @@ export function authenticate(deps: { authenticator: KeyAuthenticator; readModel:
         { 'WWW-Authenticate': 'Bearer realm="api"' },
       );
     }
+    if (identity.allowedCidrs?.length && !ipAllowed(ctx.ip, identity.allowedCidrs)) {
+      throw new ApiError('ip_not_allowed', `requests from ${ctx.ip} are not allowed for this API key`);
+    }
     ctx.state.identity = identity;
     ctx.state.usage = await deps.readModel.usage(identity.accountId, deps.clock.now());
+    await next();
+  };
+}
+
+/** Retrieval limit: live keys, every endpoint but the trigger (which has its own limits). */
+export function limitRetrieval(deps: { db: Db; clock: Clock }): Middleware<ApiState> {
+  return async (ctx, next) => {
+    const identity = ctx.state.identity;
+    const isTrigger = ctx.method === 'POST' && ctx.path === '/v1/audits';
+    if (identity?.mode === 'live' && !isTrigger) {
+      const { allowed, retryAfterSeconds } = await admitRetrieval(deps.db, identity.workspaceId, deps.clock.now());
+      if (!allowed) {
+        throw new ApiError(
+          'retrieval_limit_exceeded',
+          `more than ${RETRIEVAL_LIMIT.limit} requests within ${RETRIEVAL_LIMIT.windowSeconds} seconds for this workspace; retry in ${retryAfterSeconds} s`,
+          { 'Retry-After': String(retryAfterSeconds) },
+        );
+      }
+    }
     await next();
   };
 }

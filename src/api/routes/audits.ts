@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { listAuditsQuerySchema, triggerAuditBodySchema, type ListAuditsQuery, type TriggerAuditBody } from '../../schemas/api';
 import { triggerAudit, type TriggerDeps } from '../../audits/trigger';
+import { parseIdempotencyKey } from '../../audits/idempotency';
 import type { ReadModel } from '../read-model';
 import { listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
 import { InvalidDomainError, normalizeDomain } from '../../audits/domain';
@@ -19,9 +20,11 @@ export function auditRoutes(deps: TriggerDeps & { readModel: ReadModel }): Route
     const body = validateTrigger(await readJsonBody(ctx, deps.config.maxBodyBytes));
     const usage = ctx.state.usage;
     if (!usage) throw new Error('audit routes need an authenticated request');
-    const result = await triggerAudit(deps, { identity: identity(ctx), usage }, body);
+    const idempotencyKey = parseIdempotencyKey(ctx.get('Idempotency-Key'));
+    const result = await triggerAudit(deps, { identity: identity(ctx), usage }, body, idempotencyKey);
     if (result.usage !== usage) deps.readModel.usageChanged(usage.accountId);
     deps.readModel.auditChanged(result.response.audit_id);
+    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
     ctx.state.usage = result.usage;
     ctx.status = 202;
     ctx.body = result.response;
