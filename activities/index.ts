@@ -1,2 +1,3 @@
 export { createAuditActivities, type AuditActivities, type AuditActivityDeps } from './audit';
+export { createDeliveryActivities, type DeliveryActivities } from './delivery';
 export { createMaintenanceActivities, type MaintenanceActivities } from './maintenance';

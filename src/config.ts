@@ -13,6 +13,8 @@ export interface Config {
   auditRetryDelaysMs: number[];
   deliveryRetryDelaysMs: number[];
   deliveryTimeoutMs: number;
+  /** Manual redelivery stays possible this long after the original event (7 days). */
+  redeliveryWindowMs: number;
   testWebhookMockUrl: string | undefined;
   docsUrl: string | undefined;
   publicBaseUrl: string | undefined;
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       60_000, 300_000, 1_800_000, 7_200_000, 21_600_000,
     ]),
     deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 5000),
+    redeliveryWindowMs: integer('REDELIVERY_WINDOW_MS', env.REDELIVERY_WINDOW_MS, 7 * 24 * 3600_000),
     testWebhookMockUrl: env.TEST_WEBHOOK_MOCK_URL || undefined,
     docsUrl: env.DOCS_URL || undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,

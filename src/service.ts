@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createAuditActivities, createMaintenanceActivities } from '../activities';
+import { createAuditActivities, createDeliveryActivities, createMaintenanceActivities } from '../activities';
+import { parseCidrList } from './outbound/policy';
 import { KeyAuthenticator } from './accounts/authenticator';
 import { createApp } from './api/app';
 import { ReadModel } from './api/read-model';
@@ -15,6 +16,7 @@ import { TemporalAuditScheduler } from '../temporal/audit-scheduler';
 import { connectClient, type TemporalClientBundle } from '../temporal/connection';
 import { startAuditWorker, type RunningWorker } from '../temporal/worker';
 import { ensurePruneSchedule } from '../temporal/schedules';
+import { TemporalDeliveryControl } from '../temporal/delivery-control';
 
 interface CommonOptions {
   config: Config;
@@ -49,6 +51,7 @@ export async function startApi(opts: CommonOptions & { databaseUrl: string; work
     clock,
     authenticator,
     readModel,
+    deliveries: new TemporalDeliveryControl(temporal.client),
     health,
     scheduler: new TemporalAuditScheduler(temporal.client, temporal.connection, config.taskQueue),
     baseUrl: () => config.publicBaseUrl ?? url,
@@ -79,7 +82,7 @@ export async function startApi(opts: CommonOptions & { databaseUrl: string; work
 
 /** The Temporal worker: runs AuditWorkflow and its activities against the same database. */
 export async function startWorker(
-  opts: CommonOptions & { engine: AuditEngine; workflowBundle: WorkflowBundleWithSourceMap },
+  opts: CommonOptions & { engine: AuditEngine; workflowBundle: WorkflowBundleWithSourceMap; testWebhookMockUrl: string },
 ): Promise<RunningWorker> {
   return startAuditWorker({
     address: opts.temporalAddress,
@@ -89,6 +92,13 @@ export async function startWorker(
     activities: {
       ...createAuditActivities({ db: opts.db, clock: opts.clock, engine: opts.engine }),
       ...createMaintenanceActivities({ db: opts.db, clock: opts.clock }),
+      ...createDeliveryActivities({
+        db: opts.db,
+        clock: opts.clock,
+        timeoutMs: opts.config.deliveryTimeoutMs,
+        allow: parseCidrList(opts.config.outboundAllowCidrs),
+        testMockUrl: opts.testWebhookMockUrl,
+      }),
     },
   });
 }

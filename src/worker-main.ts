@@ -22,6 +22,8 @@ async function main(): Promise<void> {
     temporalAddress: config.temporalAddress,
     engine: createLiveEngine(config),
     workflowBundle: await bundleWorkflows(),
+    // Test-mode deliveries: the mock receiver of the API this worker runs beside, unless configured.
+    testWebhookMockUrl: config.testWebhookMockUrl ?? `${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/mock/webhooks`,
   });
   const stop = async () => {
     await worker.shutdown();

@@ -1,5 +1,5 @@
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { AuditActivities, MaintenanceActivities } from '../activities';
+import type { AuditActivities, DeliveryActivities, MaintenanceActivities } from '../activities';
 
 /** Bundles the workflow code once; workers created afterwards reuse the bundle (fast start). */
 export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
@@ -13,7 +13,7 @@ export interface AuditWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  activities: AuditActivities & MaintenanceActivities;
+  activities: AuditActivities & DeliveryActivities & MaintenanceActivities;
   workflowBundle: WorkflowBundleWithSourceMap;
 }
 

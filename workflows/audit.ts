@@ -1,12 +1,30 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ParentClosePolicy,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  startChild,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { DeliveryActivities } from '../activities/delivery';
+import type { EventDetails } from '../src/webhooks/planning';
+import { DeliveryWorkflow } from './delivery';
 import type { AuditActivities } from '../activities/audit';
 import { AUDIT_FAILURE_CODES, NOT_RETRIED, isAuditFailureCode, type AuditFailureCode } from '../src/audits/failures';
 import type { AuditStatus, AuditWorkflowInput } from '../src/audits/workflow-input';
-import { AUDIT_STATUS } from '../temporal/search-attribute-keys';
+import { AUDIT_DOMAIN, AUDIT_MODE, AUDIT_STATUS, WORKSPACE_ID } from '../temporal/search-attribute-keys';
 
 // Projection writes are short database updates: local activities (no task-queue round trip through
 // the server), retried without limit so they land even through a database outage.
 const projection = proxyLocalActivities<AuditActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+
+const deliveries = proxyLocalActivities<DeliveryActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
@@ -31,19 +49,44 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
     try {
       await engine.runAudit({ auditId: input.auditId, attempt });
       setStatus('completed');
+      await emit(input, attempt, { event: 'audit.completed' });
       return { status: 'completed', attempts: attempt };
     } catch (err) {
       const error = failureOf(err);
       if (NOT_RETRIED.includes(error.code) || attempt >= maxAttempts) {
         await projection.markAuditFailed({ auditId: input.auditId, attempts: attempt, error });
         setStatus('failed');
+        await emit(input, attempt, { event: 'audit.failed' });
         return { status: 'failed', attempts: attempt };
       }
       const delayMs = input.retryDelaysMs[attempt - 1];
       await projection.markAuditWaitingForRetry({ auditId: input.auditId, attempt, delayMs, error });
       setStatus('queued');
+      const nextAttemptAt = new Date(Date.now() + delayMs).toISOString();
+      await emit(input, attempt, { event: 'audit.retried', attempt, maxRetries: input.retryDelaysMs.length, nextAttemptAt, error });
       await sleep(delayMs);
     }
+  }
+}
+
+/**
+ * Sends an event to the workspace's webhooks: one DeliveryWorkflow per delivery (workflow id =
+ * delivery id), abandoned by this workflow so that retries outlive the audit and never affect it.
+ */
+async function emit(input: AuditWorkflowInput, attempt: number, details: EventDetails): Promise<void> {
+  const emissionKey = `${workflowInfo().runId}:${attempt}:${details.event}`;
+  const planned = await deliveries.planDeliveries({ auditId: input.auditId, emissionKey, details });
+  for (const delivery of planned) {
+    await startChild(DeliveryWorkflow, {
+      workflowId: delivery.deliveryId,
+      args: [{ deliveryId: delivery.deliveryId, eventAt: delivery.createdAt, ...input.delivery }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: [
+        { key: AUDIT_DOMAIN, value: input.domain },
+        { key: WORKSPACE_ID, value: input.workspaceId },
+        { key: AUDIT_MODE, value: input.mode },
+      ],
+    });
   }
 }
 

@@ -1,3 +1,4 @@
 // Bundle entry of the workflow code; everything exported here is a workflow type.
 export { AuditWorkflow } from './audit';
+export { DeliveryWorkflow } from './delivery';
 export { PruneWorkflow } from './prune';

@@ -14,6 +14,7 @@ import { auditRoutes } from './routes/audits';
 import { plannedRoutes } from './routes/planned';
 import { systemRoutes, type HealthProbe } from './routes/system';
 import { usageRoutes } from './routes/usage';
+import { mockReceiverRoutes, webhookRoutes, type WebhookRouteDeps } from './routes/webhooks';
 
 export interface AppDeps {
   db: Db;
@@ -22,6 +23,7 @@ export interface AppDeps {
   scheduler: AuditScheduler;
   authenticator: KeyAuthenticator;
   readModel: ReadModel;
+  deliveries: WebhookRouteDeps['deliveries'];
   health: HealthProbe;
   /** Public base URL of this API (for links in the OpenAPI document and error envelopes). */
   baseUrl: () => string;
@@ -44,11 +46,12 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
 
   const system = systemRoutes({ health: deps.health, apiBaseUrl: () => `${deps.baseUrl()}/v1` });
   app.use(system.routes());
+  app.use(mockReceiverRoutes().routes());
 
   const v1 = new Router<ApiState>({ prefix: '/v1' });
   v1.use(authenticate({ authenticator: deps.authenticator, readModel: deps.readModel, clock: deps.clock }));
   v1.use(limitRetrieval({ db: deps.db, clock: deps.clock }));
-  for (const routes of [auditRoutes(deps), usageRoutes(), plannedRoutes()]) v1.use(routes.routes());
+  for (const routes of [auditRoutes(deps), usageRoutes(), webhookRoutes(deps), plannedRoutes()]) v1.use(routes.routes());
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   app.use(system.allowedMethods());

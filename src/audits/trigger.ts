@@ -16,6 +16,8 @@ import { InvalidDomainError, normalizeDomain } from './domain';
 import { estimateCompletion } from './estimate';
 import { claimIdempotencyKey, requestFingerprint, storeIdempotentResponse } from './idempotency';
 import { insertAudit } from './repository';
+import { checkWebhookUrl } from '../webhooks/url-policy';
+import { requireTier } from '../accounts/tier-gate';
 import { SchedulerUnavailableError, type AuditScheduler } from './scheduler';
 
 export interface TriggerDeps {
@@ -47,7 +49,7 @@ export async function triggerAudit(
   const { identity } = caller;
   const domain = parseDomain(body.domain);
   const now = deps.clock.now();
-  const webhookUrl = body.webhook_url ?? null;
+  const webhookUrl = body.webhook_url ? await checkOverride(body.webhook_url, caller.usage, deps.config) : null;
   if (identity.mode === 'test') {
     const tier = requestedTier(body.tier, caller.usage.tier);
     await triggerTestAudit(deps, identity, { domain, tier, webhookUrl, now });
@@ -151,6 +153,12 @@ async function triggerTestAudit(
   });
 }
 
+/** A per-audit webhook_url is a webhook feature (pro and up) and passes the outbound policy. */
+async function checkOverride(url: string, usage: Usage, config: Config): Promise<string> {
+  requireTier(usage, 'webhooks', 'webhooks (webhook_url)');
+  return checkWebhookUrl('webhook_url', url, parseCidrList(config.outboundAllowCidrs));
+}
+
 function parseDomain(raw: string): { origin: string; host: string } {
   try {
     return normalizeDomain(raw);
@@ -200,7 +208,15 @@ async function startOrUnavailable(
   input: { auditId: string; workspaceId: string; mode: 'test' | 'live'; domain: string; tier: Tier },
 ): Promise<void> {
   try {
-    await deps.scheduler.start({ ...input, retryDelaysMs: deps.config.auditRetryDelaysMs });
+    await deps.scheduler.start({
+      ...input,
+      retryDelaysMs: deps.config.auditRetryDelaysMs,
+      delivery: {
+        retryDelaysMs: deps.config.deliveryRetryDelaysMs,
+        redeliveryWindowMs: deps.config.redeliveryWindowMs,
+        timeoutMs: deps.config.deliveryTimeoutMs,
+      },
+    });
   } catch (err) {
     if (err instanceof SchedulerUnavailableError) {
       throw new ApiError('audit_provider_unavailable', 'the audit engine is temporarily unavailable; nothing was stored or charged, retry later');

@@ -116,6 +116,7 @@ describe('audits with a live key', () => {
       clock: stack.clock,
       authenticator,
       readModel: new ReadModel(stack.db, null, authenticator),
+      deliveries: { redeliver: async () => 'closed' as const },
       health: { live: () => ({ ok: false, checks: {} }), ready: async () => ({ ok: false, checks: {} }) },
       scheduler: new TemporalAuditScheduler(new Client({ connection: deadConnection }), deadConnection, stack.config.taskQueue, 2000),
       baseUrl: () => 'http://127.0.0.1',

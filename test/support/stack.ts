@@ -32,6 +32,9 @@ const extraServices: RunningApi[] = [];
 export const testEnv = {
   OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
   AUDIT_RETRY_DELAYS_MS: '100,200,300',
+  DELIVERY_RETRY_DELAYS_MS: '100,200,300,400,500',
+  DELIVERY_TIMEOUT_MS: '1000',
+  REDELIVERY_WINDOW_MS: '20000',
   PORT: '0',
 };
 
@@ -49,8 +52,18 @@ export function getStack(): Promise<Stack> {
     const db = createDb(databaseUrl, { max: 20 });
     await migrateLatest(db);
     const clock = new SettableClock();
-    const worker = await startWorker({ config, db, clock, temporalAddress, engine: createLiveEngine(config), workflowBundle: await workflowBundle() });
-    const service = await startApi({ config, db, databaseUrl, clock, temporalAddress, workerRunning: () => worker.worker.getState() === 'RUNNING', log: () => undefined });
+    let workerState = () => false;
+    const service = await startApi({ config, db, databaseUrl, clock, temporalAddress, workerRunning: () => workerState(), log: () => undefined });
+    const worker = await startWorker({
+      config,
+      db,
+      clock,
+      temporalAddress,
+      engine: createLiveEngine(config),
+      workflowBundle: await workflowBundle(),
+      testWebhookMockUrl: `${service.url}/mock/webhooks`,
+    });
+    workerState = () => worker.worker.getState() === 'RUNNING';
     return { db, clock, config, service, worker, url: service.url, temporalAddress };
   })();
   return stackPromise;

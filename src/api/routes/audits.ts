@@ -6,6 +6,7 @@ import type { ReadModel } from '../read-model';
 import { listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
 import { InvalidDomainError, normalizeDomain } from '../../audits/domain';
 import { ApiError } from '../api-error';
+import { decodeCursor, encodeCursor } from '../cursor';
 import type { ApiContext, ApiState } from '../context';
 import { readJsonBody } from '../middleware/json-body';
 import { bodyValidator, queryValidator } from '../validation';
@@ -116,20 +117,6 @@ function domainFilter(value: string): NonNullable<ListFilter['domain']> {
     if (err instanceof InvalidDomainError) throw new ApiError('invalid_request', `query parameter domain is invalid: ${err.message}`);
     throw err;
   }
-}
-
-function encodeCursor(row: AuditRow): string {
-  return Buffer.from(JSON.stringify([new Date(row.created_at).toISOString(), row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    if (typeof id === 'string' && !Number.isNaN(Date.parse(createdAt))) return { createdAt, id };
-  } catch {
-    // fall through to the error below
-  }
-  throw new ApiError('invalid_request', 'query parameter cursor is invalid: pass next_cursor from a previous page');
 }
 
 function iso(value: Date | null): string | null {

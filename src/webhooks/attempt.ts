@@ -1,0 +1,109 @@
+import type { Clock } from '../clock';
+import type { Db } from '../db/knex';
+import { outboundRequest } from '../outbound/client';
+import { classifyOutboundError } from '../outbound/errors';
+import { parseCidrList, type CidrList } from '../outbound/policy';
+import { loadDelivery } from './repository';
+import { deliveryHeaders } from './signing';
+
+const EXCERPT_BYTES = 1024;
+// The operator-configured mock receiver of test mode is trusted, wherever it lives.
+const ANYWHERE = parseCidrList('0.0.0.0/0,::/0');
+
+export interface AttemptDeps {
+  db: Db;
+  clock: Clock;
+  timeoutMs: number;
+  allow: CidrList;
+  testMockUrl: string;
+}
+
+export interface AttemptOutcome {
+  delivered: boolean;
+  /** Nothing more to try: the webhook was removed. */
+  stop: boolean;
+}
+
+/**
+ * One signed POST of a delivery (re-signed with a fresh timestamp), recorded in the delivery log.
+ * 2xx within the time-out acknowledges; redirects are not followed (a 3xx is non-2xx). Test-mode
+ * deliveries go to the mock receiver, never to the customer's URL.
+ */
+export async function attemptDelivery(
+  deps: AttemptDeps,
+  input: { deliveryId: string; attempt: number; trigger: 'automatic' | 'manual'; nextDelayMs: number | null },
+): Promise<AttemptOutcome> {
+  const delivery = await loadDelivery(deps.db, input.deliveryId);
+  if (!delivery) throw new Error(`delivery ${input.deliveryId} does not exist`);
+  if (delivery.webhook_deleted_at) {
+    await deps.db('deliveries').where({ id: delivery.id }).whereNot({ state: 'delivered' }).update({ state: 'failed', next_attempt_at: null });
+    return { delivered: false, stop: true };
+  }
+  const startedAt = deps.clock.now();
+  const started = performance.now();
+  const target = delivery.mode === 'test' ? deps.testMockUrl : delivery.url;
+  const headers = deliveryHeaders({
+    secret: delivery.secret,
+    event: delivery.event,
+    auditId: delivery.audit_id,
+    deliveryId: delivery.id,
+    attempt: input.attempt,
+    body: delivery.payload,
+    timestampSeconds: Math.floor(startedAt.getTime() / 1000),
+  });
+  let statusCode: number | null = null;
+  let errorClass: string | null = null;
+  let errorMessage: string | null = null;
+  let excerpt: string | null = null;
+  try {
+    const response = await outboundRequest({
+      url: target,
+      method: 'POST',
+      headers,
+      body: delivery.payload,
+      timeoutMs: deps.timeoutMs,
+      maxBodyBytes: EXCERPT_BYTES,
+      allow: delivery.mode === 'test' ? ANYWHERE : deps.allow,
+    });
+    statusCode = response.status;
+    excerpt = response.body.toString('utf8');
+    if (statusCode < 200 || statusCode > 299) errorClass = 'non_2xx';
+  } catch (err) {
+    errorClass = classifyOutboundError(err);
+    errorMessage = (err as Error).message.slice(0, 500);
+  }
+  const delivered = errorClass === null;
+  const durationMs = Math.round(performance.now() - started);
+  const nextAttemptAt = !delivered && input.nextDelayMs !== null ? new Date(startedAt.getTime() + durationMs + input.nextDelayMs) : null;
+  await deps.db.transaction(async (trx) => {
+    await trx('delivery_attempts')
+      .insert({
+        delivery_id: delivery.id,
+        attempt: input.attempt,
+        trigger: input.trigger,
+        started_at: startedAt,
+        duration_ms: durationMs,
+        status_code: statusCode,
+        error_class: errorClass,
+        error_message: errorMessage,
+        response_excerpt: excerpt,
+        next_attempt_at: nextAttemptAt,
+      })
+      .onConflict(['delivery_id', 'attempt'])
+      .merge();
+    await trx('deliveries')
+      .where({ id: delivery.id })
+      .update({
+        attempts: trx.raw('greatest(attempts, ?)', [input.attempt]),
+        last_attempt_at: startedAt,
+        next_attempt_at: nextAttemptAt,
+        ...(delivered ? { state: 'delivered', delivered_at: startedAt } : {}),
+      });
+  });
+  return { delivered, stop: false };
+}
+
+/** After the automatic schedule: failed unless some attempt succeeded. */
+export async function markDeliveryFailed(db: Db, deliveryId: string): Promise<void> {
+  await db('deliveries').where({ id: deliveryId, state: 'pending' }).update({ state: 'failed', next_attempt_at: null });
+}

@@ -1,0 +1,40 @@
+import type { AuditFailureCode } from '../audits/failures';
+
+export const WEBHOOK_EVENTS = ['audit.completed', 'audit.failed', 'audit.retried'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** audit.failed (DECISIONS.md): the final failure after all automatic retries, or a final code. */
+export function auditFailedBody(input: {
+  auditId: string;
+  domain: string;
+  error: { code: AuditFailureCode; message: string };
+  attempts: number;
+  failedAt: Date;
+}): string {
+  return JSON.stringify({
+    audit_id: input.auditId,
+    domain: input.domain,
+    error: input.error,
+    attempts: input.attempts,
+    failed_at: input.failedAt.toISOString(),
+  });
+}
+
+/** audit.retried (DECISIONS.md): one automatic retry is scheduled. */
+export function auditRetriedBody(input: {
+  auditId: string;
+  domain: string;
+  attempt: number;
+  maxRetries: number;
+  nextAttemptAt: Date;
+  error: { code: AuditFailureCode; message: string };
+}): string {
+  return JSON.stringify({
+    audit_id: input.auditId,
+    domain: input.domain,
+    attempt: input.attempt,
+    max_retries: input.maxRetries,
+    next_attempt_at: input.nextAttemptAt.toISOString(),
+    error: input.error,
+  });
+}

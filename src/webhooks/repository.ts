@@ -1,0 +1,102 @@
+import type { Db } from '../db/knex';
+import { randomBase62 } from '../ids';
+import type { Mode } from '../schemas/audit';
+import type { WebhookEvent } from './events';
+
+export interface WebhookRow {
+  id: string;
+  workspace_id: string;
+  mode: Mode;
+  url: string;
+  events: WebhookEvent[];
+  secret: string;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  workspace_id: string;
+  mode: Mode;
+  audit_id: string;
+  event: WebhookEvent;
+  url: string;
+  payload: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  created_at: Date;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date | null;
+  delivered_at: Date | null;
+}
+
+export interface Scope {
+  workspaceId: string;
+  mode: Mode;
+}
+
+export const newWebhookId = (): string => `wh_${randomBase62(20)}`;
+
+export async function insertWebhook(db: Db, row: Omit<WebhookRow, 'deleted_at'>): Promise<void> {
+  await db('webhooks').insert(row);
+}
+
+/** Active webhooks of a workspace and environment, oldest first, keyset-paginated. */
+export async function listWebhooks(db: Db, scope: Scope, page: { limit: number; after?: { createdAt: string; id: string } }) {
+  const query = db<WebhookRow>('webhooks')
+    .where({ workspace_id: scope.workspaceId, mode: scope.mode })
+    .whereNull('deleted_at')
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .limit(page.limit + 1);
+  if (page.after) query.whereRaw('(created_at, id) > (?::timestamptz, ?)', [page.after.createdAt, page.after.id]);
+  const rows = (await query) as WebhookRow[];
+  return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+}
+
+export async function findWebhook(db: Db, scope: Scope, webhookId: string): Promise<WebhookRow | undefined> {
+  return db<WebhookRow>('webhooks').where({ id: webhookId, workspace_id: scope.workspaceId, mode: scope.mode }).whereNull('deleted_at').first();
+}
+
+export async function deleteWebhook(db: Db, scope: Scope, webhookId: string, now: Date): Promise<boolean> {
+  const updated = await db('webhooks')
+    .where({ id: webhookId, workspace_id: scope.workspaceId, mode: scope.mode })
+    .whereNull('deleted_at')
+    .update({ deleted_at: now });
+  return updated > 0;
+}
+
+/** Active webhooks of the workspace and environment subscribed to an event, oldest first. */
+export async function subscribedWebhooks(db: Db, scope: Scope, event: WebhookEvent): Promise<WebhookRow[]> {
+  return db<WebhookRow>('webhooks')
+    .where({ workspace_id: scope.workspaceId, mode: scope.mode })
+    .whereNull('deleted_at')
+    .whereRaw('? = ANY(events)', [event])
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+}
+
+export async function loadDelivery(db: Db, deliveryId: string): Promise<(DeliveryRow & { secret: string; webhook_deleted_at: Date | null }) | undefined> {
+  return db('deliveries as d')
+    .join('webhooks as w', 'w.id', 'd.webhook_id')
+    .where('d.id', deliveryId)
+    .first('d.*', 'w.secret', 'w.deleted_at as webhook_deleted_at');
+}
+
+export async function findDelivery(db: Db, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+  return db<DeliveryRow>('deliveries').where({ id: deliveryId, webhook_id: webhookId }).first();
+}
+
+/** The delivery log of a webhook, newest first, each delivery with all its attempts. */
+export async function listDeliveries(db: Db, webhookId: string, page: { limit: number; after?: { createdAt: string; id: string } }) {
+  const query = db<DeliveryRow>('deliveries')
+    .where({ webhook_id: webhookId })
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(page.limit + 1);
+  if (page.after) query.whereRaw('(created_at, id) < (?::timestamptz, ?)', [page.after.createdAt, page.after.id]);
+  const rows = ((await query) as DeliveryRow[]).slice(0, page.limit + 1);
+  const visible = rows.slice(0, page.limit);
+  const attempts = visible.length
+    ? await db('delivery_attempts').whereIn('delivery_id', visible.map((r) => r.id)).orderBy(['delivery_id', 'attempt'])
+    : [];
+  return { rows: visible, attempts, hasMore: rows.length > page.limit };
+}

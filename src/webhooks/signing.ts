@@ -1,0 +1,51 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+/** Generated secrets: `whsec_` + base64 of 32 random bytes (the Standard Webhooks form). */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** SPEC: X-Service-Signature = sha256=<lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret>. */
+export function serviceSignature(secret: string, body: string | Buffer): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+/**
+ * Standard Webhooks key: the base64 part of a `whsec_` secret, decoded. A customer-chosen secret
+ * of another form is used as its raw UTF-8 bytes (verify with `new Webhook(secret, { format: 'raw' })`).
+ */
+export function standardWebhooksKey(secret: string): Buffer {
+  const base64 = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : null;
+  if (base64 && /^[A-Za-z0-9+/]+={0,2}$/.test(base64)) return Buffer.from(base64, 'base64');
+  return Buffer.from(secret, 'utf8');
+}
+
+/** Standard Webhooks `webhook-signature`: v1,<base64 HMAC-SHA256 of "id.timestamp.body">. */
+export function standardSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
+  const mac = createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
+  return `v1,${mac}`;
+}
+
+/** Every header of one delivery attempt, signed afresh (a new timestamp per attempt). */
+export function deliveryHeaders(input: {
+  secret: string;
+  event: string;
+  auditId: string;
+  deliveryId: string;
+  attempt: number;
+  body: string;
+  timestampSeconds: number;
+}): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'x-service-event': input.event,
+    'x-service-signature': serviceSignature(input.secret, input.body),
+    'x-service-audit-id': input.auditId,
+    'x-service-delivery': input.deliveryId,
+    'x-service-timestamp': String(input.timestampSeconds),
+    'x-service-attempt': String(input.attempt),
+    'webhook-id': input.deliveryId,
+    'webhook-timestamp': String(input.timestampSeconds),
+    'webhook-signature': standardSignature(input.secret, input.deliveryId, input.timestampSeconds, input.body),
+  };
+}

@@ -1,0 +1,60 @@
+import { condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import type { DeliveryActivities } from '../activities/delivery';
+import { REDELIVER_SIGNAL, type DeliveryWorkflowInput } from '../src/webhooks/delivery-input';
+
+/** Manual redelivery: the API, the dashboard and `temporal workflow signal --name redeliver` send it. */
+export const redeliver = defineSignal(REDELIVER_SIGNAL);
+
+const log = proxyLocalActivities<DeliveryActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
+
+/**
+ * One webhook delivery (id = delivery id): attempt at once, retry after each configured delay, then
+ * mark it failed; afterwards keep accepting `redeliver` signals until the redelivery window of the
+ * original event closes. A delivery's outcome never touches its audit.
+ */
+export async function DeliveryWorkflow(input: DeliveryWorkflowInput): Promise<{ delivered: boolean; attempts: number }> {
+  const post = proxyActivities<DeliveryActivities>({
+    startToCloseTimeout: input.timeoutMs + 15_000,
+    // Retries here only cover a lost worker or database; a non-2xx answer is an outcome, not an error.
+    retry: { initialInterval: '1 second', maximumAttempts: 3 },
+  });
+  let manualRequests = 0;
+  setHandler(redeliver, () => void manualRequests++);
+  let attempts = 0;
+  let delivered = false;
+
+  const attempt = async (trigger: 'automatic' | 'manual', nextDelayMs: number | null): Promise<boolean> => {
+    attempts++;
+    const outcome = await post.attemptDelivery({ deliveryId: input.deliveryId, attempt: attempts, trigger, nextDelayMs });
+    delivered ||= outcome.delivered;
+    return outcome.stop;
+  };
+
+  // The automatic schedule: a redeliver signal during a back-off attempts at once.
+  for (let i = 0; i <= input.retryDelaysMs.length && !delivered; i++) {
+    let trigger: 'automatic' | 'manual' = 'automatic';
+    if (i > 0) {
+      const signalled = await condition(() => manualRequests > 0, input.retryDelaysMs[i - 1]);
+      if (signalled) {
+        manualRequests = 0;
+        trigger = 'manual';
+      }
+    }
+    const nextDelayMs = i < input.retryDelaysMs.length ? input.retryDelaysMs[i] : null;
+    if (await attempt(trigger, nextDelayMs)) return { delivered, attempts };
+  }
+  if (!delivered) await log.markDeliveryFailed({ deliveryId: input.deliveryId });
+
+  // The manual window: until eventAt + window, each signal is one more attempt.
+  const windowEnd = Date.parse(input.eventAt) + input.redeliveryWindowMs;
+  for (;;) {
+    const remaining = windowEnd - Date.now();
+    if (remaining <= 0 || !(await condition(() => manualRequests > 0, remaining))) break;
+    manualRequests = 0;
+    if (await attempt('manual', null)) break;
+  }
+  return { delivered, attempts };
+}
