@@ -23,6 +23,8 @@ const COMPLETIONS = Number(process.env.BENCH_COMPLETIONS || 50);
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const CONNECTIONS = 16;
 const LIVE_ACCOUNTS = Number(process.env.BENCH_LIVE_ACCOUNTS || 40);
+const WEBHOOKS = 10;
+const DELIVERY_AUDITS = Number(process.env.BENCH_DELIVERY_AUDITS || 30);
 
 async function main(): Promise<void> {
   const infra = await startTestInfrastructure(() => undefined);
@@ -34,6 +36,9 @@ async function main(): Promise<void> {
   const db = createDb(databaseUrl, { max: 20 });
   await migrateLatest(db);
   // As `npm start` runs it: the worker in its own process, the API in this one.
+  // Test-mode deliveries of the webhook section go to this local receiver.
+  const receiver = await startBenchReceiver();
+  process.env.TEST_WEBHOOK_MOCK_URL = receiver.url;
   const startWorkerProcess = () =>
     superviseWorker({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, () => undefined, () => undefined);
   let worker = await startWorkerProcess();
@@ -87,6 +92,8 @@ async function main(): Promise<void> {
     await settle(db);
     await closeSite();
 
+    await deliveryFigures(db, service.url, key, receiver);
+
     const stored = await db('audits').where({ id: lastAuditId }).first('result_json');
     const bare = await bareKoa(stored.result_json as string);
     const bareResult = await load(`${bare.url}/v1/audits/x`, '-');
@@ -101,6 +108,7 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
     await worker.stop();
+    await receiver.close();
     await db.destroy();
     await infra.stop();
   }
@@ -153,6 +161,70 @@ async function liveTriggerThroughput(db: ReturnType<typeof createDb>, apiUrl: st
   report('  10 concurrent triggers on ONE account (serialized)', oneAccount);
   // The site stays up until the queued audits have crawled it.
   return () => new Promise((resolve) => site.close(() => resolve()));
+}
+
+interface BenchReceiver {
+  url: string;
+  receipts: Array<{ auditId: string; at: number }>;
+  close(): Promise<void>;
+}
+
+async function startBenchReceiver(): Promise<BenchReceiver> {
+  const receipts: BenchReceiver['receipts'] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      receipts.push({ auditId: String(req.headers['x-service-audit-id']), at: Date.now() });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    receipts,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Webhook delivery (test mode: every delivery goes to the local receiver via TEST_WEBHOOK_MOCK_URL):
+ * latency from an audit's completion to its first attempt arriving, one audit at a time with one
+ * webhook; then deliveries per second for a burst of audits on a workspace with 10 webhooks.
+ */
+async function deliveryFigures(db: ReturnType<typeof createDb>, apiUrl: string, key: string, receiver: BenchReceiver): Promise<void> {
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const addWebhook = async (i: number) => {
+    const response = await fetch(`${apiUrl}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${receiver.url}?webhook=${i}`, events: ['audit.completed'] }) });
+    if (response.status !== 201) throw new Error(`webhook creation answered ${response.status}`);
+  };
+  const trigger = async (domain: string) => {
+    const response = await fetch(`${apiUrl}/v1/audits`, { method: 'POST', headers, body: JSON.stringify({ domain }) });
+    return ((await response.json()) as { audit_id: string }).audit_id;
+  };
+  const waitFor = async (count: number) => {
+    const deadline = Date.now() + 120_000;
+    while (receiver.receipts.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  await addWebhook(0);
+  receiver.receipts.length = 0;
+  const latencies: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const auditId = await trigger(`https://latency-${i}.example.com`);
+    await waitFor(i + 1);
+    const row = await db('audits').where({ id: auditId }).first('completed_at');
+    latencies.push(receiver.receipts[i].at - new Date(row.completed_at).getTime());
+  }
+  report('\nwebhook: audit completion to first delivery attempt', latencies);
+
+  for (let i = 1; i < WEBHOOKS; i++) await addWebhook(i);
+  receiver.receipts.length = 0;
+  const started = Date.now();
+  for (let i = 0; i < DELIVERY_AUDITS; i++) await trigger(`https://deliver-${i}.example.com`);
+  const expected = WEBHOOKS * DELIVERY_AUDITS;
+  await waitFor(expected);
+  const seconds = (Math.max(...receiver.receipts.map((r) => r.at)) - started) / 1000;
+  console.log(`webhook throughput (${DELIVERY_AUDITS} audits x ${WEBHOOKS} webhooks, ${receiver.receipts.length}/${expected} received): ${(receiver.receipts.length / seconds).toFixed(0)} deliveries/s`);
 }
 
 interface LoadResult {

@@ -76,18 +76,20 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
 async function emit(input: AuditWorkflowInput, attempt: number, details: EventDetails): Promise<void> {
   const emissionKey = `${workflowInfo().runId}:${attempt}:${details.event}`;
   const planned = await deliveries.planDeliveries({ auditId: input.auditId, emissionKey, details });
-  for (const delivery of planned) {
-    await startChild(DeliveryWorkflow, {
-      workflowId: delivery.deliveryId,
-      args: [{ deliveryId: delivery.deliveryId, eventAt: delivery.createdAt, ...input.delivery }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [
-        { key: AUDIT_DOMAIN, value: input.domain },
-        { key: WORKSPACE_ID, value: input.workspaceId },
-        { key: AUDIT_MODE, value: input.mode },
-      ],
-    });
-  }
+  await Promise.all(
+    planned.map((delivery) =>
+      startChild(DeliveryWorkflow, {
+        workflowId: delivery.deliveryId,
+        args: [{ deliveryId: delivery.deliveryId, eventAt: delivery.createdAt, ...input.delivery }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        typedSearchAttributes: [
+          { key: AUDIT_DOMAIN, value: input.domain },
+          { key: WORKSPACE_ID, value: input.workspaceId },
+          { key: AUDIT_MODE, value: input.mode },
+        ],
+      }),
+    ),
+  );
 }
 
 function setStatus(status: AuditStatus): void {

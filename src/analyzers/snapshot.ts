@@ -36,6 +36,8 @@ export interface SnapshotPage {
   readonly depth: number;
   /** Hops before finalUrl, in order; empty when the first response was final. */
   readonly redirectChain: readonly RedirectHop[];
+  /** Pages whose links led the crawl here (may be capped); evidence of SEO_BROKEN_LINK. */
+  readonly foundOn?: readonly string[];
 }
 
 /** A subresource fetched for checks on it (scripts, styles); optional until the crawler records them. */
@@ -44,6 +46,10 @@ export interface SnapshotResource {
   readonly status: number;
   readonly headers: HeaderMap;
   readonly bytes: number;
+  /** What referenced it (PERF_CACHE_WEAK); inferred from Content-Type or extension when absent. */
+  readonly kind?: 'script' | 'stylesheet' | 'image' | 'font' | 'other';
+  /** Pages that reference it (PERF_PAGE_WEIGHT_HIGH adds it to their weight). */
+  readonly foundOn?: readonly string[];
 }
 
 export type RobotsFetch =
@@ -72,6 +78,11 @@ export interface TlsFacts {
   /** A TLS handshake on 443 completed (whether or not the certificate is trusted). */
   readonly httpsAvailable: boolean;
   readonly protocols?: readonly string[];
+  /**
+   * Separate handshakes limited to legacy versions (SEC_TLS_LEGACY_PROTOCOL): the versions tried
+   * (e.g. TLSv1, TLSv1.1) and those the server accepted. Absent: not probed.
+   */
+  readonly legacyProtocols?: { readonly tried: readonly string[]; readonly accepted: readonly string[] };
   readonly certificate?: {
     readonly trusted: boolean;
     readonly hostnameMatches: boolean;
@@ -92,6 +103,28 @@ export interface DnsFacts {
   readonly mx: readonly { readonly exchange: string; readonly priority: number }[];
   readonly spf: readonly string[];
   readonly dmarc: readonly string[];
+  /** Host name whose A/AAAA were resolved (evidence). */
+  readonly host?: string;
+  /** Registrable domain whose MX, SPF and _dmarc were resolved (evidence). */
+  readonly domain?: string;
+  /** A records of the host. */
+  readonly a?: readonly string[];
+  /** Name (host or an ancestor) where the CAA records in `caa` were found. */
+  readonly caaName?: string;
+}
+
+/** A GET of /.well-known/security.txt (SEC_SECURITY_TXT_MISSING), after redirects. */
+export type SecurityTxtFetch =
+  | { readonly kind: 'fetched'; readonly url: string; readonly status: number; readonly headers: HeaderMap; readonly body: string }
+  | { readonly kind: 'unreachable'; readonly url: string; readonly error: string };
+
+/** A request to the home page carrying a foreign Origin header (SEC_CORS_CREDENTIALED_ANY). */
+export interface CorsProbeFacts {
+  readonly url: string;
+  /** The Origin header sent, e.g. https://cors-probe.invalid */
+  readonly originSent: string;
+  readonly status: number;
+  readonly headers: HeaderMap;
 }
 
 export interface CrawlSnapshot {
@@ -104,7 +137,80 @@ export interface CrawlSnapshot {
   readonly httpsRedirect?: ProviderFacts<HttpsRedirectFacts>;
   readonly tls?: ProviderFacts<TlsFacts>;
   readonly dns?: ProviderFacts<DnsFacts>;
+  /** When the crawl and probes ran (ISO 8601): the "now" of date checks such as certificate expiry. Absent: analysis time. */
+  readonly observedAt?: string;
+  readonly securityTxt?: SecurityTxtFetch;
+  readonly corsProbe?: ProviderFacts<CorsProbeFacts>;
+  /** URLs the crawl discovered but did not fetch because robots.txt disallows them (SEO_ROBOTS_BLOCKED). */
+  readonly robotsDisallowed?: readonly DisallowedUrl[];
+  /** Every sitemap requested (robots.txt Sitemap: lines, /sitemap.xml, index children) (SEO_SITEMAP_INVALID). */
+  readonly sitemaps?: readonly SitemapFetch[];
+  /** Status checks of link and resource targets that were not crawled as pages (SEO_BROKEN_LINK). */
+  readonly linkChecks?: readonly LinkCheck[];
+  /** GET /llms.txt (SEO_LLMS_TXT). */
+  readonly llmsTxt?: LlmsTxtFetch;
+  /** GET of a random path that cannot exist, e.g. /da-404-check-<random> (BP_SOFT_404). */
+  readonly notFoundProbe?: NotFoundProbe;
 }
+
+/** A URL found by the crawl that robots.txt kept it from fetching. */
+export interface DisallowedUrl {
+  readonly url: string;
+  /** Link depth it was found at (1: linked from the home page). */
+  readonly depth: number;
+  /** Listed in a sitemap. */
+  readonly inSitemap?: boolean;
+  /** Pages linking to it (may be capped). */
+  readonly foundOn?: readonly string[];
+}
+
+/** One sitemap request; the crawler parses it and records what the analyzers need (not the body). */
+export interface SitemapFetch {
+  readonly url: string;
+  /** How it was found: a robots.txt Sitemap: line, the default /sitemap.xml, or a sitemap index. */
+  readonly source: 'robots' | 'default' | 'index';
+  /** Status after redirects; null when unreachable (see error). */
+  readonly status: number | null;
+  readonly error?: string;
+  /** Root element of a well-formed document ('urlset', 'sitemapindex', or another name); null when not parsed. */
+  readonly root?: string | null;
+  /** XML well-formedness error, when the body did not parse. */
+  readonly xmlError?: string;
+  /** Number of <loc> entries (exact even when `locs` is capped). */
+  readonly locCount?: number;
+  /** Uncompressed size of the body in bytes. */
+  readonly bytes?: number;
+  /** The <loc> URLs (may be capped by the crawler). */
+  readonly locs?: readonly string[];
+}
+
+/** A link or resource target requested only to learn its status. */
+export interface LinkCheck {
+  readonly url: string;
+  /** Final status after redirects; null when unreachable. */
+  readonly status: number | null;
+  /** Pages that link to or embed it (may be capped). */
+  readonly foundOn: readonly string[];
+  readonly kind?: 'page' | 'resource';
+}
+
+export type LlmsTxtFetch =
+  | { readonly kind: 'fetched'; readonly url: string; readonly status: number; readonly contentType?: string; /** First KiB of the body. */ readonly bodyStart?: string }
+  | { readonly kind: 'unreachable'; readonly url: string; readonly error: string };
+
+export type NotFoundProbe =
+  | {
+      readonly kind: 'fetched';
+      readonly url: string;
+      readonly finalUrl: string;
+      /** Status after redirects. */
+      readonly status: number;
+      readonly redirectChain?: readonly RedirectHop[];
+      readonly contentType?: string;
+      /** Decoded body (may be truncated by the crawler). */
+      readonly body: string | null;
+    }
+  | { readonly kind: 'unreachable'; readonly url: string; readonly error: string };
 
 /** One header as a single string (repeats joined with ", " as HTTP allows); undefined if absent. */
 export function headerValue(headers: HeaderMap, name: string): string | undefined {

@@ -1,5 +1,8 @@
 import { auditJsonSchema, findingSchema } from '../schemas/audit';
 import {
+  createWebhookBodySchema,
+  deliverySchema,
+  webhookSchema,
   auditListSchema,
   errorEnvelopeSchema,
   listAuditsQuerySchema,
@@ -20,6 +23,9 @@ export function buildOpenApi(serverUrl: string): object {
     AuditStatusEnvelope: statusEnvelopeSchema,
     AuditList: auditListSchema,
     Usage: usageSchema,
+    Webhook: webhookSchema,
+    CreateWebhookRequest: createWebhookBodySchema,
+    Delivery: deliverySchema,
     Error: errorEnvelopeSchema,
   };
   const schemas = Object.fromEntries(Object.entries(components).map(([name, schema]) => [name, withoutId(schema)]));
@@ -97,6 +103,46 @@ export function buildOpenApi(serverUrl: string): object {
             '200': ok('Findings.', { oneOf: [{ type: 'array', items: ref('Finding') }, ref('AuditStatusEnvelope')] }),
             ...errors('audit_not_found', ...common),
           },
+        },
+      },
+      '/webhooks': {
+        post: {
+          operationId: 'createWebhook',
+          summary: 'Configure a webhook (pro and up); the secret is returned only here',
+          requestBody: { required: true, ...json(ref('CreateWebhookRequest')) },
+          responses: { '201': ok('Created.', ref('Webhook')), ...errors('invalid_request', 'payload_too_large', 'tier_required', ...common) },
+        },
+        get: {
+          operationId: 'listWebhooks',
+          summary: 'List webhooks (never the secret)',
+          responses: { '200': ok('A page of webhooks.', { type: 'object', properties: { data: { type: 'array', items: ref('Webhook') }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } } }), ...errors('tier_required', ...common) },
+        },
+      },
+      '/webhooks/{webhook_id}': {
+        delete: {
+          operationId: 'deleteWebhook',
+          summary: 'Remove a webhook: later events are not POSTed to it',
+          parameters: [{ name: 'webhook_id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '204': { description: 'Removed.' }, ...errors('webhook_not_found', 'tier_required', ...common) },
+        },
+      },
+      '/webhooks/{webhook_id}/deliveries': {
+        get: {
+          operationId: 'listDeliveries',
+          summary: 'The delivery log: one entry per delivery with every attempt',
+          parameters: [{ name: 'webhook_id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': ok('A page of deliveries.', { type: 'object', properties: { data: { type: 'array', items: ref('Delivery') }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } } }), ...errors('webhook_not_found', 'tier_required', ...common) },
+        },
+      },
+      '/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': {
+        post: {
+          operationId: 'redeliver',
+          summary: 'Manual redelivery (within 7 days of the event); the same redeliver signal operators send with the Temporal CLI',
+          parameters: [
+            { name: 'webhook_id', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'delivery_id', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          responses: { '202': ok('Redelivery requested.', { type: 'object' }), ...errors('webhook_not_found', 'delivery_not_found', 'redelivery_window_expired', 'tier_required', ...common) },
         },
       },
       '/usage': {

@@ -1,0 +1,70 @@
+import { getDomain } from 'tldts';
+import type { CrawlSnapshot, SnapshotPage } from './snapshot';
+
+/** Small helpers shared by the site-level analyzers (seo-site, seo-links, performance-site). */
+
+/** Absolute URL without its fragment, or null when it does not parse. */
+export function normalizeUrl(href: string, base?: string): string | null {
+  try {
+    const u = new URL(href.trim(), base);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return null;
+  }
+}
+
+/** True for an absolute http(s) URL as written (not relative, not protocol-relative). */
+export function isAbsoluteHttpUrl(href: string): boolean {
+  return /^https?:\/\/[^/?#\s]/i.test(href.trim());
+}
+
+/** The status each known URL answers: a page's requested URL answers its first hop's status when it redirected. */
+export interface UrlStatus {
+  readonly status: number;
+  /** The final URL when this URL redirected. */
+  readonly redirectsTo?: string;
+}
+
+export function pageStatusIndex(pages: readonly SnapshotPage[]): Map<string, UrlStatus> {
+  const out = new Map<string, UrlStatus>();
+  for (const p of pages) {
+    const final = normalizeUrl(p.finalUrl);
+    if (final !== null && !out.has(final)) out.set(final, { status: p.status });
+    for (const hop of p.redirectChain) {
+      const u = normalizeUrl(hop.url);
+      if (u !== null && !out.has(u)) out.set(u, { status: hop.status, redirectsTo: p.finalUrl });
+    }
+    const requested = normalizeUrl(p.url);
+    if (requested !== null && !out.has(requested)) {
+      const first = p.redirectChain[0];
+      out.set(requested, first ? { status: first.status, redirectsTo: p.finalUrl } : { status: p.status });
+    }
+  }
+  return out;
+}
+
+/** Registrable domain of a URL's host (eTLD+1), or the host itself for IPs and suffixes. */
+export function siteOf(url: string): string | null {
+  try {
+    const host = new URL(url).hostname.toLowerCase();
+    return getDomain(host) ?? host;
+  } catch {
+    return null;
+  }
+}
+
+/** True when the URL belongs to the audited site (same registrable domain as the origin). */
+export function sameSite(snapshot: CrawlSnapshot, url: string): boolean {
+  const a = siteOf(snapshot.origin);
+  return a !== null && a === siteOf(url);
+}
+
+/** The home page URL of the audit (origin + "/"). */
+export function homeUrl(snapshot: CrawlSnapshot): string {
+  return normalizeUrl('/', snapshot.origin) ?? `${snapshot.origin}/`;
+}
+
+export function plural(n: number, word: string, pluralWord = `${word}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? word : pluralWord}`;
+}
