@@ -100,7 +100,8 @@ export const robotsTxtInvalid = siteAnalyzer('SEO_ROBOTS_TXT_INVALID', (snapshot
     findings.push({ message: `robots.txt is ${size.toLocaleString('en-US')} bytes or more; search engines ignore everything after the first 500 KiB.`, evidence: `${r.url}: ${size} bytes`, urls: [r.url] });
   }
   // Only the part crawlers read is linted (and the work stays bounded).
-  const problems = lintRobotsTxt(r.body.slice(0, ROBOTS_MAX_BYTES));
+  const read = r.body.length > ROBOTS_MAX_BYTES ? r.body.slice(0, r.body.lastIndexOf('\n', ROBOTS_MAX_BYTES) + 1) : r.body;
+  const problems = lintRobotsTxt(read);
   for (const outcome of ['fail', 'warn'] as const) {
     const list = problems.filter((p) => p.outcome === outcome);
     if (list.length === 0) continue;
