@@ -17,10 +17,41 @@ export interface Usage {
  * last upgrade, which resets the count). Pass a transaction to read under its locks.
  */
 export async function accountUsage(db: Knex | Knex.Transaction, accountId: string, now: Date): Promise<Usage> {
+  const row = await usageQuery(db, accountId, now).first();
+  if (!row) throw new Error(`account ${accountId} does not exist`);
+  return toUsage(accountId, row, now);
+}
+
+/**
+ * Locks the account row, then reads everything a live trigger decides on in one statement: the
+ * quota position, whether the account audited this domain before (first audit free) and the times
+ * of its live triggers inside the burst window. Two statements on purpose: under READ COMMITTED a
+ * statement that waits for a row lock keeps the snapshot it started with, so counts read in the
+ * locking statement could miss what the previous lock holder committed.
+ */
+export async function lockAccountPosition(
+  trx: Knex.Transaction,
+  input: { accountId: string; now: Date; domain: string; burstWindowStart: Date },
+): Promise<{ usage: Usage; domainSeen: boolean; recentTriggers: Date[] }> {
+  await trx('accounts').where({ id: input.accountId }).forUpdate().first('id');
+  const row = await usageQuery(trx, input.accountId, input.now)
+    .select(
+      trx.raw(`EXISTS (SELECT 1 FROM audits d WHERE d.account_id = a.id AND d.mode = 'live' AND d.domain = ?) AS domain_seen`, [input.domain]),
+      trx.raw(
+        `ARRAY(SELECT b.created_at FROM audits b WHERE b.account_id = a.id AND b.mode = 'live' AND b.created_at > ? ORDER BY b.created_at) AS recent`,
+        [input.burstWindowStart],
+      ),
+    )
+    .first();
+  if (!row) throw new Error(`account ${input.accountId} does not exist`);
+  return { usage: toUsage(input.accountId, row, input.now), domainSeen: row.domain_seen, recentTriggers: (row.recent as Date[]).map((d) => new Date(d)) };
+}
+
+function usageQuery(db: Knex | Knex.Transaction, accountId: string, now: Date) {
   const period = periodAt(now);
-  const row = await db('accounts as a')
+  return db('accounts as a')
     .where('a.id', accountId)
-    .first(
+    .select(
       'a.tier',
       'a.custom_quota',
       db.raw(
@@ -31,7 +62,9 @@ export async function accountUsage(db: Knex | Knex.Transaction, accountId: strin
         [period.start, period.start, period.end],
       ),
     );
-  if (!row) throw new Error(`account ${accountId} does not exist`);
+}
+
+function toUsage(accountId: string, row: { tier: Tier; custom_quota: number | null; used: number }, now: Date): Usage {
   const limit = monthlyQuota(row.tier, row.custom_quota);
-  return { accountId, tier: row.tier, limit, used: row.used, remaining: Math.max(0, limit - row.used), period };
+  return { accountId, tier: row.tier, limit, used: row.used, remaining: Math.max(0, limit - row.used), period: periodAt(now) };
 }

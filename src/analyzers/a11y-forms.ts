@@ -54,7 +54,8 @@ export function controlHasName(el: Element): boolean {
   if (el.name === 'input') return nonBlank(attr(el, 'value'));
   if (textContent(el).trim() !== '') return true;
   return getElementsByTagName('img', el.children, true).some((img) => nonBlank(attr(img, 'alt')))
-    || getElementsByTagName('input', el.children, true).some((i) => nonBlank(attr(i, 'alt')));
+    || getElementsByTagName('input', el.children, true).some((i) => nonBlank(attr(i, 'alt')))
+    || getElementsByTagName('svg', el.children, true).some((s) => nonBlank(attr(s, 'aria-label')));
 }
 
 export const controlNameMissing = pageAnalyzer('A11Y_CONTROL_NAME_MISSING', (p) => {
@@ -90,7 +91,7 @@ function idsAndReferences(p: ParsedPage): { ids: Map<string, IdUse>; refs: Map<s
   const ids = new Map<string, IdUse>();
   const refs = new Map<string, Element>();
   if (!p.doc) return { ids, refs };
-  const stack: ChildNode[] = [...p.doc.children];
+  const stack: ChildNode[] = [...p.doc.children].reverse(); // popped in document order
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!isTag(node)) continue;
@@ -106,7 +107,7 @@ function idsAndReferences(p: ParsedPage): { ids: Map<string, IdUse>; refs: Map<s
       if (v) for (const ref of v.split(/\s+/)) if (ref !== '' && !refs.has(ref)) refs.set(ref, node);
     }
     if (node.name === 'label' && node.attribs.for && !refs.has(node.attribs.for)) refs.set(node.attribs.for, node);
-    for (const child of node.children) stack.push(child);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
   return { ids, refs };
 }

@@ -45,7 +45,8 @@ export const soft404 = siteAnalyzer('BP_SOFT_404', (snapshot) => {
     return siteOutcome('warn', [{ message: `A URL that does not exist answers a server error (HTTP ${probe.status}) instead of 404.`, evidence, urls }]);
   }
   if (probe.status >= 400) {
-    const text = visibleText(probe.body ?? '');
+    if (probe.body === null) return siteOutcome('pass'); // the body was not kept: only the status can be judged
+    const text = visibleText(probe.body);
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes < SOFT_404_MIN_TEXT_BYTES) {
       return siteOutcome('warn', [{

@@ -1,11 +1,19 @@
 import type { AnalyzerResult, CrawledPage, Finding } from '../schemas/audit';
 import { A11Y_PAGE_ANALYZERS } from './a11y-page';
+import { A11Y_FORM_ANALYZERS } from './a11y-forms';
+import { BEST_PRACTICE_SITE_ANALYZERS } from './best-practices-site';
+import { PERFORMANCE_SITE_ANALYZERS } from './performance-site';
+import { SEO_LINK_ANALYZERS } from './seo-links';
+import { SEO_SITE_ANALYZERS } from './seo-site';
 import { BEST_PRACTICE_ANALYZERS } from './best-practices';
 import { catalogIndex } from './catalog';
 import { FindingIdAllocator, makeAnalyzerResult, makeFinding } from './findings';
 import { parsePage, type ParsedPage } from './parse';
 import { PERFORMANCE_PAGE_ANALYZERS } from './performance-page';
 import { SECURITY_HEADER_ANALYZERS } from './security-headers';
+import { SECURITY_CONTENT_ANALYZERS } from './security-content';
+import { SECURITY_TRANSPORT_ANALYZERS } from './security-transport';
+import { DNS_EMAIL_ANALYZERS } from './dns-email';
 import { SEO_PAGE_ANALYZERS, titleText } from './seo-page';
 import { headerValue, type CrawlSnapshot } from './snapshot';
 import { observation, type Analyzer, type AnalyzerOutcome, type Observed } from './types';
@@ -18,7 +26,9 @@ export type { CrawlSnapshot, SnapshotPage } from './snapshot';
  * and do not appear in an audit's `analyzers[]` (so they neither pass nor weigh on the score).
  */
 export const IMPLEMENTED_ANALYZERS: readonly Analyzer[] = Object.freeze(
-  [...SECURITY_HEADER_ANALYZERS, ...SEO_PAGE_ANALYZERS, ...PERFORMANCE_PAGE_ANALYZERS, ...A11Y_PAGE_ANALYZERS, ...BEST_PRACTICE_ANALYZERS]
+  [...SECURITY_HEADER_ANALYZERS, ...SEO_PAGE_ANALYZERS, ...PERFORMANCE_PAGE_ANALYZERS, ...A11Y_PAGE_ANALYZERS, ...BEST_PRACTICE_ANALYZERS,
+    ...SEO_SITE_ANALYZERS, ...SEO_LINK_ANALYZERS, ...PERFORMANCE_SITE_ANALYZERS, ...A11Y_FORM_ANALYZERS, ...BEST_PRACTICE_SITE_ANALYZERS,
+    ...SECURITY_TRANSPORT_ANALYZERS, ...SECURITY_CONTENT_ANALYZERS, ...DNS_EMAIL_ANALYZERS]
     .sort((a, b) => catalogIndex(a.code) - catalogIndex(b.code)),
 );
 

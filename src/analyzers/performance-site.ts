@@ -166,15 +166,18 @@ export const pageWeightHigh = defineAnalyzer<WeightObservation | null>({
       const u = normalizeUrl(r.url) ?? r.url;
       resources.set(u, Math.max(0, r.bytes));
       for (const f of r.foundOn ?? []) {
-        const list = byPage.get(f) ?? [];
+        const key = normalizeUrl(f) ?? f;
+        const list = byPage.get(key) ?? [];
         list.push(u);
-        byPage.set(f, list);
+        byPage.set(key, list);
       }
     }
     return perPage(observed, (o) => {
       const w = o.value;
       if (!w) return null;
-      const refs = new Set([...w.refs, ...(byPage.get(o.url) ?? []), ...(o.page.url !== o.url ? byPage.get(o.page.url) ?? [] : [])]);
+      const own = new Set([normalizeUrl(o.url) ?? o.url, normalizeUrl(o.page.url) ?? o.page.url]);
+      const refs = new Set(w.refs);
+      for (const u of own) for (const r of byPage.get(u) ?? []) refs.add(r);
       let total = w.bytes;
       let counted = 0;
       for (const u of refs) {
@@ -219,7 +222,8 @@ export const renderBlocking = pageAnalyzer('PERF_RENDER_BLOCKING', (p) => {
     if (attr(s, 'src') === undefined || !inHead(s, hasHead)) continue;
     const type = (attr(s, 'type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (!JS_TYPES.test(type) || type === 'module') continue;
-    if (attr(s, 'async') !== undefined || attr(s, 'defer') !== undefined) continue;
+    // nomodule scripts are skipped by every browser that supports modules.
+    if (attr(s, 'async') !== undefined || attr(s, 'defer') !== undefined || attr(s, 'nomodule') !== undefined) continue;
     issues.push({ outcome: 'fail', message: 'A script in the head loads synchronously (no async or defer) and blocks rendering.', evidence: snippet(p, s) });
   }
   const sheets = p.elements('link').filter((l) => {

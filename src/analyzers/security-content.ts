@@ -50,7 +50,7 @@ function enforcedPolicies(p: ParsedPage): EnforcedPolicy[] {
 
 const lower = (list: readonly string[]) => list.map((s) => s.toLowerCase());
 
-/** What a policy's script sources allow; null when the policy does not restrict scripts at all. */
+/** The unsafe script sources a policy allows (script-src, else default-src); [] when it is safe. */
 export function scriptSourceProblems(policy: CspPolicy): string[] {
   const list = policy.get('script-src') ?? policy.get('default-src');
   const name = policy.has('script-src') ? 'script-src' : 'default-src';
@@ -142,7 +142,7 @@ export function parseSetCookie(line: string): ParsedCookie | null {
 }
 
 /** Names of cookies that usually carry a session or credentials. CSRF tokens are meant to be script-readable. */
-const SESSION_NAME = /sess|^sid$|[_.-]sid$|auth|token|jwt|login|remember|^__host-|^__secure-/i;
+const SESSION_NAME = /sess|^sid$|[_.-]sid$|auth|token|jwt|login|remember/i;
 const CSRF_NAME = /csrf|xsrf/i;
 
 function isDeletion(c: ParsedCookie, now: number): boolean {

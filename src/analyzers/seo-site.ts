@@ -349,6 +349,8 @@ export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
   }
   for (const c of snapshot.linkChecks ?? []) {
     if (c.status === null) continue;
+    // Links to other sites are not ours to report; a broken embedded resource is, wherever it is hosted.
+    if ((c.kind ?? 'page') === 'page' && !sameSite(snapshot, c.url)) continue;
     const u = normalizeUrl(c.url) ?? c.url;
     if (!targets.has(u)) targets.set(u, { status: c.status, foundOn: c.foundOn, kind: c.kind ?? 'page' });
   }

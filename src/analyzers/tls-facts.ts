@@ -51,7 +51,8 @@ function handshake<T>(options: ConnectionOptions, timeoutMs: number, read: (sock
         socket.destroy();
       }
     });
-    socket.once('error', (err) => {
+    // `on`, not `once`: a late second error after settling must not become an unhandled 'error' event.
+    socket.on('error', (err) => {
       clearTimeout(timer);
       socket.destroy();
       reject(err);
@@ -99,8 +100,10 @@ const HOSTNAME_ERROR = 'ERR_TLS_CERT_ALTNAME_INVALID';
 
 function certificateFacts(socket: TLSSocket, host: string): TlsFacts['certificate'] {
   const x509 = socket.getPeerX509Certificate();
-  const peer = socket.getPeerCertificate();
-  if (!x509 || !peer || Object.keys(peer).length === 0) return undefined;
+  if (!x509) return undefined;
+  // getPeerCertificate() can come back empty on some builds; the X509 object's legacy form is the same shape.
+  const fromSocket = socket.getPeerCertificate();
+  const peer = fromSocket && Object.keys(fromSocket).length > 0 ? fromSocket : x509.toLegacyObject();
   // Node checks the host name only when the chain verified; check it on its own either way.
   const identity = tls.checkServerIdentity(host, peer);
   const chainError = socket.authorized || socket.authorizationError === undefined
@@ -119,7 +122,10 @@ function certificateFacts(socket: TLSSocket, host: string): TlsFacts['certificat
   };
 }
 
-/** Whether the server completes a handshake limited to `version`. */
+/**
+ * Whether the server completes a handshake limited to `version`. Any failure counts as "refused"; this
+ * relies on the local OpenSSL still being able to offer the version at security level 0 (OpenSSL 3 does).
+ */
 async function acceptsVersion(host: string, port: number, opts: TlsProbeOptions, version: tls.SecureVersion): Promise<boolean> {
   try {
     const negotiated = await handshake({

@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
 import { BURST_LIMIT, tierAtLeast } from '../accounts/tiers';
-import { accountUsage, type Usage } from '../accounts/usage';
+import { accountUsage, lockAccountPosition, type Usage } from '../accounts/usage';
 import type { KeyIdentity } from '../accounts/repository';
 import { ApiError } from '../api/api-error';
 import type { Clock } from '../clock';
@@ -73,13 +72,16 @@ export async function triggerAudit(
         return { response: earlier.body as TriggerResult['response'], usage: await accountUsage(trx, identity.accountId, now), replayed: true };
       }
     }
-    await trx('accounts').where({ id: identity.accountId }).forUpdate().first('id');
-    await enforceBurst(trx, identity.accountId, now);
-    const firstOfDomain = !(await trx('audits')
-      .where({ account_id: identity.accountId, mode: 'live', domain: domain.origin })
-      .first('id'));
-    // Read under the lock: the tier may have changed since the request was authenticated.
-    const usage = await accountUsage(trx, identity.accountId, now);
+    const position = await lockAccountPosition(trx, {
+      accountId: identity.accountId,
+      now,
+      domain: domain.origin,
+      burstWindowStart: new Date(now.getTime() - BURST_LIMIT.windowSeconds * 1000),
+    });
+    enforceBurst(position.recentTriggers, now);
+    const firstOfDomain = !position.domainSeen;
+    // Decided under the lock: the tier may have changed since the request was authenticated.
+    const { usage } = position;
     const tier = requestedTier(body.tier, usage.tier);
     if (!firstOfDomain && usage.remaining <= 0) {
       throw new ApiError(
@@ -185,16 +187,10 @@ async function checkResolvable(host: string, config: Config): Promise<void> {
   }
 }
 
-async function enforceBurst(trx: Knex.Transaction, accountId: string, now: Date): Promise<void> {
-  const windowStart = new Date(now.getTime() - BURST_LIMIT.windowSeconds * 1000);
-  const recent = await trx('audits')
-    .where({ account_id: accountId, mode: 'live' })
-    .where('created_at', '>', windowStart)
-    .orderBy('created_at', 'asc')
-    .select('created_at');
-  if (recent.length < BURST_LIMIT.limit) return;
-  // The window frees a slot when the oldest trigger in it is 60 s old.
-  const freesAt = new Date(recent[recent.length - BURST_LIMIT.limit].created_at).getTime() + BURST_LIMIT.windowSeconds * 1000;
+function enforceBurst(recentTriggers: Date[], now: Date): void {
+  if (recentTriggers.length < BURST_LIMIT.limit) return;
+  // The window frees a slot when the oldest trigger that keeps it full is 60 s old.
+  const freesAt = recentTriggers[recentTriggers.length - BURST_LIMIT.limit].getTime() + BURST_LIMIT.windowSeconds * 1000;
   const retryAfter = Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000));
   throw new ApiError(
     'burst_limit_exceeded',

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { IMPLEMENTED_ANALYZERS, runAnalyzers } from '../../src/analyzers';
 import { parsePages } from '../../src/analyzers/parse';
 import type { CrawlSnapshot, DnsFacts, SnapshotPage } from '../../src/analyzers/snapshot';
 import type { Analyzer, AnalyzerOutcome } from '../../src/analyzers/types';
@@ -219,5 +220,30 @@ describe('collectDnsFacts', () => {
       (e: Error & { code?: string }) => e.code === 'ESERVFAIL',
     );
     await assert.rejects(collectDnsFacts('example.com', 'example.com', fakeResolver({ 'example.com': { TXT: dnsError('ETIMEOUT') } })));
+  });
+});
+
+describe('registry', () => {
+  it('registers the security transport/content and DNS/email analyzers, run through runAnalyzers', () => {
+    const codes = IMPLEMENTED_ANALYZERS.map((a) => a.code);
+    for (const code of [
+      'SEC_HTTP_NOT_REDIRECTED', 'SEC_TLS_CERT_INVALID', 'SEC_TLS_CERT_EXPIRING', 'SEC_TLS_LEGACY_PROTOCOL', 'SEC_TLS_WEAK_KEY',
+      'SEC_CSP_UNSAFE', 'SEC_COOKIE_INSECURE', 'SEC_CORS_CREDENTIALED_ANY', 'SEC_SRI_MISSING', 'SEC_MIXED_CONTENT', 'SEC_SECURITY_TXT_MISSING',
+      'DNS_DNSSEC_MISSING', 'DNS_CAA_MISSING', 'DNS_IPV6_MISSING', 'EMAIL_SPF_MISSING', 'EMAIL_SPF_WEAK', 'EMAIL_DMARC_MISSING',
+      'EMAIL_DMARC_WEAK', 'EMAIL_NO_MAIL_HYGIENE',
+    ]) assert.ok(codes.includes(code as never), code);
+    const s: CrawlSnapshot = {
+      origin: ORIGIN, robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' }, pages: [HOME],
+      dns: { ok: true, facts: { ...GOOD, spf: ['v=spf1 +all'], dmarc: ['v=DMARC1; p=none'] } },
+    };
+    const r = runAnalyzers(s);
+    const status = (code: string) => r.analyzers.find((a) => a.code === code)!;
+    assert.deepEqual(status('EMAIL_SPF_WEAK'), { code: 'EMAIL_SPF_WEAK', category: 'dns_email', title: 'SPF policy too permissive', severity: 'medium', status: 'fail', score: 0, weight: 3 });
+    assert.equal(status('EMAIL_DMARC_WEAK').status, 'fail');
+    assert.equal(status('EMAIL_SPF_MISSING').status, 'pass');
+    assert.equal(status('SEC_TLS_CERT_INVALID').status, 'not_applicable');
+    const spf = r.findings.find((f) => f.analyzer === 'EMAIL_SPF_WEAK')!;
+    assert.equal(spf.evidence, 'example.com TXT "v=spf1 +all"');
+    assert.deepEqual(spf.urls, [ORIGIN]);
   });
 });

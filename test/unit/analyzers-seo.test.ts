@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { IMPLEMENTED_ANALYZERS, runAnalyzers } from '../../src/analyzers';
 import { parsePages } from '../../src/analyzers/parse';
 import type { CrawlSnapshot, HeaderMap, RedirectHop, SitemapFetch, SnapshotPage } from '../../src/analyzers/snapshot';
 import type { Analyzer, AnalyzerOutcome } from '../../src/analyzers/types';
@@ -150,6 +151,7 @@ describe('SEO site analyzers', () => {
         { url: `${ORIGIN}/img/logo.png`, status: 500, foundOn: [`${ORIGIN}/`, `${ORIGIN}/a`], kind: 'resource' },
         { url: `${ORIGIN}/ok`, status: 200, foundOn: [`${ORIGIN}/`] },
         { url: `${ORIGIN}/timeout`, status: null, foundOn: [`${ORIGIN}/`] },
+        { url: 'https://other.org/gone', status: 404, foundOn: [`${ORIGIN}/`] },
       ],
     });
     assert.equal(out.status, 'fail');
@@ -259,5 +261,43 @@ describe('SEO link and markup analyzers', () => {
     assert.match(run(structuredDataInvalid, [ld('{"@context":"https://schema.org","name":"X"}')]).findings[0]!.message, /no @type/);
     assert.ok(jsonLdMissingType([{ '@type': 'A' }, { name: 'b' }]));
     assert.ok(!jsonLdMissingType({ '@type': ['A', 'B'], author: { name: 'nested needs none' } }));
+  });
+});
+
+describe('new analyzers in the registry', () => {
+  it('run through runAnalyzers on a full snapshot without errors, with findings citing URLs', () => {
+    const codes = IMPLEMENTED_ANALYZERS.map((a) => a.code);
+    const mine = [
+      'SEO_ROBOTS_BLOCKED', 'SEO_ROBOTS_TXT_INVALID', 'SEO_SITEMAP_INVALID', 'SEO_TITLE_DUPLICATE', 'SEO_CANONICAL_INVALID',
+      'SEO_HREFLANG_INVALID', 'SEO_BROKEN_LINK', 'SEO_REDIRECT_CHAIN', 'SEO_LINK_TEXT_GENERIC', 'SEO_ANCHOR_NOT_CRAWLABLE',
+      'SEO_STRUCTURED_DATA_INVALID', 'SEO_LLMS_TXT', 'PERF_TTFB_SLOW', 'PERF_CACHE_WEAK', 'PERF_PAGE_WEIGHT_HIGH',
+      'PERF_RENDER_BLOCKING', 'A11Y_FORM_LABEL_MISSING', 'A11Y_CONTROL_NAME_MISSING', 'A11Y_DUPLICATE_ID_ARIA', 'BP_SOFT_404',
+    ];
+    for (const c of mine) assert.ok(codes.includes(c as never), c);
+    const body = doc('<title>Home</title><script src="/a.js"></script><script type="application/ld+json">{</script>',
+      '<a href="/x">here</a><a onclick="f()">menu</a><a href="/y"></a><input name="q"><span id="d">a</span><span id="d">b</span><button aria-describedby="d">Go</button>');
+    const s: CrawlSnapshot = {
+      origin: ORIGIN,
+      robots: robots('User-agent: *\nDisallow: /x\nOops\n'),
+      pages: [page({ path: '/', depth: 0, body, ttfbMs: 900 }), page({ path: '/x', status: 404, foundOn: [`${ORIGIN}/`] })],
+      resources: [{ url: `${ORIGIN}/a.js`, status: 200, headers: { 'content-type': 'text/javascript' }, bytes: 5_000_000 }],
+      sitemaps: [{ url: `${ORIGIN}/sitemap.xml`, source: 'default', status: 404 }],
+      linkChecks: [{ url: `${ORIGIN}/y`, status: 500, foundOn: [`${ORIGIN}/`] }],
+      llmsTxt: { kind: 'fetched', url: `${ORIGIN}/llms.txt`, status: 404 },
+      notFoundProbe: { kind: 'fetched', url: `${ORIGIN}/nope-123`, finalUrl: `${ORIGIN}/nope-123`, status: 200, body },
+    };
+    const errors: string[] = [];
+    const r = runAnalyzers(s, { onError: (code) => errors.push(code) });
+    assert.deepEqual(errors, []);
+    const status = new Map(r.analyzers.map((a) => [a.code, a.status]));
+    for (const c of mine.filter((c) => !['SEO_HREFLANG_INVALID', 'SEO_CANONICAL_INVALID', 'SEO_REDIRECT_CHAIN'].includes(c))) {
+      assert.ok(status.get(c) === 'fail' || status.get(c) === 'warn', `${c}: ${status.get(c)}`);
+    }
+    assert.equal(status.get('SEO_HREFLANG_INVALID'), 'not_applicable');
+    assert.equal(status.get('SEO_REDIRECT_CHAIN'), 'pass');
+    for (const f of r.findings) {
+      assert.ok(f.urls.length > 0 && f.evidence.length > 0 && f.evidence.length <= 300, f.analyzer);
+      for (const u of f.urls) assert.ok(u.startsWith(ORIGIN), u);
+    }
   });
 });
