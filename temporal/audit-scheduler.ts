@@ -23,8 +23,10 @@ export class TemporalAuditScheduler implements AuditScheduler {
           workflowId: input.auditId,
           taskQueue: this.taskQueue,
           args: [input],
-          // Test audits are re-run under the same id; a run still in progress is simply kept.
-          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+          // A live id is started once (a repeated start joins the running workflow). Test audits are
+          // re-run under the same id: a run still finishing (e.g. sending its events) is replaced,
+          // so the re-triggered audit always gets a run of its own.
+          workflowIdConflictPolicy: input.mode === 'test' ? WorkflowIdConflictPolicy.TERMINATE_EXISTING : WorkflowIdConflictPolicy.USE_EXISTING,
           workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
           typedSearchAttributes: [
             { key: AUDIT_STATUS, value: 'queued' },

@@ -64,6 +64,16 @@ describe('audits with a test key', () => {
     assert.notEqual(elsewhere.body.audit_id, first.body.audit_id);
   });
 
+  it('converge to one completed audit when the same domain is triggered again while it runs', async () => {
+    const responses = await Promise.all(Array.from({ length: 4 }, () => trigger(account.testKey, 'https://rerun.example.com')));
+    assert.equal(new Set(responses.map((r) => r.body.audit_id)).size, 1);
+    const again = await trigger(account.testKey, 'https://rerun.example.com');
+    const done = await waitForAudit(account.testKey, again.body.audit_id);
+    assert.equal(done.body.status, 'completed');
+    const { service } = await getStack();
+    assert.deepEqual(await service.temporal.client.workflow.getHandle(again.body.audit_id).result(), { status: 'completed', attempts: 1 });
+  });
+
   it('show a status envelope until complete and keep the workflow and its search attributes current', async () => {
     const { body } = await trigger(account.testKey, 'https://envelope.example.com');
     const early = await api('GET', `/v1/audits/${body.audit_id}`, { key: account.testKey });
