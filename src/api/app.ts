@@ -37,7 +37,8 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   const log = deps.log ?? ((message, err) => console.error(message, err));
   app.use(
     envelope({
-      docsUrl: deps.config.docsUrl ?? `${deps.baseUrl()}/docs/errors`,
+      // Resolved per response: the listening address is known only once the server is up.
+      docsUrl: () => deps.config.docsUrl ?? `${deps.baseUrl()}/docs/errors`,
       clock: deps.clock,
       log,
     }),

@@ -8,7 +8,7 @@ function assertEnvelope(response: ApiResponse, status: number, code: string, mes
   if (message) assert.match(response.body.error.message, message);
   assert.match(response.body.error.request_id, /^req_[0-9A-Za-z]{20}$/);
   assert.equal(response.body.error.request_id, response.headers.get('x-request-id'));
-  assert.match(response.body.error.docs_url, new RegExp(`/docs/errors#${code}$`));
+  assert.match(response.body.error.docs_url, new RegExp(`^http://127\\.0\\.0\\.1:\\d+/docs/errors#${code}$`));
   for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
     assert.ok(response.headers.get(header), `${header} missing on ${status}`);
   }

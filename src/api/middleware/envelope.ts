@@ -10,7 +10,7 @@ import type { ApiState } from '../context';
  * Outermost layer: gives every response a request id and the three rate-limit headers, and turns
  * every thrown error into the spec's error envelope (unknown errors become internal_error).
  */
-export function envelope(opts: { docsUrl: string; clock: Clock; log: (msg: string, err?: unknown) => void }): Middleware<ApiState> {
+export function envelope(opts: { docsUrl: () => string; clock: Clock; log: (msg: string, err?: unknown) => void }): Middleware<ApiState> {
   return async (ctx, next) => {
     const requestId = newRequestId();
     ctx.state.requestId = requestId;
@@ -28,7 +28,7 @@ export function envelope(opts: { docsUrl: string; clock: Clock; log: (msg: strin
           code: apiError.code,
           message: apiError.message,
           request_id: requestId,
-          docs_url: `${opts.docsUrl}#${apiError.code}`,
+          docs_url: `${opts.docsUrl()}#${apiError.code}`,
         },
       };
     } finally {
