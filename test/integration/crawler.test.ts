@@ -1,0 +1,449 @@
+/**
+ * The crawler against real HTTP servers on loopback only (127.0.0.1, and 127.0.0.2 as "another
+ * site"). Every socket undici opens is recorded and checked to be loopback. No DNS: all hosts are
+ * IP literals and lookupDns / probeTls are off.
+ */
+import assert from 'node:assert/strict';
+import diagnosticsChannel from 'node:diagnostics_channel';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import zlib from 'node:zlib';
+import { crawlSite, estimateCrawlMs, parseSitemapXml, retryAfterMs } from '../../src/crawl/crawler';
+import { AuditFailure } from '../../src/audits/failures';
+import { closeOutboundAgents, parseCidrList } from '../../src/outbound';
+import type { CrawlSnapshot } from '../../src/analyzers/snapshot';
+
+const LOOPBACK = parseCidrList('127.0.0.0/8');
+const UA = 'DomainAuditBot/0.1 (+https://domain-audit.example/bot)';
+
+type Reply = { status?: number; headers?: Record<string, string>; body?: string | Buffer; encode?: 'gzip' | 'br' };
+type Handler = (req: http.IncomingMessage, hits: number) => Reply | undefined;
+
+interface Fixture {
+  origin: string;
+  port: number;
+  requests: Array<{ method: string; url: string; ua: string; ae: string; origin?: string }>;
+  close(): Promise<void>;
+}
+
+async function serve(routes: Record<string, Reply | Handler>, host = '127.0.0.1'): Promise<Fixture> {
+  const requests: Fixture['requests'] = [];
+  const hits = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    requests.push({ method: req.method ?? '', url, ua: String(req.headers['user-agent']), ae: String(req.headers['accept-encoding'] ?? ''), origin: req.headers.origin });
+    const n = (hits.get(url) ?? 0) + 1;
+    hits.set(url, n);
+    const route = routes[url];
+    const reply = typeof route === 'function' ? route(req, n) : route;
+    if (!reply) {
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
+      return;
+    }
+    let body: Buffer = Buffer.from(reply.body ?? '');
+    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', ...reply.headers };
+    if (reply.encode === 'gzip') {
+      body = zlib.gzipSync(body);
+      headers['content-encoding'] = 'gzip';
+    } else if (reply.encode === 'br') {
+      body = zlib.brotliCompressSync(body);
+      headers['content-encoding'] = 'br';
+    }
+    res.writeHead(reply.status ?? 200, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  server.keepAliveTimeout = 1_000;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://${host}:${port}`,
+    port,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const page = (title: string, links: string[], extra = '') =>
+  `<!doctype html><html lang="en"><head><title>${title}</title>${extra}</head><body><h1>${title}</h1>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
+
+function crawl(origin: string, pageBudget: number, extra: Partial<Parameters<typeof crawlSite>[0]> = {}): Promise<CrawlSnapshot> {
+  return crawlSite({ origin, pageBudget, allow: LOOPBACK, userAgent: UA, lookupDns: false, probeTls: false, ...extra });
+}
+
+async function rejectsWith(p: Promise<unknown>, code: string): Promise<AuditFailure> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof AuditFailure, `expected AuditFailure, got ${String(err)}`);
+    assert.equal(err.code, code, err.message);
+    return err;
+  }
+  assert.fail(`expected AuditFailure ${code}`);
+}
+
+const paths = (snap: CrawlSnapshot) => snap.pages.map((p) => new URL(p.url).pathname);
+
+// --- socket audit: every connection must go to loopback ----------------------------------------
+const connectedTo: string[] = [];
+const onConnected = (msg: unknown) => {
+  connectedTo.push((msg as { socket: Socket }).socket.remoteAddress ?? '?');
+};
+
+describe('crawlSite (loopback fixtures)', function () {
+  this.timeout(30_000);
+
+  before(() => diagnosticsChannel.subscribe('undici:client:connected', onConnected));
+  after(async () => {
+    diagnosticsChannel.unsubscribe('undici:client:connected', onConnected);
+    await closeOutboundAgents();
+    assert.ok(connectedTo.length > 0);
+    for (const a of connectedTo) assert.match(a, /^(?:::ffff:)?127\./, `connection to non-loopback ${a}`);
+  });
+
+  describe('a small site', () => {
+    let site: Fixture;
+    let other: Fixture;
+    let snap: CrawlSnapshot;
+    let progress: Array<{ pagesCrawled: number; queued: number }>;
+
+    before(async () => {
+      other = await serve({ '/': { body: page('Elsewhere', []) } }, '127.0.0.2');
+      const offsite = `${other.origin}/`;
+      let origin = '';
+      site = await serve({
+        '/robots.txt': () => ({ headers: { 'content-type': 'text/plain' }, body: `User-agent: *\nDisallow: /private\n\nSitemap: ${origin}/sitemap-index.xml\n` }),
+        '/sitemap-index.xml': () => ({
+          headers: { 'content-type': 'application/xml' },
+          body: `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/sitemap-pages.xml</loc></sitemap></sitemapindex>`,
+        }),
+        '/sitemap-pages.xml': () => ({
+          headers: { 'content-type': 'application/xml' },
+          encode: 'gzip',
+          body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/</loc></url><url><loc>${origin}/a</loc></url><url><loc>${origin}/private/x</loc></url><url><loc>${origin}/orphan</loc></url></urlset>`,
+        }),
+        '/': {
+          body: page('Home', ['/a', '/b', '/c', '/private/x', offsite, '/old', 'mailto:x@example.com', '#top'],
+            '<link rel="stylesheet" href="/s.css"><script src="/app.js"></script>') + '<img src="/logo.png" alt="">',
+        },
+        '/a': { encode: 'gzip', body: page('Page A', ['/a1', '/b', '/']) },
+        '/b': { encode: 'br', body: page('Page B', ['/b1', '/a']) },
+        '/c': { body: page('Page C', ['/c1', '/missing']) },
+        '/old': { status: 301, headers: { location: '/older' } },
+        '/older': { status: 302, headers: { location: '/d' } },
+        '/d': { body: page('Page D', ['/']) },
+        '/a1': { body: page('A1', []) },
+        '/b1': { body: page('B1', []) },
+        '/c1': { body: page('C1', []) },
+        '/orphan': { body: page('Orphan', []) },
+        '/s.css': { headers: { 'content-type': 'text/css', 'cache-control': 'max-age=31536000' }, body: 'body{color:red}' },
+        '/app.js': { headers: { 'content-type': 'text/javascript' }, encode: 'gzip', body: 'console.log(1);'.repeat(100) },
+        '/logo.png': { status: 404, body: 'nope' },
+        '/llms.txt': { headers: { 'content-type': 'text/plain' }, body: '# Site\n> about' },
+      });
+      origin = site.origin;
+      progress = [];
+      snap = await crawl(site.origin, 50, { onProgress: (p) => progress.push(p) });
+    });
+    after(async () => {
+      await site.close();
+      await other.close();
+    });
+
+    it('crawls breadth-first, home first, depths in order', () => {
+      assert.deepEqual(paths(snap), ['/', '/a', '/b', '/c', '/old', '/a1', '/b1', '/c1', '/missing']);
+      const depths = snap.pages.map((p) => p.depth);
+      assert.deepEqual(depths, [0, 1, 1, 1, 1, 2, 2, 2, 2]);
+      assert.equal(snap.origin, site.origin);
+      assert.ok(snap.observedAt && !Number.isNaN(Date.parse(snap.observedAt)));
+      assert.equal(progress.length, snap.pages.length);
+      assert.equal(progress[progress.length - 1]!.pagesCrawled, snap.pages.length);
+    });
+
+    it('records foundOn of pages', () => {
+      const b = snap.pages.find((p) => p.url === `${site.origin}/b`)!;
+      assert.deepEqual([...b.foundOn!].sort(), [`${site.origin}/`, `${site.origin}/a`]);
+      const home = snap.pages[0]!;
+      assert.equal(home.foundOn, undefined);
+      const missing = snap.pages.find((p) => p.url.endsWith('/missing'))!;
+      assert.equal(missing.status, 404);
+      assert.deepEqual(missing.foundOn, [`${site.origin}/c`]);
+    });
+
+    it('skips and records URLs disallowed by robots.txt', () => {
+      assert.ok(!site.requests.some((r) => r.url.startsWith('/private')));
+      assert.deepEqual(snap.robotsDisallowed, [{ url: `${site.origin}/private/x`, depth: 1, foundOn: [`${site.origin}/`], inSitemap: true }]);
+      assert.equal(snap.robots.kind, 'fetched');
+    });
+
+    it('does not follow links to another registrable domain', () => {
+      assert.equal(other.requests.length, 0);
+      assert.ok(!snap.pages.some((p) => p.url.startsWith(other.origin)));
+    });
+
+    it('records redirect chains', () => {
+      const old = snap.pages.find((p) => p.url.endsWith('/old'))!;
+      assert.equal(old.finalUrl, `${site.origin}/d`);
+      assert.equal(old.status, 200);
+      assert.deepEqual(old.redirectChain, [
+        { url: `${site.origin}/old`, status: 301, location: '/older' },
+        { url: `${site.origin}/older`, status: 302, location: '/d' },
+      ]);
+      // /d reached by redirect is not crawled a second time
+      assert.equal(site.requests.filter((r) => r.url === '/d' && r.method === 'GET' && r.origin === undefined).length, 1);
+    });
+
+    it('decodes gzip and br bodies, sending an honest UA and accept-encoding', () => {
+      const a = snap.pages.find((p) => p.url.endsWith('/a'))!;
+      const b = snap.pages.find((p) => p.url.endsWith('/b'))!;
+      assert.match(a.body!, /<title>Page A<\/title>/);
+      assert.match(b.body!, /<title>Page B<\/title>/);
+      assert.equal(a.headers['content-encoding'], 'gzip');
+      assert.ok(a.bytes < Buffer.byteLength(a.body!) + 50);
+      for (const r of site.requests) {
+        assert.equal(r.ua, UA);
+        assert.equal(r.ae, 'br, gzip');
+      }
+    });
+
+    it('follows robots.txt sitemaps and sitemap indexes, plus /sitemap.xml', () => {
+      const sm = snap.sitemaps!;
+      const byUrl = new Map(sm.map((s) => [new URL(s.url).pathname, s]));
+      assert.equal(byUrl.get('/sitemap-index.xml')!.source, 'robots');
+      assert.equal(byUrl.get('/sitemap-index.xml')!.root, 'sitemapindex');
+      const child = byUrl.get('/sitemap-pages.xml')!;
+      assert.equal(child.source, 'index');
+      assert.equal(child.status, 200);
+      assert.equal(child.root, 'urlset');
+      assert.equal(child.locCount, 4);
+      assert.equal(child.xmlError, undefined);
+      assert.equal(byUrl.get('/sitemap.xml')!.source, 'default');
+      assert.equal(byUrl.get('/sitemap.xml')!.status, 404);
+    });
+
+    it('collects subresources and link-checks uncrawled targets', () => {
+      const res = new Map(snap.resources!.map((r) => [new URL(r.url).pathname, r]));
+      assert.equal(res.get('/s.css')!.kind, 'stylesheet');
+      assert.equal(res.get('/s.css')!.headers['cache-control'], 'max-age=31536000');
+      assert.equal(res.get('/app.js')!.kind, 'script');
+      assert.equal(res.get('/app.js')!.headers['content-encoding'], 'gzip');
+      assert.equal(res.get('/logo.png')!.kind, 'image');
+      assert.deepEqual(res.get('/logo.png')!.foundOn, [`${site.origin}/`]);
+      const checks = new Map(snap.linkChecks!.map((c) => [new URL(c.url).pathname, c]));
+      assert.deepEqual(checks.get('/logo.png'), { url: `${site.origin}/logo.png`, status: 404, foundOn: [`${site.origin}/`], kind: 'resource' });
+      // listed only in the sitemap: status checked, not crawled
+      assert.equal(checks.get('/orphan')!.status, 200);
+      assert.equal(checks.get('/orphan')!.kind, 'page');
+    });
+
+    it('records the side probes: 404 probe, llms.txt, security.txt, CORS', () => {
+      const nf = snap.notFoundProbe!;
+      assert.equal(nf.kind, 'fetched');
+      if (nf.kind === 'fetched') {
+        assert.equal(nf.status, 404);
+        assert.match(nf.url, /\/da-404-check-[0-9a-f]{16}$/);
+        assert.match(nf.body!, /Not found/);
+      }
+      assert.equal(snap.llmsTxt!.kind, 'fetched');
+      if (snap.llmsTxt!.kind === 'fetched') {
+        assert.equal(snap.llmsTxt!.status, 200);
+        assert.equal(snap.llmsTxt!.bodyStart, '# Site\n> about');
+      }
+      assert.equal(snap.securityTxt!.kind, 'fetched');
+      if (snap.securityTxt!.kind === 'fetched') assert.equal(snap.securityTxt!.status, 404);
+      assert.ok(snap.corsProbe!.ok);
+      if (snap.corsProbe!.ok) assert.equal(snap.corsProbe!.facts.originSent, 'https://audit-cors-probe.invalid');
+      assert.ok(site.requests.some((r) => r.url === '/' && r.origin === 'https://audit-cors-probe.invalid'));
+      // http origin: no https redirect / TLS / DNS facts
+      assert.equal(snap.httpsRedirect, undefined);
+      assert.equal(snap.tls, undefined);
+      assert.equal(snap.dns, undefined);
+    });
+  });
+
+  describe('limits', () => {
+    it('respects the page budget (3 of a 10-page site)', async () => {
+      const routes: Record<string, Reply> = { '/': { body: page('Home', Array.from({ length: 9 }, (_, i) => `/p${i + 1}`)) } };
+      for (let i = 1; i <= 9; i++) routes[`/p${i}`] = { body: page(`P${i}`, ['/']) };
+      const site = await serve(routes);
+      try {
+        const snap = await crawl(site.origin, 3);
+        assert.deepEqual(paths(snap), ['/', '/p1', '/p2']);
+        const getPages = site.requests.filter((r) => r.method === 'GET' && /^\/p\d$/.test(r.url));
+        assert.equal(getPages.length, 2);
+        // the rest are status-checked (HEAD), not crawled
+        const checked = snap.linkChecks!.filter((c) => c.kind === 'page').map((c) => new URL(c.url).pathname).sort();
+        assert.deepEqual(checked, ['/p3', '/p4', '/p5', '/p6', '/p7', '/p8', '/p9']);
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('stops at depth 5', async () => {
+      const routes: Record<string, Reply> = { '/': { body: page('Home', ['/d1']) } };
+      for (let i = 1; i <= 8; i++) routes[`/d${i}`] = { body: page(`D${i}`, [`/d${i + 1}`]) };
+      const site = await serve(routes);
+      try {
+        const snap = await crawl(site.origin, 100);
+        assert.deepEqual(paths(snap), ['/', '/d1', '/d2', '/d3', '/d4', '/d5']);
+        assert.equal(Math.max(...snap.pages.map((p) => p.depth)), 5);
+        assert.ok(!site.requests.some((r) => r.url === '/d6' && r.method === 'GET'));
+        assert.ok(!site.requests.some((r) => r.url === '/d7'));
+        assert.deepEqual(snap.linkChecks!.map((c) => new URL(c.url).pathname), ['/d6']);
+      } finally {
+        await site.close();
+      }
+    });
+  });
+
+  describe('robots.txt and failures', () => {
+    it('fails with robots_disallowed when the home page is disallowed', async () => {
+      const site = await serve({ '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: DomainAuditBot\nDisallow: /\n' }, '/': { body: page('Home', []) } });
+      try {
+        await rejectsWith(crawl(site.origin, 10), 'robots_disallowed');
+        assert.ok(!site.requests.some((r) => r.url === '/'));
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('allows everything when robots.txt answers 4xx', async () => {
+      const site = await serve({ '/robots.txt': { status: 403, body: 'no' }, '/': { body: page('Home', ['/x']) }, '/x': { body: page('X', []) } });
+      try {
+        const snap = await crawl(site.origin, 10);
+        assert.deepEqual(paths(snap), ['/', '/x']);
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('fails with domain_unreachable when robots.txt answers 503', async () => {
+      const site = await serve({ '/robots.txt': { status: 503, headers: { 'retry-after': '0' }, body: 'down' }, '/': { body: page('Home', []) } });
+      try {
+        await rejectsWith(crawl(site.origin, 10), 'domain_unreachable');
+        assert.equal(site.requests.filter((r) => r.url === '/robots.txt').length, 3);
+        assert.ok(!site.requests.some((r) => r.url === '/'));
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('fails with domain_unreachable when nothing listens', async () => {
+      const site = await serve({});
+      const origin = site.origin;
+      await site.close();
+      await rejectsWith(crawl(origin, 10), 'domain_unreachable');
+    });
+
+    it('backs off on 429 with Retry-After: 1 and then crawls', async () => {
+      const site = await serve({
+        '/': { body: page('Home', ['/busy']) },
+        '/busy': (_req, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '1' }, body: 'slow down' } : { body: page('Busy', []) }),
+      });
+      try {
+        const t0 = Date.now();
+        const snap = await crawl(site.origin, 10);
+        const busy = snap.pages.find((p) => p.url.endsWith('/busy'))!;
+        assert.equal(busy.status, 200);
+        assert.match(busy.body!, /Busy/);
+        const tries = site.requests.filter((r) => r.url === '/busy');
+        assert.equal(tries.length, 2);
+        assert.ok(Date.now() - t0 >= 900, 'waited for Retry-After');
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('fails with target_rate_limited when every request answers 429', async () => {
+      const always429: Handler = () => ({ status: 429, headers: { 'retry-after': '0' }, body: 'slow down' });
+      const site = await serve({ '/robots.txt': always429, '/': always429 });
+      try {
+        await rejectsWith(crawl(site.origin, 10), 'target_rate_limited');
+        assert.equal(site.requests.filter((r) => r.url === '/robots.txt').length, 3);
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('fails with target_rate_limited when the home page keeps answering 429', async () => {
+      const site = await serve({ '/robots.txt': { status: 404 }, '/': { status: 429, headers: { 'retry-after': '0' }, body: 'slow down' } });
+      try {
+        await rejectsWith(crawl(site.origin, 10), 'target_rate_limited');
+        assert.equal(site.requests.filter((r) => r.url === '/').length, 3);
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('honours Crawl-delay with one request in flight', async () => {
+      let inFlight = 0;
+      let maxInFlight = 0;
+      const slow: Handler = () => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        setTimeout(() => inFlight--, 0);
+        return { body: page('P', []) };
+      };
+      const site = await serve({
+        '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nCrawl-delay: 0.2\n' },
+        '/': { body: page('Home', ['/1', '/2', '/3']) },
+        '/1': slow,
+        '/2': slow,
+        '/3': slow,
+      });
+      try {
+        const t0 = Date.now();
+        const snap = await crawl(site.origin, 10);
+        assert.equal(snap.pages.length, 4);
+        // robots + home + 3 pages + side probes, all spaced 200 ms apart on the origin host
+        assert.ok(Date.now() - t0 >= 1_000, `crawl-delay not honoured (${Date.now() - t0} ms)`);
+        assert.equal(maxInFlight, 1);
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('stops promptly when the signal aborts', async () => {
+      const routes: Record<string, Reply | Handler> = { '/': { body: page('Home', Array.from({ length: 20 }, (_, i) => `/s${i}`)) } };
+      for (let i = 0; i < 20; i++) routes[`/s${i}`] = { status: 429, headers: { 'retry-after': '10' }, body: 'wait' };
+      const site = await serve(routes);
+      try {
+        const controller = new AbortController();
+        const t0 = Date.now();
+        setTimeout(() => controller.abort(new Error('activity cancelled')), 300);
+        await assert.rejects(crawl(site.origin, 50, { signal: controller.signal }), /activity cancelled/);
+        assert.ok(Date.now() - t0 < 2_000);
+      } finally {
+        await site.close();
+      }
+    });
+  });
+
+  describe('helpers', () => {
+    it('parses sitemaps and flags malformed XML', () => {
+      const ok = parseSitemapXml('<?xml version="1.0"?><urlset><url><loc> https://a.example/x </loc></url></urlset>', 10);
+      assert.deepEqual(ok, { root: 'urlset', locCount: 1, locs: ['https://a.example/x'] });
+      const bad = parseSitemapXml('<urlset><url><loc>https://a.example/</loc></urlset>', 10);
+      assert.equal(bad.root, 'urlset');
+      assert.ok(bad.xmlError);
+      const html = parseSitemapXml('<!doctype html><html><body>hi</body></html>', 10);
+      assert.equal(html.root, 'html');
+    });
+
+    it('reads Retry-After (seconds or date), capped at 10 s', () => {
+      assert.equal(retryAfterMs('1', 500), 1_000);
+      assert.equal(retryAfterMs('120', 500), 10_000);
+      assert.equal(retryAfterMs(undefined, 500), 500);
+      assert.equal(retryAfterMs(new Date(5_000).toUTCString(), 500, 2_000), 3_000);
+    });
+
+    it('estimates crawl time from the budget and a measured pace', () => {
+      assert.ok(estimateCrawlMs(100) > estimateCrawlMs(10));
+      assert.ok(estimateCrawlMs(100, 1_000) > estimateCrawlMs(100, 50));
+      assert.ok(Number.isInteger(estimateCrawlMs(10, 33.3)));
+    });
+  });
+});
