@@ -4,6 +4,7 @@ import type { Db } from '../src/db/knex';
 import { AuditFailure, type AuditFailureCode } from '../src/audits/failures';
 import { loadAudit, markCompleted, markFailed, markRunning, markWaitingForRetry } from '../src/audits/repository';
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
+import { recordCrawlSpeed } from '../src/audits/crawl-speed';
 
 export interface AuditActivityDeps {
   db: Db;
@@ -46,6 +47,9 @@ export function createAuditActivities(deps: AuditActivityDeps) {
         if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);
         throw err;
       });
+      if (audit.mode === 'live') {
+        await recordCrawlSpeed(deps.db, { pages: audit.crawl.pages_crawled, durationMs: audit.crawl.duration_ms, at: deps.clock.now() });
+      }
       const resultJson = JSON.stringify(audit);
       ensureRow(
         await markCompleted(deps.db, input.auditId, { resultJson, score: audit.score, grade: audit.grade, completedAt: new Date(audit.completed_at) }),

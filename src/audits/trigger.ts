@@ -13,6 +13,7 @@ import type { Tier } from '../schemas/audit';
 import type { TriggerAuditBody } from '../schemas/api';
 import { InvalidDomainError, normalizeDomain } from './domain';
 import { estimateCompletion } from './estimate';
+import { currentMsPerPage } from './crawl-speed';
 import { claimIdempotencyKey, requestFingerprint, storeIdempotentResponse } from './idempotency';
 import { insertAudit } from './repository';
 import { checkWebhookUrl } from '../webhooks/url-policy';
@@ -54,7 +55,7 @@ export async function triggerAudit(
     await triggerTestAudit(deps, identity, { domain, tier, webhookUrl, now });
     // Test audits consume nothing: the caller's usage is unchanged.
     return {
-      response: accepted(testAuditId(identity.workspaceId, domain.origin), estimateCompletion('test', tier, now)),
+      response: accepted(testAuditId(identity.workspaceId, domain.origin), estimateCompletion('test', tier, now, 0)),
       usage: caller.usage,
       replayed: false,
     };
@@ -62,6 +63,7 @@ export async function triggerAudit(
 
   requestedTier(body.tier, caller.usage.tier); // fail fast, before any DNS or locking
   await checkResolvable(domain.host, deps.config);
+  const msPerPage = await currentMsPerPage(deps.db);
   return deps.db.transaction(async (trx) => {
     const idempotency = idempotencyKey
       ? { workspaceId: identity.workspaceId, key: idempotencyKey, fingerprint: requestFingerprint(body), now }
@@ -90,7 +92,7 @@ export async function triggerAudit(
       );
     }
     const auditId = newLiveAuditId();
-    const estimated = estimateCompletion('live', tier, now);
+    const estimated = estimateCompletion('live', tier, now, msPerPage);
     await insertAudit(trx, {
       id: auditId,
       workspace_id: identity.workspaceId,
@@ -119,7 +121,7 @@ async function triggerTestAudit(
   input: { domain: { origin: string }; tier: Tier; webhookUrl: string | null; now: Date },
 ): Promise<void> {
   const auditId = testAuditId(identity.workspaceId, input.domain.origin);
-  const estimated = estimateCompletion('test', input.tier, input.now);
+  const estimated = estimateCompletion('test', input.tier, input.now, 0);
   // A repeated test trigger runs the same deterministic audit again: same id, same findings.
   // Row and workflow start share a transaction, so a failed start leaves nothing behind.
   await deps.db.transaction(async (trx) => {

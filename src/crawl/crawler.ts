@@ -461,10 +461,15 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
   };
 
   // ── side probes, in parallel with the crawl; none of them rejects except on abort ─────────────
+  // (The other probes start once the home page answered, so a failing site gets no extra traffic.)
   const sitemapsPromise = collectSitemaps();
-  const sideProbes = Promise.all([fetchLlmsTxt(), fetchSecurityTxt(), fetchNotFoundProbe(), corsProbe(), httpsRedirectProbe(), tlsProbe(), dnsProbe()]);
-  sideProbes.catch(() => undefined);
   sitemapsPromise.catch(() => undefined);
+  const startSideProbes = () => {
+    const p = Promise.all([fetchLlmsTxt(), fetchSecurityTxt(), fetchNotFoundProbe(), corsProbe(), httpsRedirectProbe(), tlsProbe(), dnsProbe()]);
+    p.catch(() => undefined);
+    return p;
+  };
+  let sideProbes: ReturnType<typeof startSideProbes> | null = null;
 
   // ── breadth-first crawl, level by level (deterministic order) ─────────────────────────────────
   const pages: SnapshotPage[] = [];
@@ -486,11 +491,23 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
     let next = 0;
     let done = 0;
     const before = pages.length;
+    let halted = false;
     const worker = async () => {
-      while (next < take.length) {
+      while (next < take.length && !halted) {
         const i = next++;
-        results[i] = await crawlPage(take[i]!);
+        try {
+          results[i] = await crawlPage(take[i]!);
+          pageRequests++;
+        } catch (err) {
+          halted = true; // the other workers finish their current request and take no more
+          throw err;
+        }
         if (results[i]!.page) done++;
+        // Most requests keep answering 429: give up early rather than crawl the whole level slowly.
+        if (pageRequests >= 6 && rateLimitedCount * 2 > pageRequests) {
+          halted = true;
+          throw new AuditFailure('target_rate_limited', `${rateLimitedCount} of ${pageRequests} page requests kept answering 429 Too Many Requests`);
+        }
         input.onProgress?.({ pagesCrawled: before + done, queued: take.length - next + (level.length - take.length) });
       }
     };
@@ -546,6 +563,7 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
         nextLevel.push(nd);
       }
     }
+    sideProbes ??= startSideProbes();
     if (pageRequests >= 3 && rateLimitedCount * 2 > pageRequests) {
       throw new AuditFailure('target_rate_limited', `${rateLimitedCount} of ${pageRequests} page requests kept answering 429 Too Many Requests`);
     }
@@ -598,7 +616,7 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
   });
   for (const x of pendingLinkChecks) linkChecks.push(x);
 
-  const [llmsTxt, securityTxt, notFoundProbe, cors, httpsRedirect, tls, dns] = await aborter.race(sideProbes);
+  const [llmsTxt, securityTxt, notFoundProbe, cors, httpsRedirect, tls, dns] = await aborter.race(sideProbes ?? startSideProbes());
 
   const order = new Map(resourceList.map(([u], i) => [u, i]));
   resources.sort((a, b) => (order.get(a.url) ?? 0) - (order.get(b.url) ?? 0));
@@ -635,7 +653,6 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
   }
 
   async function crawlPage(d: Discovered): Promise<{ page: SnapshotPage | null; links: PageLinks | null; error?: string }> {
-    pageRequests++;
     let fetched: Fetched;
     try {
       fetched = await fetchWithBackoff(baseOptions(d.url, L.pageMaxBytes, { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' }));

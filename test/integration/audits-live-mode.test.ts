@@ -44,6 +44,9 @@ describe('audits with a live key', () => {
     assert.ok(disclosure, 'a SEC_VERSION_DISCLOSURE finding');
     assert.match(disclosure.evidence, /Express 4\.18\.2/);
     assert.ok(done.body.score >= 0 && done.body.score <= 100);
+    // The measured crawl speed feeds later estimates.
+    const speed = await (await getStack()).db('crawl_speed').where({ id: 1 }).first();
+    assert.ok(speed.samples >= 1 && speed.ms_per_page > 0);
   });
 
   it('count against the quota except the first audit of a domain', async () => {

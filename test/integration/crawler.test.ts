@@ -4,8 +4,13 @@
  * IP literals and lookupDns / probeTls are off.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import diagnosticsChannel from 'node:diagnostics_channel';
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { crawlSite, estimateCrawlMs, parseSitemapXml, retryAfterMs } from '../../src/crawl/crawler';
@@ -378,6 +383,21 @@ describe('crawlSite (loopback fixtures)', function () {
       }
     });
 
+    it('fails with target_rate_limited early when most pages keep answering 429', async () => {
+      const routes: Record<string, Reply | Handler> = { '/': { body: page('Home', Array.from({ length: 30 }, (_, i) => `/s${i}`)) } };
+      for (let i = 0; i < 30; i++) routes[`/s${i}`] = { status: 429, headers: { 'retry-after': '0' }, body: 'wait' };
+      const site = await serve(routes);
+      try {
+        await rejectsWith(crawl(site.origin, 50), 'target_rate_limited');
+        await new Promise((r) => setTimeout(r, 100)); // let in-flight requests land
+        const tried = site.requests.filter((r) => /^\/s\d+$/.test(r.url));
+        assert.ok(tried.length < 30 * 3, `gave up early (${tried.length} requests)`);
+        assert.equal(tried.length % 3, 0, 'each URL tried 3 times');
+      } finally {
+        await site.close();
+      }
+    });
+
     it('honours Crawl-delay with one request in flight', async () => {
       let inFlight = 0;
       let maxInFlight = 0;
@@ -419,6 +439,68 @@ describe('crawlSite (loopback fixtures)', function () {
       } finally {
         await site.close();
       }
+    });
+  });
+
+  describe('an https origin (self-signed, loopback)', () => {
+    let dir = '';
+    let server: https.Server;
+    let origin = '';
+    let plain: http.Server | null = null;
+
+    before(async function () {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawler-tls-'));
+      try {
+        execFileSync('openssl', [
+          'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2',
+          '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+          '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        ], { stdio: 'ignore' });
+      } catch {
+        this.skip(); // no openssl CLI on this machine
+      }
+      server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
+        if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html', 'strict-transport-security': 'max-age=63072000' }).end(page('Secure home', []));
+        else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      // The http:// probe goes to port 80 of the same (loopback) host; serve a redirect there when we may bind it.
+      const p80 = http.createServer((_req, res) => res.writeHead(301, { location: `${origin}/` }).end());
+      const bound = await new Promise<boolean>((resolve) => {
+        p80.once('error', () => resolve(false));
+        p80.listen(80, '127.0.0.1', () => resolve(true));
+      });
+      plain = bound ? p80 : null;
+    });
+    after(async () => {
+      server?.closeAllConnections();
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      if (plain) await new Promise<void>((resolve) => plain!.close(() => resolve()));
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('records TLS facts and the http:// → https:// probe', async () => {
+      const snap = await crawl(origin, 5, { probeTls: true });
+      assert.equal(snap.pages[0]!.status, 200);
+      assert.ok(snap.tls?.ok, JSON.stringify(snap.tls));
+      if (snap.tls?.ok) {
+        assert.equal(snap.tls.facts.httpsAvailable, true);
+        assert.equal(snap.tls.facts.certificate?.trusted, false); // self-signed
+        assert.equal(snap.tls.facts.certificate?.hostnameMatches, true);
+      }
+      assert.ok(snap.httpsRedirect, 'httpsRedirect recorded for https origins');
+      if (plain) {
+        assert.ok(snap.httpsRedirect.ok);
+        if (snap.httpsRedirect.ok) {
+          assert.equal(snap.httpsRedirect.facts.httpUrl, 'http://127.0.0.1/');
+          assert.equal(snap.httpsRedirect.facts.sameHostHttpsFirst, true);
+          assert.equal(snap.httpsRedirect.facts.chain[0]!.status, 301);
+        }
+      } else if (!snap.httpsRedirect.ok) {
+        assert.match(snap.httpsRedirect.error, /http:\/\/127\.0\.0\.1\//);
+      }
+      assert.equal(snap.dns, undefined); // IP literal: no DNS facts
     });
   });
 
