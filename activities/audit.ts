@@ -39,10 +39,12 @@ export function createAuditActivities(deps: AuditActivityDeps) {
     },
 
     /** Runs the audit (synthetic in test mode, a real crawl in live mode), validates and stores it. */
-    async runAudit(input: { auditId: string; attempt: number }): Promise<{ score: number; grade: string }> {
+    async runAudit(input: { auditId: string; attempt: number; finalAttempt: boolean }): Promise<{ score: number; grade: string }> {
       const row = await loadAudit(deps.db, input.auditId);
       if (!row) throw ApplicationFailure.nonRetryable(`audit ${input.auditId} does not exist`, 'internal_error');
-      const audit = await produceAuditJson(deps.engine, row, deps.clock, () => Context.current().heartbeat()).catch((err) => {
+      const context = Context.current();
+      const run = { heartbeat: (progress?: unknown) => context.heartbeat(progress), signal: context.cancellationSignal, finalAttempt: input.finalAttempt };
+      const audit = await produceAuditJson(deps.engine, row, deps.clock, run).catch((err) => {
         // Classified failures are decided by the workflow's audit-level retry loop, not here.
         if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);
         throw err;

@@ -47,7 +47,7 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
     await projection.markAuditRunning({ auditId: input.auditId, attempt });
     setStatus('running');
     try {
-      await engine.runAudit({ auditId: input.auditId, attempt });
+      await engine.runAudit({ auditId: input.auditId, attempt, finalAttempt: attempt >= maxAttempts });
       setStatus('completed');
       await emit(input, attempt, { event: 'audit.completed' });
       return { status: 'completed', attempts: attempt };

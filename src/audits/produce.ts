@@ -4,13 +4,21 @@ import type { AuditRow } from './repository';
 import { syntheticAudit } from './synthetic';
 import { assertValidAuditJson } from './validate-audit';
 
+/** How one attempt runs: progress reports (activity heartbeats), cancellation, and whether it is the last. */
+export interface AttemptContext {
+  heartbeat: (progress?: unknown) => void;
+  signal: AbortSignal;
+  /** On the last attempt an unavailable data provider no longer fails the audit: its analyzers show `error`. */
+  finalAttempt: boolean;
+}
+
 /** Runs a live audit of a row's domain and returns its audit JSON (crawl + analyzers + scoring). */
 export interface AuditEngine {
-  runLive(row: AuditRow, context: { startedAt: Date; heartbeat: () => void; clock: Clock }): Promise<AuditJson>;
+  runLive(row: AuditRow, context: AttemptContext & { startedAt: Date; clock: Clock }): Promise<AuditJson>;
 }
 
 /** The audit JSON of a row: synthetic for test keys, a real crawl for live ones; always schema-checked. */
-export async function produceAuditJson(engine: AuditEngine, row: AuditRow, clock: Clock, heartbeat: () => void): Promise<AuditJson> {
+export async function produceAuditJson(engine: AuditEngine, row: AuditRow, clock: Clock, attempt: AttemptContext): Promise<AuditJson> {
   const startedAt = row.started_at ? new Date(row.started_at) : clock.now();
   const audit =
     row.mode === 'test'
@@ -23,7 +31,7 @@ export async function produceAuditJson(engine: AuditEngine, row: AuditRow, clock
           startedAt: startedAt.toISOString(),
           completedAt: clock.now().toISOString(),
         })
-      : await engine.runLive(row, { startedAt, heartbeat, clock });
+      : await engine.runLive(row, { ...attempt, startedAt, clock });
   assertValidAuditJson(audit);
   return audit;
 }
