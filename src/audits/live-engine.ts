@@ -1,21 +1,38 @@
 import { TIER_RULES } from '../accounts/tiers';
 import { runAnalyzers } from '../analyzers';
 import type { Config } from '../config';
-import { crawlFirstLook } from '../crawl/first-look';
+import { crawlSite } from '../crawl/crawler';
 import { DEFAULT_USER_AGENT } from '../outbound/client';
 import { parseCidrList } from '../outbound/policy';
 import { assembleAuditJson } from './assemble';
+import { AuditFailure } from './failures';
 import type { AuditEngine } from './produce';
 
-/** Live audits: crawl the site, run the analyzers on the snapshot, score and assemble the JSON. */
+/**
+ * Live audits: crawl the site within the tier's page budget, run every analyzer on the snapshot,
+ * score and assemble the audit JSON. An unavailable data provider (DNS look-ups, the TLS probe)
+ * fails the attempt so it is retried; on the last attempt the audit completes without it and the
+ * analyzers that needed it report `error`.
+ */
 export function createLiveEngine(config: Config): AuditEngine {
   const allow = parseCidrList(config.outboundAllowCidrs);
   return {
-    async runLive(row, { startedAt, heartbeat, clock }) {
+    async runLive(row, { startedAt, heartbeat, signal, finalAttempt, clock }) {
       const crawlStarted = Date.now();
-      const snapshot = await crawlFirstLook({ origin: row.domain, allow, userAgent: DEFAULT_USER_AGENT });
-      heartbeat();
+      const pageBudget = TIER_RULES[row.tier].pageBudget;
+      const snapshot = await crawlSite({
+        origin: row.domain,
+        pageBudget,
+        allow,
+        userAgent: DEFAULT_USER_AGENT,
+        onProgress: (progress) => heartbeat(progress),
+        signal,
+      });
       const crawlDurationMs = Date.now() - crawlStarted;
+      const outage = [snapshot.dns, snapshot.tls].find((facts) => facts && !facts.ok);
+      if (outage && !outage.ok && !finalAttempt) {
+        throw new AuditFailure('audit_provider_unavailable', `a data provider did not answer: ${outage.error}`);
+      }
       const { analyzers, findings, pages } = runAnalyzers(snapshot);
       return assembleAuditJson({
         auditId: row.id,
@@ -25,7 +42,7 @@ export function createLiveEngine(config: Config): AuditEngine {
         createdAt: new Date(row.created_at).toISOString(),
         startedAt: startedAt.toISOString(),
         completedAt: clock.now().toISOString(),
-        pageBudget: TIER_RULES[row.tier].pageBudget,
+        pageBudget,
         crawlDurationMs,
         pages,
         analyzers,

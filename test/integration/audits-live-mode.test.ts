@@ -20,7 +20,7 @@ describe('audits with a live key', () => {
     for (const site of sites) await site.close();
   });
 
-  it('crawl robots.txt and the home page and store a scored audit with real analyzer results', async () => {
+  it('crawl the site (robots.txt first) and store a scored audit with real analyzer results', async () => {
     const site = await serveSite({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
       '/': { headers: { 'x-powered-by': 'Express 4.18.2' }, body: GOOD_HOME.replace('<title>Acme widgets for every workshop</title>', '') },
@@ -35,7 +35,8 @@ describe('audits with a live key', () => {
     assertValidAuditJson(done.body);
     assert.equal(done.body.mode, 'live');
     assert.equal(done.body.crawl.pages_crawled, 1);
-    assert.deepEqual(site.requests.slice(0, 2), ['/robots.txt', '/']);
+    assert.equal(site.requests[0], '/robots.txt', 'robots.txt is read before anything else');
+    assert.ok(site.requests.includes('/'));
     const byCode = new Map(done.body.analyzers.map((a: { code: string; status: string }) => [a.code, a.status]));
     assert.equal(byCode.get('SEO_TITLE_MISSING'), 'fail');
     assert.equal(byCode.get('SEC_VERSION_DISCLOSURE'), 'fail');
