@@ -89,20 +89,6 @@ export interface CrawlSiteInput {
   probeTls?: boolean;
 }
 
-/**
- * Expected wall time of a crawl, for the audit's estimated completion: fixed probes plus the pages
- * and the bounded resource / link checks. `measuredMsPerPage` (e.g. from a previous crawl of the same
- * site, or the pace so far) replaces the default pace.
- */
-export function estimateCrawlMs(pageBudget: number, measuredMsPerPage?: number): number {
-  const pages = Math.max(1, Math.floor(Number.isFinite(pageBudget) ? pageBudget : 1));
-  // Default pace: ~600 ms per page over a real network divided by 4 requests in flight.
-  const perPage = measuredMsPerPage !== undefined && Number.isFinite(measuredMsPerPage) && measuredMsPerPage > 0 ? measuredMsPerPage : 150;
-  const fixed = 3_000; // robots.txt, sitemaps, TLS, DNS and the side probes (mostly in parallel)
-  const checks = Math.min(CRAWL_LIMITS.maxResources + CRAWL_LIMITS.maxLinkChecks, pages * 3);
-  return Math.round(fixed + pages * perPage + checks * perPage * 0.5);
-}
-
 // ── small helpers ───────────────────────────────────────────────────────────────────────────────
 
 function abortError(signal: AbortSignal): Error {

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import zlib from 'node:zlib';
-import { crawlSite, estimateCrawlMs, parseSitemapXml, retryAfterMs } from '../../src/crawl/crawler';
+import { crawlSite, parseSitemapXml, retryAfterMs } from '../../src/crawl/crawler';
 import { AuditFailure } from '../../src/audits/failures';
 import { closeOutboundAgents, parseCidrList } from '../../src/outbound';
 import type { CrawlSnapshot } from '../../src/analyzers/snapshot';
@@ -520,12 +520,6 @@ describe('crawlSite (loopback fixtures)', function () {
       assert.equal(retryAfterMs('120', 500), 10_000);
       assert.equal(retryAfterMs(undefined, 500), 500);
       assert.equal(retryAfterMs(new Date(5_000).toUTCString(), 500, 2_000), 3_000);
-    });
-
-    it('estimates crawl time from the budget and a measured pace', () => {
-      assert.ok(estimateCrawlMs(100) > estimateCrawlMs(10));
-      assert.ok(estimateCrawlMs(100, 1_000) > estimateCrawlMs(100, 50));
-      assert.ok(Number.isInteger(estimateCrawlMs(10, 33.3)));
     });
   });
 });
