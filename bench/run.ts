@@ -84,6 +84,8 @@ async function main(): Promise<void> {
     report('trigger latency (test mode, no audit in flight)', idleTriggerMs);
     report('trigger-to-completed (test mode, polled every 5 ms)', completedMs);
 
+    await tenPageAudit(db, service.url);
+
     // The worker is paused here so the figures are the API's transaction (row lock, limit checks,
     // insert, workflow start) rather than the crawls the triggers cause; the audits run afterwards.
     await worker.stop();
@@ -161,6 +163,44 @@ async function liveTriggerThroughput(db: ReturnType<typeof createDb>, apiUrl: st
   report('  10 concurrent triggers on ONE account (serialized)', oneAccount);
   // The site stays up until the queued audits have crawled it.
   return () => new Promise((resolve) => site.close(() => resolve()));
+}
+
+/** A live audit of a 10-page local site, from the trigger call until the API serves it completed. */
+async function tenPageAudit(db: ReturnType<typeof createDb>, apiUrl: string): Promise<void> {
+  const pageHtml = (i: number) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ten page site, page number ${i}</title></head><body><h1>Page ${i}</h1>` +
+    Array.from({ length: 10 }, (_, k) => `<a href="/p${k}">Page ${k} of the site</a>`).join(' ') +
+    '</body></html>';
+  const site = http.createServer((req, res) => {
+    const match = /^\/(p(\d))?$/.exec(req.url ?? '');
+    if (req.url === '/robots.txt') res.writeHead(200, { 'content-type': 'text/plain' }).end('');
+    else if (match) res.writeHead(200, { 'content-type': 'text/html' }).end(pageHtml(Number(match[2] ?? 0)));
+    else res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const now = new Date();
+  const account = await createAccount(db, { tier: 'pro', now });
+  const { key } = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'live', now });
+  const samples: number[] = [];
+  let pages = 0;
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    const response = await fetch(`${apiUrl}/v1/audits`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ domain: origin }) });
+    const { audit_id } = (await response.json()) as { audit_id: string };
+    for (;;) {
+      const row = await db('audits').where({ id: audit_id }).first('status', 'result_json');
+      if (row.status === 'completed') {
+        pages = (JSON.parse(row.result_json) as { crawl: { pages_crawled: number } }).crawl.pages_crawled;
+        break;
+      }
+      if (row.status === 'failed') throw new Error(`10-page audit failed`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    samples.push(performance.now() - started);
+  }
+  report(`live audit of a ${pages}-page local site, trigger to completed`, samples);
+  await new Promise((resolve) => site.close(resolve));
 }
 
 interface BenchReceiver {
