@@ -17,6 +17,10 @@
  * repeated headers (Set-Cookie). `{{ORIGIN}}` in text files and header values is replaced by the
  * server's origin (absolute URLs in sitemaps, robots.txt, canonical links).
  *
+ * `{{REQUEST_ORIGIN}}` in a header value is replaced by the request's Origin header (the header is left
+ * out when the request has none), to model a CORS policy that reflects any origin. `delayMs` holds the
+ * answer back (slow time to first byte).
+ *
  * Paths resolve to the file itself, then `<path>.html`, then `<path>/index.html`.
  */
 import fs from 'node:fs';
@@ -33,6 +37,8 @@ export interface HeaderRule {
   status?: number;
   headers?: Record<string, string | string[]>;
   compress?: boolean;
+  /** Wait this long before answering (PERF_TTFB_SLOW). */
+  delayMs?: number;
 }
 
 export interface SiteConfig {
@@ -123,12 +129,20 @@ export async function serveFixtureSite(site: string, options: ServeOptions = {})
     requests.push({ method: req.method ?? '', path: urlPath });
     let status: number | undefined;
     let compress = config.compression !== false;
+    let delayMs = 0;
+    const requestOrigin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
     const headers: Record<string, string | string[]> = {};
     for (const r of rules) {
       if (!r.re.test(urlPath)) continue;
       if (r.status !== undefined) status = r.status;
       if (r.compress !== undefined) compress = r.compress;
-      for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = Array.isArray(v) ? v.map(fill) : fill(v);
+      if (r.delayMs !== undefined) delayMs = r.delayMs;
+      for (const [k, v] of Object.entries(r.headers ?? {})) {
+        if (!Array.isArray(v) && v.includes('{{REQUEST_ORIGIN}}')) {
+          if (requestOrigin === undefined) continue;
+          headers[k.toLowerCase()] = fill(v).split('{{REQUEST_ORIGIN}}').join(requestOrigin);
+        } else headers[k.toLowerCase()] = Array.isArray(v) ? v.map(fill) : fill(v);
+      }
     }
     const file = resolveFile(siteDir, urlPath);
     let body: Buffer;
@@ -158,8 +172,12 @@ export async function serveFixtureSite(site: string, options: ServeOptions = {})
       headers['vary'] = 'Accept-Encoding';
     }
     headers['content-length'] = String(body.length);
-    res.writeHead(status, headers);
-    res.end(req.method === 'HEAD' ? undefined : body);
+    const send = () => {
+      res.writeHead(status!, headers);
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+    if (delayMs > 0) setTimeout(send, delayMs);
+    else send();
   };
 
   const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
