@@ -96,6 +96,20 @@ describe('audits with a live key', () => {
     assert.deepEqual((description.searchAttributes as Record<string, unknown[]>).AuditStatus, ['failed']);
   });
 
+  it('retry a site that keeps answering 429, then fail with target_rate_limited', async () => {
+    const site = await serveSite({
+      '/robots.txt': { status: 429, headers: { 'retry-after': '0', 'content-type': 'text/plain' }, body: 'slow down' },
+      '/': { status: 429, headers: { 'retry-after': '0' }, body: 'slow down' },
+    });
+    sites.push(site);
+    const account = await newAccount('pro');
+    const { body } = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: site.origin } });
+    const failed = await waitForAudit(account.liveKey, body.audit_id, 45_000);
+    assert.equal(failed.body.status, 'failed');
+    assert.equal(failed.body.error.code, 'target_rate_limited');
+    assert.equal(failed.body.attempts, 4);
+  });
+
   it('refuse domains that resolve to blocked or no addresses, storing nothing', async () => {
     const account = await newAccount('pro');
     for (const domain of ['http://10.20.30.40', 'http://169.254.169.254', 'https://no-such-host.invalid']) {
