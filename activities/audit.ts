@@ -43,12 +43,17 @@ export function createAuditActivities(deps: AuditActivityDeps) {
       const row = await loadAudit(deps.db, input.auditId);
       if (!row) throw ApplicationFailure.nonRetryable(`audit ${input.auditId} does not exist`, 'internal_error');
       const context = Context.current();
-      const run = { heartbeat: (progress?: unknown) => context.heartbeat(progress), signal: context.cancellationSignal, finalAttempt: input.finalAttempt };
-      const audit = await produceAuditJson(deps.engine, row, deps.clock, run).catch((err) => {
-        // Classified failures are decided by the workflow's audit-level retry loop, not here.
-        if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);
-        throw err;
-      });
+      // Heartbeat on a clock, not only per page: one slow page must not look like a lost worker.
+      let progress: unknown = { phase: 'starting' };
+      const beat = setInterval(() => context.heartbeat(progress), Math.max(200, Math.min(10_000, (context.info.heartbeatTimeoutMs ?? 60_000) / 3)));
+      const run = { heartbeat: (p?: unknown) => (progress = p), signal: context.cancellationSignal, finalAttempt: input.finalAttempt };
+      const audit = await produceAuditJson(deps.engine, row, deps.clock, run)
+        .catch((err) => {
+          // Classified failures are decided by the workflow's audit-level retry loop, not here.
+          if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);
+          throw err;
+        })
+        .finally(() => clearInterval(beat));
       if (audit.mode === 'live') {
         await recordCrawlSpeed(deps.db, { pages: audit.crawl.pages_crawled, durationMs: audit.crawl.duration_ms, at: deps.clock.now() });
       }

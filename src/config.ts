@@ -11,6 +11,8 @@ export interface Config {
   taskQueue: string;
   outboundAllowCidrs: string | undefined;
   auditRetryDelaysMs: number[];
+  /** An audit attempt whose worker stops heartbeating this long is restarted on another worker. */
+  auditHeartbeatTimeoutMs: number;
   deliveryRetryDelaysMs: number[];
   deliveryTimeoutMs: number;
   /** Manual redelivery stays possible this long after the original event (7 days). */
@@ -54,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'audits',
     outboundAllowCidrs: env.OUTBOUND_ALLOW_CIDRS || undefined,
     auditRetryDelaysMs: delays('AUDIT_RETRY_DELAYS_MS', env.AUDIT_RETRY_DELAYS_MS, [30_000, 120_000, 480_000]),
+    auditHeartbeatTimeoutMs: integer('AUDIT_HEARTBEAT_TIMEOUT_MS', env.AUDIT_HEARTBEAT_TIMEOUT_MS, 60_000),
     deliveryRetryDelaysMs: delays('DELIVERY_RETRY_DELAYS_MS', env.DELIVERY_RETRY_DELAYS_MS, [
       60_000, 300_000, 1_800_000, 7_200_000, 21_600_000,
     ]),

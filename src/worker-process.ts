@@ -3,6 +3,10 @@ import path from 'node:path';
 
 export interface SupervisedWorker {
   running(): boolean;
+  /** Process id of the current worker process. */
+  pid(): number | undefined;
+  /** Settles when the current worker process reports ready (e.g. after a restart). */
+  ready(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,13 +41,19 @@ export async function superviseWorker(env: NodeJS.ProcessEnv, log: (message: str
           return;
         }
         log(`worker exited (${signal ?? code}); restarting`);
-        setTimeout(() => void spawnOnce().catch((err) => log(String(err))), 1000);
+        setTimeout(() => {
+          readyPromise = spawnOnce();
+          readyPromise.catch((err) => log(String(err)));
+        }, 1000);
       });
     });
 
-  await spawnOnce();
+  let readyPromise = spawnOnce();
+  await readyPromise;
   return {
     running: () => ready,
+    pid: () => (child as ChildProcess | null)?.pid,
+    ready: () => readyPromise,
     async stop() {
       stopping = true;
       const proc = child;

@@ -29,20 +29,20 @@ const deliveries = proxyLocalActivities<DeliveryActivities>({
   retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
-// The audit run itself: classified failures go to the audit-level retry loop below; anything
-// else (a worker lost mid-crawl, a bug) gets a couple of quick activity retries first.
-const engine = proxyActivities<AuditActivities>({
-  startToCloseTimeout: '20 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 3, initialInterval: '1 second', nonRetryableErrorTypes: [...AUDIT_FAILURE_CODES] },
-});
-
 /**
  * One audit, id = audit id. Projects every state change to Postgres and to the AuditStatus search
  * attribute; retries failed attempts after AUDIT_RETRY_DELAYS_MS (robots_disallowed is final).
  */
 export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status: AuditStatus; attempts: number }> {
   const maxAttempts = 1 + input.retryDelaysMs.length;
+  // The audit run itself: classified failures go to the audit-level retry loop below; anything
+  // else (a worker lost mid-crawl, noticed by the missing heartbeat, or a bug) gets a couple of
+  // quick activity retries first.
+  const engine = proxyActivities<AuditActivities>({
+    startToCloseTimeout: '20 minutes',
+    heartbeatTimeout: input.heartbeatTimeoutMs,
+    retry: { maximumAttempts: 3, initialInterval: '1 second', nonRetryableErrorTypes: [...AUDIT_FAILURE_CODES] },
+  });
   for (let attempt = 1; ; attempt++) {
     await projection.markAuditRunning({ auditId: input.auditId, attempt });
     setStatus('running');

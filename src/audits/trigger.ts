@@ -209,6 +209,7 @@ async function startOrUnavailable(
     await deps.scheduler.start({
       ...input,
       retryDelaysMs: deps.config.auditRetryDelaysMs,
+      heartbeatTimeoutMs: deps.config.auditHeartbeatTimeoutMs,
       delivery: {
         retryDelaysMs: deps.config.deliveryRetryDelaysMs,
         redeliveryWindowMs: deps.config.redeliveryWindowMs,

@@ -9,6 +9,8 @@ export interface AuditWorkflowInput {
   tier: Tier;
   /** Delays before each automatic retry; their count is the number of retries. */
   retryDelaysMs: number[];
+  /** A crawl whose worker stops heartbeating this long is restarted on another worker. */
+  heartbeatTimeoutMs: number;
   /** Webhook delivery settings for the events of this audit. */
   delivery: { retryDelaysMs: number[]; redeliveryWindowMs: number; timeoutMs: number };
 }

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { superviseWorker, type SupervisedWorker } from '../../src/worker-process';
+import { api, getStack, newAccount, startExtraApi, waitForAudit } from '../support/stack';
+import { until } from '../support/receiver';
+
+describe('a worker killed mid-crawl', function () {
+  this.timeout(90_000);
+
+  it('has its crawl restarted on the restarted worker, and the audit completes in the same attempt', async () => {
+    const stack = await getStack();
+    const taskQueue = 'audits-worker-restart-test';
+    // A slow 12-page site: every page takes 300 ms, so the crawl is surely under way when the worker dies.
+    const requests: string[] = [];
+    const site = http.createServer((req, res) => {
+      requests.push(req.url ?? '');
+      const match = /^\/(p(\d+))?$/.exec(req.url ?? '');
+      if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('');
+      if (!match) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+      setTimeout(() => {
+        const links = Array.from({ length: 12 }, (_, k) => `<a href="/p${k}">Page ${k} of this slow site</a>`).join(' ');
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><title>Slow page number ${match[2] ?? 'home'} here</title><body>${links}</body></html>`);
+      }, 300);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const env = {
+      ...process.env,
+      DATABASE_URL: stack.config.databaseUrl,
+      TEMPORAL_ADDRESS: stack.temporalAddress,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+      TEST_WEBHOOK_MOCK_URL: `${stack.url}/mock/webhooks`,
+    };
+    let worker: SupervisedWorker | null = null;
+    try {
+      worker = await superviseWorker(env, () => undefined, () => undefined);
+      const apiForQueue = await startExtraApi({ config: { ...stack.config, taskQueue, auditHeartbeatTimeoutMs: 2000 } });
+      const account = await newAccount('pro');
+      const { body } = await api('POST', '/v1/audits', { key: account.liveKey, baseUrl: apiForQueue.url, body: { domain: origin } });
+      await until(() => requests.filter((r) => r.startsWith('/p')).length >= 2, 15_000, 'the crawl to be under way');
+      const killed = worker.pid();
+      process.kill(killed!, 'SIGKILL');
+      await until(() => worker!.pid() !== killed && worker!.running(), 15_000, 'the supervisor to restart the worker');
+      const done = await waitForAudit(account.liveKey, body.audit_id, 60_000);
+      assert.equal(done.body.status, 'completed', done.text);
+      assert.equal(done.body.crawl.pages_crawled, 13);
+      assert.equal(requests.filter((r) => r === '/robots.txt').length >= 2, true, 'the crawl started over');
+      const row = await stack.db('audits').where({ id: body.audit_id }).first('attempts');
+      assert.equal(row.attempts, 1, 'a lost worker is not an audit retry');
+    } finally {
+      await worker?.stop();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+});
