@@ -253,7 +253,9 @@ export const sriMissing = pageAnalyzer('SEC_SRI_MISSING', (p) => {
       issues.push({ outcome: 'fail', message: 'A script is loaded with a protocol-relative URL (//…), which can fall back to plain HTTP.', evidence: snippet(p, s) });
       continue;
     }
-    if (url.protocol === 'http:') {
+    // Same-origin scripts share the page's transport: on an http-only site that is
+    // SEC_HTTPS_UNAVAILABLE's finding, not an integrity problem.
+    if (url.protocol === 'http:' && url.origin !== pageOrigin) {
       issues.push({ outcome: 'fail', message: 'A script is loaded over plain http://.', evidence: snippet(p, s) });
       continue;
     }

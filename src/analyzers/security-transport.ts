@@ -119,6 +119,8 @@ export const tlsCertExpiring = siteAnalyzer('SEC_TLS_CERT_EXPIRING', (snapshot) 
     message: `The TLS certificate expires in ${left} (${cert.validTo})${urgent ? ', within a week' : ''}.`,
     evidence: truncate(`${left} remaining; ${certSummary(cert)}`, EVIDENCE_MAX),
     urls: [httpsOrigin(snapshot)],
+    // ANALYZERS.md: medium, high within 7 days.
+    ...(urgent ? { severity: 'high' as const } : {}),
   }]);
 });
 

@@ -155,7 +155,7 @@ function toDrafts(groups: { issue: Issue; urls: string[] }[]): FindingDraft[] {
   const kept = groups.slice(0, MAX_FINDINGS_PER_ANALYZER);
   const drafts = kept.map(({ issue, urls }) => {
     let message = issue.message;
-    if (urls.length > 1) message += ` Seen on ${urls.length} pages${urls.length > MAX_URLS_PER_FINDING ? ` (first ${MAX_URLS_PER_FINDING} listed)` : ''}.`;
+    if (urls.length > 1) message += ` Found at ${urls.length} URLs${urls.length > MAX_URLS_PER_FINDING ? ` (first ${MAX_URLS_PER_FINDING} listed)` : ''}.`;
     const d: FindingDraft = { message, evidence: issue.evidence, urls: urls.slice(0, MAX_URLS_PER_FINDING) };
     if (issue.severity) d.severity = issue.severity;
     return d;

@@ -35,7 +35,8 @@ export const FIXTURE_SITES_DIR = path.resolve(__dirname, '../fixtures/sites');
 export interface HeaderRule {
   match: string;
   status?: number;
-  headers?: Record<string, string | string[]>;
+  /** null removes a header set by an earlier rule. */
+  headers?: Record<string, string | string[] | null>;
   compress?: boolean;
   /** Wait this long before answering (PERF_TTFB_SLOW). */
   delayMs?: number;
@@ -58,7 +59,13 @@ export interface FixtureServer {
 
 export interface ServeOptions {
   /** Serve over TLS with this key and certificate (PEM). */
-  tls?: { key: string | Buffer; cert: string | Buffer };
+  tls?: {
+    key: string | Buffer;
+    cert: string | Buffer;
+    /** Lowest TLS version accepted (default Node's, TLS 1.2); 'TLSv1' needs ciphers '…:@SECLEVEL=0'. */
+    minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+    ciphers?: string;
+  };
   /** Loopback address to listen on (default 127.0.0.1). */
   host?: string;
 }
@@ -138,7 +145,9 @@ export async function serveFixtureSite(site: string, options: ServeOptions = {})
       if (r.compress !== undefined) compress = r.compress;
       if (r.delayMs !== undefined) delayMs = r.delayMs;
       for (const [k, v] of Object.entries(r.headers ?? {})) {
-        if (!Array.isArray(v) && v.includes('{{REQUEST_ORIGIN}}')) {
+        if (v === null) {
+          delete headers[k.toLowerCase()];
+        } else if (!Array.isArray(v) && v.includes('{{REQUEST_ORIGIN}}')) {
           if (requestOrigin === undefined) continue;
           headers[k.toLowerCase()] = fill(v).split('{{REQUEST_ORIGIN}}').join(requestOrigin);
         } else headers[k.toLowerCase()] = Array.isArray(v) ? v.map(fill) : fill(v);
@@ -180,7 +189,15 @@ export async function serveFixtureSite(site: string, options: ServeOptions = {})
     else send();
   };
 
-  const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
+  const server = options.tls ? https.createServer(
+        {
+          key: options.tls.key,
+          cert: options.tls.cert,
+          ...(options.tls.minVersion ? { minVersion: options.tls.minVersion } : {}),
+          ...(options.tls.ciphers ? { ciphers: options.tls.ciphers } : {}),
+        },
+        handler,
+      ) : http.createServer(handler);
   server.keepAliveTimeout = 1_000;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve) => server.listen(0, host, resolve));

@@ -124,7 +124,7 @@ describe('SEC_TLS_CERT_EXPIRING', () => {
   it('passes beyond 30 days', () => {
     assert.equal(site(tlsCertExpiring, tls({ validTo: inDays(31) })).status, 'pass');
   });
-  it('warns within 30 days and fails within 7, saying how many days remain, at catalog severity', () => {
+  it('warns within 30 days (medium) and fails within 7 (high), saying how many days remain', () => {
     const warn = site(tlsCertExpiring, tls({ validTo: inDays(20.5) }));
     assert.equal(warn.status, 'warn');
     assert.match(warn.findings[0]!.evidence, /^20 days remaining/);
@@ -132,7 +132,7 @@ describe('SEC_TLS_CERT_EXPIRING', () => {
     const fail = site(tlsCertExpiring, tls({ validTo: inDays(3.2) }));
     assert.equal(fail.status, 'fail');
     assert.match(fail.findings[0]!.evidence, /^3 days remaining/);
-    assert.equal(fail.findings[0]!.severity, undefined);
+    assert.equal(fail.findings[0]!.severity, 'high');
     assert.match(site(tlsCertExpiring, tls({ validTo: inDays(0.5) })).findings[0]!.evidence, /less than a day/);
   });
   it('leaves an expired certificate to SEC_TLS_CERT_INVALID; error on an unparsable date', () => {

@@ -242,7 +242,7 @@ describe('SEO page analyzers', () => {
     assert.equal(dup.score, 2 / 3);
     assert.equal(dup.findings.length, 1);
     assert.deepEqual(dup.findings[0]!.urls, [a.finalUrl, b.finalUrl]);
-    assert.match(dup.findings[0]!.message, /Seen on 2 pages/);
+    assert.match(dup.findings[0]!.message, /Found at 2 URLs/);
   });
 
   it('SEO_H1_MISSING: none fails, several warn', () => {
@@ -445,6 +445,6 @@ describe('runAnalyzers', () => {
     const xcto = r.findings.filter((f) => f.analyzer === 'SEC_XCTO_MISSING');
     assert.equal(xcto.length, 1);
     assert.equal(xcto[0]!.urls.length, 5);
-    assert.match(xcto[0]!.message, /Seen on 5 pages\./);
+    assert.match(xcto[0]!.message, /Found at 5 URLs\./);
   });
 });
