@@ -14,13 +14,13 @@ import type { AuditEngine } from './produce';
  * fails the attempt so it is retried; on the last attempt the audit completes without it and the
  * analyzers that needed it report `error`.
  */
-export function createLiveEngine(config: Config): AuditEngine {
+export function createLiveEngine(config: Config, crawl: typeof crawlSite = crawlSite): AuditEngine {
   const allow = parseCidrList(config.outboundAllowCidrs);
   return {
     async runLive(row, { startedAt, heartbeat, signal, finalAttempt, clock }) {
       const crawlStarted = Date.now();
       const pageBudget = TIER_RULES[row.tier].pageBudget;
-      const snapshot = await crawlSite({
+      const snapshot = await crawl({
         origin: row.domain,
         pageBudget,
         allow,
