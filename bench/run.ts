@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { loadConfig } from '../src/config';
 import { createDb, migrateLatest } from '../src/db/knex';
 import { startApi } from '../src/service';
 import { superviseWorker } from '../src/worker-process';
+import { serveGeneratedSite } from './generated-site';
 import { startTestInfrastructure } from '../test/support/infrastructure';
 
 /**
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
     report('trigger-to-completed (test mode, polled every 5 ms)', completedMs);
 
     await tenPageAudit(db, service.url);
+    await largeAudit(db, service.url);
 
     // The worker is paused here so the figures are the API's transaction (row lock, limit checks,
     // insert, workflow start) rather than the crawls the triggers cause; the audits run afterwards.
@@ -107,6 +110,7 @@ async function main(): Promise<void> {
     line('bare Koa handler, same bytes (baseline)', bareResult);
     line('GET /v1/audits/{id} (auth + usage + row)', getResult);
     console.log(`ratio: ${((getResult.rps / bareResult.rps) * 100).toFixed(1)}% of bare Koa`);
+    console.log(`\npeak RSS of the worker process over the whole run: ${peakRssMiB(worker.pid())} MiB`);
   } finally {
     await service.stop();
     await worker.stop();
@@ -163,6 +167,41 @@ async function liveTriggerThroughput(db: ReturnType<typeof createDb>, apiUrl: st
   report('  10 concurrent triggers on ONE account (serialized)', oneAccount);
   // The site stays up until the queued audits have crawled it.
   return () => new Promise((resolve) => site.close(() => resolve()));
+}
+
+/** A live team-tier audit of a generated 500-page site through the worker process. */
+async function largeAudit(db: ReturnType<typeof createDb>, apiUrl: string): Promise<void> {
+  const site = await serveGeneratedSite(500);
+  const now = new Date();
+  const account = await createAccount(db, { tier: 'team', now });
+  const { key } = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'live', now });
+  const started = performance.now();
+  const response = await fetch(`${apiUrl}/v1/audits`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ domain: site.origin }) });
+  const { audit_id } = (await response.json()) as { audit_id: string };
+  let pages = 0;
+  for (;;) {
+    const row = await db('audits').where({ id: audit_id }).first('status', 'result_json');
+    if (row.status === 'completed') {
+      pages = (JSON.parse(row.result_json) as { crawl: { pages_crawled: number } }).crawl.pages_crawled;
+      break;
+    }
+    if (row.status === 'failed') throw new Error('500-page audit failed');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`live audit of a ${pages}-page site, trigger to completed: ${seconds.toFixed(2)} s = ${(pages / seconds).toFixed(0)} pages/s end to end`);
+  await site.close();
+}
+
+/** Peak resident memory of a process (Linux VmHWM), in MiB. */
+function peakRssMiB(pid: number | undefined): string {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+    return (kb / 1024).toFixed(0);
+  } catch {
+    return 'n/a';
+  }
 }
 
 /** A live audit of a 10-page local site, from the trigger call until the API serves it completed. */
