@@ -20,7 +20,13 @@ const MISSING_ROW_ATTEMPTS = 30;
 export function createAuditActivities(deps: AuditActivityDeps) {
   return {
     async markAuditRunning(input: { auditId: string; attempt: number }): Promise<void> {
-      ensureRow(await markRunning(deps.db, input.auditId, input.attempt, deps.clock.now()), input.auditId);
+      // The trigger's transaction usually commits within milliseconds of the workflow start:
+      // wait briefly here rather than failing (and logging) an activity attempt.
+      for (let tries = 0; tries < 40; tries++) {
+        if (await markRunning(deps.db, input.auditId, input.attempt, deps.clock.now())) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      ensureRow(false, input.auditId);
     },
 
     async markAuditWaitingForRetry(input: {

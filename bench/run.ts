@@ -88,6 +88,7 @@ async function main(): Promise<void> {
 
     await tenPageAudit(db, service.url);
     await largeAudit(db, service.url);
+    console.log(`peak RSS of the worker process so far (test-mode audits, 10- and 500-page live audits): ${peakRssMiB(worker.pid())} MiB`);
 
     // The worker is paused here so the figures are the API's transaction (row lock, limit checks,
     // insert, workflow start) rather than the crawls the triggers cause; the audits run afterwards.

@@ -32,6 +32,9 @@ export async function startAuditWorker(opts: AuditWorkerOptions): Promise<Runnin
     taskQueue: opts.taskQueue,
     workflowBundle: opts.workflowBundle,
     activities: opts.activities,
+    // Bounded sticky cache: the default grows with the machine's memory; evicted workflows are
+    // simply replayed from history when they next get a task.
+    maxCachedWorkflows: 250,
   });
   const done = worker.run().finally(() => connection.close());
   return {
