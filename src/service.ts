@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createAuditActivities, createDeliveryActivities, createMaintenanceActivities } from '../activities';
 import { parseCidrList } from './outbound/policy';
 import { KeyAuthenticator } from './accounts/authenticator';
@@ -14,7 +13,7 @@ import type { Config } from './config';
 import type { Db } from './db/knex';
 import { TemporalAuditScheduler } from '../temporal/audit-scheduler';
 import { connectClient, type TemporalClientBundle } from '../temporal/connection';
-import { startAuditWorker, type RunningWorker } from '../temporal/worker';
+import { startAuditWorker, type AuditWorkerOptions, type RunningWorker } from '../temporal/worker';
 import { ensurePruneSchedule } from '../temporal/schedules';
 import { TemporalDeliveryControl } from '../temporal/delivery-control';
 
@@ -82,7 +81,7 @@ export async function startApi(opts: CommonOptions & { databaseUrl: string; work
 
 /** The Temporal worker: runs AuditWorkflow and its activities against the same database. */
 export async function startWorker(
-  opts: CommonOptions & { engine: AuditEngine; workflowBundle: WorkflowBundleWithSourceMap; testWebhookMockUrl: string },
+  opts: CommonOptions & { engine: AuditEngine; workflowBundle: AuditWorkerOptions['workflowBundle']; testWebhookMockUrl: string },
 ): Promise<RunningWorker> {
   return startAuditWorker({
     address: opts.temporalAddress,

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     clock: systemClock,
     temporalAddress: config.temporalAddress,
     engine: createLiveEngine(config),
-    workflowBundle: await bundleWorkflows(),
+    // Prebuilt by the supervisor when it can (keeps webpack out of this long-running process).
+    workflowBundle: process.env.WORKFLOW_BUNDLE_PATH ? { codePath: process.env.WORKFLOW_BUNDLE_PATH } : await bundleWorkflows(),
     // Test-mode deliveries: the mock receiver of the API this worker runs beside, unless configured.
     testWebhookMockUrl: config.testWebhookMockUrl ?? `${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/mock/webhooks`,
   });

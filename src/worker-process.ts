@@ -1,4 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFile, fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export interface SupervisedWorker {
@@ -15,6 +18,10 @@ export interface SupervisedWorker {
  * restarts it when it dies; gives up, calling onGiveUp, after 5 crashes within a minute.
  */
 export async function superviseWorker(env: NodeJS.ProcessEnv, log: (message: string) => void, onGiveUp: () => void): Promise<SupervisedWorker> {
+  // Bundle the workflow code once, in a short-lived process; every (re)started worker loads the file.
+  const bundlePath = path.join(os.tmpdir(), `audit-service-workflows-${process.pid}.js`);
+  await promisify(execFile)(process.execPath, [...process.execArgv, path.join(__dirname, '..', 'temporal', 'bundle-main.ts'), bundlePath]);
+  env = { ...env, WORKFLOW_BUNDLE_PATH: bundlePath };
   const crashes: number[] = [];
   let stopping = false;
   let child: ChildProcess | null = null;
@@ -56,13 +63,15 @@ export async function superviseWorker(env: NodeJS.ProcessEnv, log: (message: str
     ready: () => readyPromise,
     async stop() {
       stopping = true;
-      const proc = child;
-      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-      proc.kill('SIGTERM');
-      const timeout = setTimeout(() => proc.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(timeout);
+      const proc = child as ChildProcess | null;
+      if (proc && proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+        proc.kill('SIGTERM');
+        const timeout = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+        await exited;
+        clearTimeout(timeout);
+      }
+      fs.rmSync(bundlePath, { force: true });
     },
   };
 }

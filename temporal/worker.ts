@@ -1,4 +1,4 @@
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { AuditActivities, DeliveryActivities, MaintenanceActivities } from '../activities';
 
 /** Bundles the workflow code once; workers created afterwards reuse the bundle (fast start). */
@@ -14,7 +14,8 @@ export interface AuditWorkerOptions {
   namespace: string;
   taskQueue: string;
   activities: AuditActivities & DeliveryActivities & MaintenanceActivities;
-  workflowBundle: WorkflowBundleWithSourceMap;
+  /** The bundle itself, or `{ codePath }` of one written by temporal/bundle-main.ts. */
+  workflowBundle: NonNullable<WorkerOptions['workflowBundle']>;
 }
 
 export interface RunningWorker {

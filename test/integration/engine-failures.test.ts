@@ -5,7 +5,7 @@ import { startWorker } from '../../src/service';
 import { api, getStack, newAccount, startExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { serveSite } from '../support/sites';
 
-describe('an upstream data provider outage', function () {
+describe('failure classes through the workflow (injected crawl faults)', function () {
   this.timeout(60_000);
 
   it('fails attempts with audit_provider_unavailable and retries; the last attempt completes with the analyzers that needed it in error', async () => {
@@ -42,6 +42,40 @@ describe('an upstream data provider outage', function () {
     } finally {
       await worker.shutdown();
       await site.close();
+    }
+  });
+});
+
+describe('an unexpected error in the engine', function () {
+  this.timeout(90_000);
+
+  it('is retried as internal_error and, when it persists, fails the audit with a generic message', async () => {
+    const stack = await getStack();
+    const taskQueue = 'audits-internal-error-test';
+    const config = { ...stack.config, taskQueue };
+    const broken: typeof crawlSite = async () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'secret internals')");
+    };
+    const worker = await startWorker({
+      config,
+      db: stack.db,
+      clock: stack.clock,
+      temporalAddress: stack.temporalAddress,
+      engine: createLiveEngine(config, broken),
+      workflowBundle: await workflowBundle(),
+      testWebhookMockUrl: `${stack.url}/mock/webhooks`,
+    });
+    try {
+      const apiForQueue = await startExtraApi({ config });
+      const account = await newAccount('pro');
+      const { body } = await api('POST', '/v1/audits', { key: account.liveKey, baseUrl: apiForQueue.url, body: { domain: 'http://127.0.0.1:9' } });
+      const failed = await waitForAudit(account.liveKey, body.audit_id, 80_000);
+      assert.equal(failed.body.status, 'failed');
+      assert.equal(failed.body.error.code, 'internal_error');
+      assert.equal(failed.body.attempts, 4);
+      assert.ok(!failed.body.error.message.includes('secret internals'), 'internal details stay internal');
+    } finally {
+      await worker.shutdown();
     }
   });
 });
