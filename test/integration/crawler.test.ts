@@ -4,18 +4,18 @@
  * IP literals and lookupDns / probeTls are off.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import diagnosticsChannel from 'node:diagnostics_channel';
+import { selfSignedCertificate } from '../support/certificates';
+import { useLoopbackGuard } from '../support/loopback-guard';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { crawlSite, parseSitemapXml, retryAfterMs } from '../../src/crawl/crawler';
 import { AuditFailure } from '../../src/audits/failures';
-import { closeOutboundAgents, parseCidrList } from '../../src/outbound';
+import { parseCidrList } from '../../src/outbound';
 import type { CrawlSnapshot } from '../../src/analyzers/snapshot';
 
 const LOOPBACK = parseCidrList('127.0.0.0/8');
@@ -92,22 +92,11 @@ async function rejectsWith(p: Promise<unknown>, code: string): Promise<AuditFail
 
 const paths = (snap: CrawlSnapshot) => snap.pages.map((p) => new URL(p.url).pathname);
 
-// --- socket audit: every connection must go to loopback ----------------------------------------
-const connectedTo: string[] = [];
-const onConnected = (msg: unknown) => {
-  connectedTo.push((msg as { socket: Socket }).socket.remoteAddress ?? '?');
-};
 
 describe('crawlSite (loopback fixtures)', function () {
   this.timeout(30_000);
 
-  before(() => diagnosticsChannel.subscribe('undici:client:connected', onConnected));
-  after(async () => {
-    diagnosticsChannel.unsubscribe('undici:client:connected', onConnected);
-    await closeOutboundAgents();
-    assert.ok(connectedTo.length > 0);
-    for (const a of connectedTo) assert.match(a, /^(?:::ffff:)?127\./, `connection to non-loopback ${a}`);
-  });
+  useLoopbackGuard();
 
   describe('a small site', () => {
     let site: Fixture;
@@ -450,15 +439,7 @@ describe('crawlSite (loopback fixtures)', function () {
 
     before(async function () {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawler-tls-'));
-      try {
-        execFileSync('openssl', [
-          'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2',
-          '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-          '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-        ], { stdio: 'ignore' });
-      } catch {
-        this.skip(); // no openssl CLI on this machine
-      }
+      if (!selfSignedCertificate(dir)) this.skip(); // no openssl CLI on this machine
       server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
         if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html', 'strict-transport-security': 'max-age=63072000' }).end(page('Secure home', []));
         else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');

@@ -10,20 +10,19 @@
  * only as SNI, with the connection going to 127.0.0.1); lookupDns and probeTls are off for crawls.
  */
 import assert from 'node:assert/strict';
+import { useLoopbackGuard } from '../support/loopback-guard';
 import { execFileSync } from 'node:child_process';
-import diagnosticsChannel from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import type { Socket } from 'node:net';
 import { crawlSite } from '../../src/crawl/crawler';
 import { IMPLEMENTED_ANALYZERS, runAnalyzers, type AnalysisResult } from '../../src/analyzers';
 import { collectTlsFacts } from '../../src/analyzers/tls-facts';
 import { scoreAudit } from '../../src/analyzers/scoring';
 import type { CrawlSnapshot, TlsFacts } from '../../src/analyzers/snapshot';
-import { closeOutboundAgents, parseCidrList } from '../../src/outbound';
+import { parseCidrList } from '../../src/outbound';
 import { serveFixtureSite, type FixtureServer } from '../support/fixture-server';
 
 const LOOPBACK = parseCidrList('127.0.0.0/8');
@@ -152,22 +151,11 @@ function actualFindings(result: AnalysisResult, origin: string): ActualFinding[]
   }));
 }
 
-// --- socket audit: every connection must go to loopback ----------------------------------------
-const connectedTo: string[] = [];
-const onConnected = (msg: unknown) => {
-  connectedTo.push((msg as { socket: Socket }).socket.remoteAddress ?? '?');
-};
 
 describe('fixture sites (loopback)', function () {
   this.timeout(60_000);
 
-  before(() => diagnosticsChannel.subscribe('undici:client:connected', onConnected));
-  after(async () => {
-    diagnosticsChannel.unsubscribe('undici:client:connected', onConnected);
-    await closeOutboundAgents();
-    assert.ok(connectedTo.length > 0);
-    for (const a of connectedTo) assert.match(a, /^(?:::ffff:)?127\./, `connection to non-loopback ${a}`);
-  });
+  useLoopbackGuard();
 
   it('every expectation file covers exactly the implemented analyzers', () => {
     const codes = IMPLEMENTED_ANALYZERS.map((a) => a.code).sort();

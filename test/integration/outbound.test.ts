@@ -4,7 +4,7 @@
  * unnoticed (and the pinned lookup makes it impossible by construction).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { selfSignedCertificate } from '../support/certificates';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -439,15 +439,7 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
 
     before(function () {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbound-tls-'));
-      try {
-        execFileSync('openssl', [
-          'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2',
-          '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-          '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-        ], { stdio: 'ignore' });
-      } catch {
-        this.skip(); // no openssl CLI on this machine
-      }
+      if (!selfSignedCertificate(dir)) this.skip(); // no openssl CLI on this machine
     });
 
     before(async () => {
