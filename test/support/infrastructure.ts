@@ -22,8 +22,7 @@ export async function startTestInfrastructure(log: (line: string) => void): Prom
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-test-'));
   try {
     const cliPath = await ensureTemporalCli(log);
-    const port = await freePort();
-    const devServer = await startDevServer({ cliPath, port, headless: true, log });
+    const devServer = await startOnFreePort((port) => startDevServer({ cliPath, port, headless: true, log }));
     stops.push(() => devServer.stop());
     process.env.TEST_TEMPORAL_ADDRESS = devServer.address;
     log(`temporal dev server at ${devServer.address}`);
@@ -53,6 +52,20 @@ export async function startTestInfrastructure(log: (line: string) => void): Prom
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A free port can be taken by another process between the probe and the server's bind (the dev
+ * server also opens internal ports): try again on another port, a few times.
+ */
+async function startOnFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (err) {
+      if (attempt >= 3 || !/address already in use/.test(String((err as Error).message))) throw err;
+    }
+  }
 }
 
 async function stopAll(stops: Array<() => Promise<void>>): Promise<void> {
