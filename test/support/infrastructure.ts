@@ -30,7 +30,7 @@ export async function startTestInfrastructure(log: (line: string) => void): Prom
     let serverUrl = process.env.DATABASE_URL;
     if (!serverUrl) {
       fs.chmodSync(tmp, 0o755);
-      const embedded = await startEmbeddedPostgres({ dataDir: tmp, persistent: false });
+      const embedded = await startOnFreePort((port) => startEmbeddedPostgres({ dataDir: tmp, port, persistent: false }));
       stops.push(() => embedded.stop());
       serverUrl = embedded.url;
       log(`embedded postgres at ${new URL(serverUrl).host}`);
@@ -63,7 +63,7 @@ async function startOnFreePort<T>(start: (port: number) => Promise<T>): Promise<
     try {
       return await start(await freePort());
     } catch (err) {
-      if (attempt >= 3 || !/address already in use/.test(String((err as Error).message))) throw err;
+      if (attempt >= 3 || !/address already in use/i.test(String((err as Error).message))) throw err;
     }
   }
 }
