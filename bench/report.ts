@@ -1,0 +1,119 @@
+import { deflateSync } from 'node:zlib';
+import { syntheticAudit } from '../src/audits/synthetic';
+import { assertValidAuditJson } from '../src/audits/validate-audit';
+import { validateBranding } from '../src/reports/branding';
+import { renderAuditReport } from '../src/reports/pdf';
+import type { AuditJson } from '../src/schemas/audit';
+
+/**
+ * `npm run bench:report`: render time and size of the PDF report for a synthetic audit (about ten
+ * pages), a 500-finding audit, and an audit big enough for about 500 pages. Each is rendered a few
+ * times; the first run (font loading, JIT warm-up) is reported apart from the median of the rest.
+ */
+
+const RUNS = Number(process.env.BENCH_REPORT_RUNS || 5);
+const generatedAt = new Date('2026-11-21T12:00:00.000Z');
+
+function crcTable(): number[] {
+  return Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+}
+const CRC = crcTable();
+function chunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  let c = 0xffffffff;
+  for (const b of body) c = CRC[(c ^ b) & 0xff]! ^ (c >>> 8);
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  body.copy(out, 4);
+  out.writeUInt32BE((c ^ 0xffffffff) >>> 0, 8 + data.length);
+  return out;
+}
+function logoPng(size = 64): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const raw = Buffer.alloc(size * (1 + 3 * size));
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const o = y * (1 + 3 * size) + 1 + 3 * x;
+      raw[o] = (x * 4) & 0xff;
+      raw[o + 1] = 0x57;
+      raw[o + 2] = (y * 4) & 0xff;
+    }
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const branding = validateBranding({
+  displayName: 'Acme Digital',
+  logo: logoPng(),
+  primaryColor: '#e4572e',
+  footerText: 'Confidential — prepared by Acme Digital',
+  contactLine: 'hello@acme.example',
+});
+
+function base(tier: 'pro' | 'enterprise'): AuditJson {
+  return syntheticAudit({
+    auditId: 'aud_01JBENCHREPORT0000000000000',
+    workspaceId: 'ws_bench',
+    domain: 'https://www.shop-7.co.uk',
+    tier,
+    createdAt: '2026-11-21T10:15:00.000Z',
+    startedAt: '2026-11-21T10:15:00.120Z',
+    completedAt: '2026-11-21T10:15:00.480Z',
+  });
+}
+
+/** `base` with its findings repeated up to n (fresh ids, distinct URLs); validated against the schema. */
+function withFindings(audit: AuditJson, n: number): AuditJson {
+  const findings = Array.from({ length: n }, (_, i) => {
+    const f = audit.findings[i % audit.findings.length]!;
+    return { ...f, id: `fnd_${i.toString(36)}x`, urls: f.urls.map((u, j) => (j === 0 ? `${u}${u.endsWith('/') ? '' : '/'}p${i}` : u)) };
+  });
+  const out = { ...audit, findings };
+  assertValidAuditJson(out);
+  return out;
+}
+
+/** Page objects in the file (page dictionaries are not compressed by pdfkit). */
+function pageCount(pdf: Buffer): number {
+  return (pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
+}
+
+async function measure(label: string, audit: AuditJson): Promise<void> {
+  const times: number[] = [];
+  let pdf: Buffer = Buffer.alloc(0);
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    pdf = await renderAuditReport(audit, branding, { generatedAt });
+    times.push(performance.now() - t0);
+  }
+  const [first, ...rest] = times;
+  rest.sort((a, b) => a - b);
+  const median = rest.length ? rest[Math.floor(rest.length / 2)]! : first!;
+  console.log(
+    `${label.padEnd(34)} findings=${String(audit.findings.length).padStart(5)}  pages=${String(pageCount(pdf)).padStart(4)}  ` +
+    `size=${(pdf.length / 1024).toFixed(0).padStart(6)} KiB  first=${first!.toFixed(0).padStart(5)} ms  median=${median.toFixed(0).padStart(5)} ms`,
+  );
+}
+
+async function main(): Promise<void> {
+  console.log(`report render, ${RUNS} runs each (node ${process.version})`);
+  await measure('~10 pages (10 findings)', withFindings(base('pro'), 10));
+  await measure('synthetic audit (enterprise)', base('enterprise'));
+  await measure('500 findings', withFindings(base('enterprise'), 500));
+  await measure('~500 pages', withFindings(base('enterprise'), 2100));
+  const mem = process.memoryUsage();
+  console.log(`rss=${(mem.rss / 2 ** 20).toFixed(0)} MiB`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
