@@ -223,10 +223,21 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       const refused = await api('GET', '/v1/usage', { key: account.liveKey });
       assert.equal(refused.status, 403);
       assert.equal(refused.body.error.code, 'ip_not_allowed');
+      // Instances drop their cached key on the change's NOTIFY (milliseconds): allow up to a second.
+      const statusSoon = async (expected: number) => {
+        const deadline = Date.now() + 1000;
+        for (;;) {
+          const { status } = await api('GET', '/v1/usage', { key: account.liveKey });
+          if (status === expected || Date.now() > deadline) return status;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
       await setKeyAllowlist(db, { keyId: account.liveKeyId, cidrs: ['127.0.0.1'] });
-      assert.equal((await api('GET', '/v1/usage', { key: account.liveKey })).status, 200);
+      assert.equal(await statusSoon(200), 200);
+      await setKeyAllowlist(db, { keyId: account.liveKeyId, cidrs: ['192.0.2.0/24'] });
+      assert.equal(await statusSoon(403), 403);
       await setKeyAllowlist(db, { keyId: account.liveKeyId, cidrs: [] });
-      assert.equal((await api('GET', '/v1/usage', { key: account.liveKey })).status, 200);
+      assert.equal(await statusSoon(200), 200);
     });
 
     it('keeps last_used_at without a database write per request', async () => {

@@ -33,7 +33,12 @@ describe('free-tier pruning (Temporal Schedule)', function () {
     }
     assert.deepEqual(await ids(free.accountId), [freeRecent]);
     assert.deepEqual(await ids(pro.accountId), [proOld]);
-    const gone = await api('GET', `/v1/audits/${freeOld}`, { key: free.liveKey });
+    // The API drops its cached copy on the prune's NOTIFY (milliseconds): allow up to a second.
+    let gone = await api('GET', `/v1/audits/${freeOld}`, { key: free.liveKey });
+    for (const until = Date.now() + 1000; gone.status !== 404 && Date.now() < until; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gone = await api('GET', `/v1/audits/${freeOld}`, { key: free.liveKey });
+    }
     assert.equal(gone.status, 404);
     assert.equal(gone.body.error.code, 'audit_not_found');
     assert.ok((await schedule.describe()).info.recentActions.length > before);
