@@ -5,7 +5,7 @@
 // The names here must match SEARCH_ATTRIBUTES in ./search-attributes.ts (a unit test checks it).
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/** Audit lifecycle status (queued, running, retrying, completed, failed). */
+/** Audit lifecycle status as projected to Postgres: queued (also while waiting for a retry), running, completed, failed. */
 export const AUDIT_STATUS = defineSearchAttributeKey('AuditStatus', SearchAttributeType.KEYWORD);
 /** Normalized origin being audited, e.g. `https://example.com`. */
 export const AUDIT_DOMAIN = defineSearchAttributeKey('AuditDomain', SearchAttributeType.KEYWORD);

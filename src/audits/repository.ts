@@ -27,10 +27,6 @@ export interface AuditRow {
   failed_at: Date | null;
 }
 
-export async function findAudit(db: Db, scope: { workspaceId: string; mode: Mode }, auditId: string): Promise<AuditRow | undefined> {
-  return db<AuditRow>('audits').where({ id: auditId, workspace_id: scope.workspaceId, mode: scope.mode }).first();
-}
-
 export async function loadAudit(db: Db, auditId: string): Promise<AuditRow | undefined> {
   return db<AuditRow>('audits').where({ id: auditId }).first();
 }

@@ -52,13 +52,9 @@ export async function triggerAudit(
   const webhookUrl = body.webhook_url ? await checkOverride(body.webhook_url, caller.usage, deps.config) : null;
   if (identity.mode === 'test') {
     const tier = requestedTier(body.tier, caller.usage.tier);
-    await triggerTestAudit(deps, identity, { domain, tier, webhookUrl, now });
+    const response = await triggerTestAudit(deps, identity, { domain, tier, webhookUrl, now });
     // Test audits consume nothing: the caller's usage is unchanged.
-    return {
-      response: accepted(testAuditId(identity.workspaceId, domain.origin), estimateCompletion('test', tier, now, 0)),
-      usage: caller.usage,
-      replayed: false,
-    };
+    return { response, usage: caller.usage, replayed: false };
   }
 
   requestedTier(body.tier, caller.usage.tier); // fail fast, before any DNS or locking
@@ -119,7 +115,7 @@ async function triggerTestAudit(
   deps: TriggerDeps,
   identity: KeyIdentity,
   input: { domain: { origin: string }; tier: Tier; webhookUrl: string | null; now: Date },
-): Promise<void> {
+): Promise<TriggerResult['response']> {
   const auditId = testAuditId(identity.workspaceId, input.domain.origin);
   const estimated = estimateCompletion('test', input.tier, input.now, 0);
   // A repeated test trigger runs the same deterministic audit again: same id, same findings.
@@ -155,6 +151,7 @@ async function triggerTestAudit(
     await publishChange(trx, { kind: 'audit', id: auditId });
     await startOrUnavailable(deps, { auditId, workspaceId: identity.workspaceId, mode: 'test', domain: input.domain.origin, tier: input.tier });
   });
+  return accepted(auditId, estimated);
 }
 
 /** A per-audit webhook_url is a webhook feature (pro and up) and passes the outbound policy. */

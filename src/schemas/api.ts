@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { ANALYZER_STATUSES, TIERS } from './audit';
+import { TIERS } from './audit';
 
 /** Request and response shapes of the REST API; ajv validates requests with these at the edge. */
 
@@ -126,7 +126,6 @@ export const errorEnvelopeSchema = {
   },
 } as const;
 
-export const analyzerStatuses = ANALYZER_STATUSES;
 
 export const createWebhookBodySchema = {
   $id: 'CreateWebhookRequest',
