@@ -1,3 +1,4 @@
 export { createAuditActivities, type AuditActivities, type AuditActivityDeps } from './audit';
 export { createDeliveryActivities, type DeliveryActivities } from './delivery';
 export { createMaintenanceActivities, type MaintenanceActivities } from './maintenance';
+export { createReportActivities, type ReportActivities } from './report';

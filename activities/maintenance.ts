@@ -1,12 +1,13 @@
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
 import { pruneExpired } from '../src/audits/prune';
+import type { ReportStorage } from '../src/reports/storage';
 
 /** Activities of the scheduled maintenance workflows. */
-export function createMaintenanceActivities(deps: { db: Db; clock: Clock }) {
+export function createMaintenanceActivities(deps: { db: Db; clock: Clock; storage: ReportStorage }) {
   return {
-    async pruneExpiredData(): Promise<{ audits: number; idempotencyKeys: number }> {
-      return pruneExpired(deps.db, deps.clock.now());
+    async pruneExpiredData() {
+      return pruneExpired(deps.db, deps.storage, deps.clock.now());
     },
   };
 }

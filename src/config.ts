@@ -5,6 +5,10 @@ export interface Config {
   port: number;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Rendered PDF reports (filesystem storage). */
+  reportsDir: string;
+  /** How long GET /audits/{id}/pdf waits for a render before answering 202. */
+  reportWaitMs: number;
   temporalAddress: string | undefined;
   temporalPort: number;
   temporalNamespace: string;
@@ -46,10 +50,13 @@ function roles(raw: string | undefined): Config['roles'] {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR || path.join(__dirname, '..', '.data'));
   return {
     port: integer('PORT', env.PORT, 3000),
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: path.resolve(env.DATA_DIR || path.join(__dirname, '..', '.data')),
+    dataDir,
+    reportsDir: path.resolve(env.REPORT_STORAGE_DIR || path.join(dataDir, 'reports')),
+    reportWaitMs: integer('REPORT_WAIT_MS', env.REPORT_WAIT_MS, 10_000),
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalPort: integer('TEMPORAL_PORT', env.TEMPORAL_PORT, 7233),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',

@@ -1,6 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAuditActivities, createDeliveryActivities, createMaintenanceActivities } from '../activities';
+import { createAuditActivities, createDeliveryActivities, createMaintenanceActivities, createReportActivities } from '../activities';
+import { FileReportStorage } from './reports/storage';
+import { SigningKeyring } from './reports/signing-keys';
+import { TemporalReportRenders } from '../temporal/report-control';
 import { parseCidrList } from './outbound/policy';
 import { KeyAuthenticator } from './accounts/authenticator';
 import { createApp } from './api/app';
@@ -42,6 +45,7 @@ export async function startApi(opts: CommonOptions & { databaseUrl: string; work
   const changes = new ChangeFeed(opts.databaseUrl);
   await changes.start();
   const readModel = new ReadModel(db, changes, authenticator);
+  const keyring = new SigningKeyring(db, changes);
   const health = healthProbe({ db, temporal, workerRunning: opts.workerRunning });
   let url = '';
   const app = createApp({
@@ -51,6 +55,9 @@ export async function startApi(opts: CommonOptions & { databaseUrl: string; work
     authenticator,
     readModel,
     deliveries: new TemporalDeliveryControl(temporal.client),
+    reports: new TemporalReportRenders(temporal.client, config.taskQueue),
+    storage: new FileReportStorage(config.reportsDir),
+    keyring,
     health,
     scheduler: new TemporalAuditScheduler(temporal.client, temporal.connection, config.taskQueue),
     baseUrl: () => config.publicBaseUrl ?? url,
@@ -83,6 +90,7 @@ export async function startApi(opts: CommonOptions & { databaseUrl: string; work
 export async function startWorker(
   opts: CommonOptions & { engine: AuditEngine; workflowBundle: AuditWorkerOptions['workflowBundle']; testWebhookMockUrl: string },
 ): Promise<RunningWorker> {
+  const storage = new FileReportStorage(opts.config.reportsDir);
   return startAuditWorker({
     address: opts.temporalAddress,
     namespace: opts.config.temporalNamespace,
@@ -90,7 +98,8 @@ export async function startWorker(
     workflowBundle: opts.workflowBundle,
     activities: {
       ...createAuditActivities({ db: opts.db, clock: opts.clock, engine: opts.engine }),
-      ...createMaintenanceActivities({ db: opts.db, clock: opts.clock }),
+      ...createMaintenanceActivities({ db: opts.db, clock: opts.clock, storage }),
+      ...createReportActivities({ db: opts.db, clock: opts.clock, storage }),
       ...createDeliveryActivities({
         db: opts.db,
         clock: opts.clock,

@@ -1,5 +1,5 @@
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { AuditActivities, DeliveryActivities, MaintenanceActivities } from '../activities';
+import type { AuditActivities, DeliveryActivities, MaintenanceActivities, ReportActivities } from '../activities';
 
 /** Bundles the workflow code once; workers created afterwards reuse the bundle (fast start). */
 export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
@@ -13,7 +13,7 @@ export interface AuditWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  activities: AuditActivities & DeliveryActivities & MaintenanceActivities;
+  activities: AuditActivities & DeliveryActivities & MaintenanceActivities & ReportActivities;
   /** The bundle itself, or `{ codePath }` of one written by temporal/bundle-main.ts. */
   workflowBundle: NonNullable<WorkerOptions['workflowBundle']>;
 }

@@ -9,6 +9,10 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { ReportActivities } from '../activities/report';
+import { reportWorkflowId } from '../src/reports/workflow-id';
+import { ReportWorkflow } from './report';
 import type { DeliveryActivities } from '../activities/delivery';
 import type { EventDetails } from '../src/webhooks/planning';
 import { DeliveryWorkflow } from './delivery';
@@ -25,6 +29,11 @@ const projection = proxyLocalActivities<AuditActivities>({
 });
 
 const deliveries = proxyLocalActivities<DeliveryActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+
+const reportPlanning = proxyLocalActivities<ReportActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
@@ -50,6 +59,7 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
       await engine.runAudit({ auditId: input.auditId, attempt, finalAttempt: attempt >= maxAttempts });
       setStatus('completed');
       await emit(input, attempt, { event: 'audit.completed' });
+      await renderReportAhead(input);
       return { status: 'completed', attempts: attempt };
     } catch (err) {
       const error = failureOf(err);
@@ -90,6 +100,30 @@ async function emit(input: AuditWorkflowInput, attempt: number, details: EventDe
       }),
     ),
   );
+}
+
+/**
+ * Live audits of tiers with PDF reports get theirs rendered right away (by its own workflow, so
+ * a slow render never holds up the audit), and the first request for it finds it ready.
+ */
+async function renderReportAhead(input: AuditWorkflowInput): Promise<void> {
+  const plan = await reportPlanning.planReport({ auditId: input.auditId });
+  if (!plan) return;
+  try {
+    await startChild(ReportWorkflow, {
+      workflowId: reportWorkflowId(input.auditId, plan.brandingRevision),
+      args: [{ auditId: input.auditId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: [
+        { key: AUDIT_DOMAIN, value: input.domain },
+        { key: WORKSPACE_ID, value: input.workspaceId },
+        { key: AUDIT_MODE, value: input.mode },
+      ],
+    });
+  } catch (err) {
+    // A request for the report got there first: that render serves.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
 }
 
 function setStatus(status: AuditStatus): void {

@@ -2,3 +2,4 @@
 export { AuditWorkflow } from './audit';
 export { DeliveryWorkflow } from './delivery';
 export { PruneWorkflow } from './prune';
+export { ReportWorkflow } from './report';

@@ -7,6 +7,6 @@ const maintenance = proxyActivities<MaintenanceActivities>({
 });
 
 /** Run by the daily `prune-expired-data` Schedule: deletes data past its retention. */
-export async function PruneWorkflow(): Promise<{ audits: number; idempotencyKeys: number }> {
+export async function PruneWorkflow() {
   return maintenance.pruneExpiredData();
 }

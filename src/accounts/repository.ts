@@ -160,6 +160,18 @@ export async function setKeyAllowlist(db: Db, input: { keyId: string; cidrs: str
   return { key_id: input.keyId, allowed_cidrs: allowed };
 }
 
+export async function accountTier(db: Db, accountId: string): Promise<Tier | undefined> {
+  const row = await db<AccountRow>('accounts').where({ id: accountId }).first('tier');
+  return row?.tier;
+}
+
+/** The tier of the account owning a workspace; NotFoundError when there is no such workspace. */
+export async function workspaceTier(db: Db, workspaceId: string): Promise<Tier> {
+  const row = await db('workspaces as w').join('accounts as a', 'a.id', 'w.account_id').where('w.id', workspaceId).first('a.tier');
+  if (!row) throw new NotFoundError(`workspace ${workspaceId} does not exist`);
+  return row.tier as Tier;
+}
+
 export class NotFoundError extends Error {}
 export class TierRequiredError extends Error {}
 

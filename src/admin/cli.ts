@@ -6,6 +6,13 @@ import { openDatabase } from '../db/open';
 import { createAccount, createApiKey, listApiKeys, NotFoundError, revokeApiKey, setAccountTier, setKeyAllowlist, TierRequiredError } from '../accounts/repository';
 import { accountUsage } from '../accounts/usage';
 import { TIERS, MODES, type Mode, type Tier } from '../schemas/audit';
+import { readFile } from 'node:fs/promises';
+import { workspaceTier } from '../accounts/repository';
+import { FEATURE_MIN_TIER, tierAtLeast } from '../accounts/tiers';
+import { validateBranding } from '../reports/branding';
+import { brandingResource, loadBranding, saveBranding } from '../reports/branding-repository';
+import { checkLogoEmbeds } from '../reports/pdf';
+import { listSigningKeys, rotateSigningKey } from '../reports/signing-keys';
 
 /** Operator CLI: `npm run --silent admin -- <command> [--json]` (see README). */
 
@@ -139,6 +146,93 @@ key
         json: result,
         text: result.allowed_cidrs ? `Key ${result.key_id} now accepts requests only from ${result.allowed_cidrs.join(', ')}.` : `Key ${result.key_id} accepts requests from any address.`,
       };
+    }),
+  );
+
+const branding = program.command('branding').description('White-label branding of PDF reports (pro tier and up)');
+const brandingModes = (mode: Mode | undefined): Mode[] => (mode ? [mode] : [...MODES]);
+branding
+  .command('set')
+  .description('Replace the branding of a workspace (both modes unless --mode); reports are re-rendered when next requested')
+  .requiredOption('--workspace <id>', 'workspace id (ws_…)')
+  .requiredOption('--name <text>', "the agency's name")
+  .requiredOption('--color <hex>', 'accent colour, #rrggbb')
+  .option('--logo <file>', 'PNG or JPEG file, at most 40 KiB')
+  .option('--footer <text>', 'footer text on every page')
+  .option('--contact <text>', 'contact line on the cover')
+  .option('--mode <mode>', 'test or live (default: both)', modeOption)
+  .option('--json', 'print one JSON object')
+  .action((opts: { workspace: string; name: string; color: string; logo?: string; footer?: string; contact?: string; mode?: Mode; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      await requireBrandingTier(db, opts.workspace);
+      const logo = opts.logo ? await readFile(opts.logo) : undefined;
+      const value = validateBranding({ displayName: opts.name, primaryColor: opts.color, footerText: opts.footer, contactLine: opts.contact, logo });
+      if (value.logo) await checkLogoEmbeds(value.logo);
+      const saved: Record<string, unknown> = {};
+      for (const mode of brandingModes(opts.mode)) {
+        saved[mode] = brandingResource(await saveBranding(db, { workspaceId: opts.workspace, mode }, value, systemClock.now()));
+      }
+      return { json: { workspace_id: opts.workspace, ...saved }, text: `Branding of ${opts.workspace} (${brandingModes(opts.mode).join(', ')}) set to "${value.displayName}".` };
+    }),
+  );
+branding
+  .command('show')
+  .description("Show a workspace's branding")
+  .requiredOption('--workspace <id>', 'workspace id (ws_…)')
+  .option('--json', 'print one JSON object')
+  .action((opts: { workspace: string; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      await workspaceTier(db, opts.workspace);
+      const shown: Record<string, ReturnType<typeof brandingResource>> = {};
+      for (const mode of MODES) shown[mode] = brandingResource(await loadBranding(db, { workspaceId: opts.workspace, mode }));
+      const text = MODES.map((mode) => `${mode}: ${shown[mode]!.display_name ?? '(neutral, no branding)'}`).join('\n');
+      return { json: { workspace_id: opts.workspace, ...shown }, text };
+    }),
+  );
+branding
+  .command('clear')
+  .description('Back to the neutral, unbranded report (both modes unless --mode)')
+  .requiredOption('--workspace <id>', 'workspace id (ws_…)')
+  .option('--mode <mode>', 'test or live (default: both)', modeOption)
+  .option('--json', 'print one JSON object')
+  .action((opts: { workspace: string; mode?: Mode; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      await workspaceTier(db, opts.workspace);
+      for (const mode of brandingModes(opts.mode)) await saveBranding(db, { workspaceId: opts.workspace, mode }, null, systemClock.now());
+      return { json: { workspace_id: opts.workspace, cleared: brandingModes(opts.mode) }, text: `Branding of ${opts.workspace} cleared.` };
+    }),
+  );
+
+async function requireBrandingTier(db: Db, workspaceId: string): Promise<void> {
+  const tier = await workspaceTier(db, workspaceId);
+  if (!tierAtLeast(tier, FEATURE_MIN_TIER.branding)) {
+    throw new TierRequiredError(`report branding requires the ${FEATURE_MIN_TIER.branding} tier or higher; this account is on ${tier}`);
+  }
+}
+
+const reportKey = program.command('report-key').description('Keys that sign the 60-minute report links');
+reportKey
+  .command('rotate')
+  .description('Sign new links with a new key; links signed before keep working until they expire (unless --revoke-previous)')
+  .option('--revoke-previous', 'delete the previous keys too: links they signed stop working at once (a leaked key)')
+  .option('--json', 'print one JSON object')
+  .action((opts: { revokePrevious?: boolean; json?: boolean }) =>
+    run(opts.json, async (db) => {
+      const rotated = await rotateSigningKey(db, systemClock.now(), { revokePrevious: opts.revokePrevious });
+      const text = `Report links are now signed with ${rotated.key_id}.` +
+        (rotated.revoked.length ? ` Revoked: ${rotated.revoked.join(', ')}.` : rotated.retired.length ? ` Retired (still verifying until their links expire): ${rotated.retired.join(', ')}.` : '');
+      return { json: rotated, text };
+    }),
+  );
+reportKey
+  .command('list')
+  .description('Signing keys: the newest unretired one signs, all verify')
+  .option('--json', 'print one JSON object')
+  .action((opts: { json?: boolean }) =>
+    run(opts.json, async (db) => {
+      const keys = await listSigningKeys(db);
+      const text = keys.length ? keys.map((k) => `${k.key_id}  created ${k.created_at}${k.retired_at ? `  retired ${k.retired_at}` : '  (signing)'}`).join('\n') : 'No signing key yet (one is made when the first link is signed).';
+      return { json: { data: keys }, text };
     }),
   );
 

@@ -11,7 +11,7 @@ import type { ReadModel } from './read-model';
 import { authenticate, limitRetrieval } from './middleware/auth';
 import { envelope } from './middleware/envelope';
 import { auditRoutes } from './routes/audits';
-import { plannedRoutes } from './routes/planned';
+import { reportLinkRoutes, reportRoutes, type ReportRouteDeps } from './routes/reports';
 import { systemRoutes, type HealthProbe } from './routes/system';
 import { usageRoutes } from './routes/usage';
 import { mockReceiverRoutes, webhookRoutes, type WebhookRouteDeps } from './routes/webhooks';
@@ -24,6 +24,9 @@ export interface AppDeps {
   authenticator: KeyAuthenticator;
   readModel: ReadModel;
   deliveries: WebhookRouteDeps['deliveries'];
+  reports: ReportRouteDeps['reports'];
+  storage: ReportRouteDeps['storage'];
+  keyring: ReportRouteDeps['keyring'];
   health: HealthProbe;
   /** Public base URL of this API (for links in the OpenAPI document and error envelopes). */
   baseUrl: () => string;
@@ -48,11 +51,12 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   const system = systemRoutes({ health: deps.health, apiBaseUrl: () => `${deps.baseUrl()}/v1` });
   app.use(system.routes());
   app.use(mockReceiverRoutes().routes());
+  app.use(reportLinkRoutes(deps).routes());
 
   const v1 = new Router<ApiState>({ prefix: '/v1' });
   v1.use(authenticate({ authenticator: deps.authenticator, readModel: deps.readModel, clock: deps.clock }));
   v1.use(limitRetrieval({ db: deps.db, clock: deps.clock }));
-  for (const routes of [auditRoutes(deps), usageRoutes(), webhookRoutes(deps), plannedRoutes()]) v1.use(routes.routes());
+  for (const routes of [auditRoutes(deps), usageRoutes(), webhookRoutes(deps), reportRoutes(deps)]) v1.use(routes.routes());
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   app.use(system.allowedMethods());

@@ -8,6 +8,8 @@ export const ERROR_CATALOG = {
   invalid_api_key: { status: 401, when: 'The Authorization header is missing, malformed, or carries an unknown or revoked key.', action: 'Check the header (Authorization: Bearer svc_live_… or svc_test_…); create a new key if needed.' },
   tier_required: { status: 403, when: 'The feature needs a higher tier (webhooks and PDF reports: pro; IP allowlists: team; an audit tier above the account tier).', action: 'Upgrade; the message names the minimum tier.' },
   ip_not_allowed: { status: 403, when: "The request comes from an address outside the key's IP allowlist.", action: "Call from an allowed address or change the key's allowlist." },
+  invalid_signature: { status: 403, when: 'A report link whose signature does not match: altered, truncated, made for another audit, or signed with a key that was revoked.', action: 'Request a fresh link with GET /audits/{audit_id}/pdf.' },
+  link_expired: { status: 403, when: 'A report link used after its expiry (links are valid 60 minutes).', action: 'Request a fresh link with GET /audits/{audit_id}/pdf.' },
   not_found: { status: 404, when: 'No such route.', action: 'Check the method and path against the OpenAPI document.' },
   audit_not_found: { status: 404, when: 'No audit with that id in this workspace and environment (other workspace, never existed, or pruned).', action: 'Check the id and the key you use.' },
   webhook_not_found: { status: 404, when: 'No webhook with that id in this workspace and environment.', action: 'Check the id.' },
@@ -19,7 +21,6 @@ export const ERROR_CATALOG = {
   burst_limit_exceeded: { status: 429, when: 'More than 10 live audits triggered within 60 seconds.', action: 'Wait the Retry-After seconds and retry.' },
   retrieval_limit_exceeded: { status: 429, when: 'More than 100 requests a minute on non-trigger endpoints for this workspace.', action: 'Wait the Retry-After seconds and retry.' },
   internal_error: { status: 500, when: 'Unexpected server error.', action: 'Retry with exponential backoff; quote the request_id to support.' },
-  not_implemented: { status: 501, when: 'The endpoint is planned but not available yet during early access.', action: 'Use the dashboard for this feature for now.' },
   audit_provider_unavailable: { status: 503, when: 'A required upstream (the audit engine or a data provider) is unavailable; nothing was stored or charged.', action: 'Retry later.' },
 } as const satisfies Record<string, { status: number; when: string; action: string }>;
 

@@ -1,5 +1,8 @@
 import type { Db } from '../db/knex';
 import { publishChange } from '../db/change-feed';
+import { pruneRetiredSigningKeys } from '../reports/signing-keys';
+import type { ReportStorage } from '../reports/storage';
+import { reportKeysOf } from '../reports/stored-reports';
 
 /** Audits of accounts on the free tier are kept 24 months (SPEC Limits 10). */
 export const FREE_RETENTION_MONTHS = 24;
@@ -11,12 +14,14 @@ export function freeRetentionCutoff(now: Date): Date {
 }
 
 /**
- * Deletes what has outlived its retention: free-tier audits older than 24 months and Idempotency-Key
- * records older than 24 hours. Batched, so a large backlog does not hold one long transaction.
+ * Deletes what has outlived its retention: free-tier audits older than 24 months (with their report
+ * files), Idempotency-Key records older than 24 hours and report signing keys retired longer ago
+ * than a link lives. Batched, so a large backlog does not hold one long transaction.
  */
-export async function pruneExpired(db: Db, now: Date, batchSize = 1000): Promise<{ audits: number; idempotencyKeys: number }> {
+export async function pruneExpired(db: Db, storage: ReportStorage, now: Date, batchSize = 1000) {
   const cutoff = freeRetentionCutoff(now);
   let audits = 0;
+  let reportFiles = 0;
   for (;;) {
     const deleted = await db.transaction(async (trx) => {
       const ids = await trx('audits as u')
@@ -25,14 +30,19 @@ export async function pruneExpired(db: Db, now: Date, batchSize = 1000): Promise
         .where('u.created_at', '<', cutoff)
         .limit(batchSize)
         .pluck('u.id');
-      if (ids.length === 0) return 0;
+      if (ids.length === 0) return { count: 0, files: [] };
+      const files = await reportKeysOf(trx, ids);
       await trx('audits').whereIn('id', ids).delete();
       for (const id of ids) await publishChange(trx, { kind: 'audit', id });
-      return ids.length;
+      return { count: ids.length, files };
     });
-    audits += deleted;
-    if (deleted < batchSize) break;
+    // After the commit: a file is never gone while its row is still served.
+    for (const file of deleted.files) await storage.delete(file);
+    audits += deleted.count;
+    reportFiles += deleted.files.length;
+    if (deleted.count < batchSize) break;
   }
   const idempotencyKeys = await db('idempotency_keys').where('created_at', '<', new Date(now.getTime() - 24 * 3600_000)).delete();
-  return { audits, idempotencyKeys };
+  const signingKeys = await pruneRetiredSigningKeys(db, now);
+  return { audits, reportFiles, idempotencyKeys, signingKeys };
 }

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
  */
 export const CHANGE_CHANNEL = 'audit_service_changes';
 
-export type ChangeKind = 'account' | 'key' | 'audit';
+export type ChangeKind = 'account' | 'key' | 'audit' | 'signing_key';
 export interface Change {
   kind: ChangeKind;
   id: string;

@@ -25,7 +25,10 @@ export const BRANDING_LIMITS = Object.freeze({
   displayName: 80,
   footerText: 160,
   contactLine: 160,
-  logoBytes: 2 * 1024 * 1024,
+  // Base64 of a 40 KiB logo, with the other fields, fits the API's 64 KiB request body.
+  logoBytes: 40 * 1024,
+  // PNGs are decoded to pixels when embedded: bound the pixel count, not only the file size.
+  logoPixels: 4096,
 });
 
 export class BrandingError extends Error {
@@ -63,6 +66,12 @@ export function imageFormat(bytes: Buffer): 'png' | 'jpeg' | null {
   return null;
 }
 
+/** Width and height from a PNG's IHDR chunk; null for other formats. */
+function pngSize(bytes: Buffer): { width: number; height: number } | null {
+  if (imageFormat(bytes) !== 'png' || bytes.length < 24) return null;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
 /**
  * Checks untrusted branding input and returns a clean copy (strings trimmed, empty optional
  * strings dropped, colour lower-cased). Throws a BrandingError naming the offending field.
@@ -92,6 +101,10 @@ export function validateBranding(input: unknown): Branding {
       throw new BrandingError('logo', `must be at most ${BRANDING_LIMITS.logoBytes} bytes, got ${logo.length}`);
     }
     if (imageFormat(logo) === null) throw new BrandingError('logo', 'must be a PNG or JPEG image');
+    const size = pngSize(logo);
+    if (size && (size.width > BRANDING_LIMITS.logoPixels || size.height > BRANDING_LIMITS.logoPixels)) {
+      throw new BrandingError('logo', `must be at most ${BRANDING_LIMITS.logoPixels}×${BRANDING_LIMITS.logoPixels} pixels, got ${size.width}×${size.height}`);
+    }
     branding.logo = logo;
   }
   const footerText = text(obj, 'footerText', BRANDING_LIMITS.footerText, false);

@@ -7,7 +7,7 @@ import {
   CATEGORIES, SEVERITIES,
   type AnalyzerStatus, type AuditJson, type Category, type Finding, type Severity,
 } from '../schemas/audit';
-import { NEUTRAL_BRANDING, type Branding } from './branding';
+import { BrandingError, NEUTRAL_BRANDING, type Branding } from './branding';
 
 /**
  * The PDF audit report: cover, contents, summary, findings by category then severity, and an
@@ -26,7 +26,14 @@ import { NEUTRAL_BRANDING, type Branding } from './branding';
 export interface RenderOptions {
   /** Printed on the cover and used as CreationDate; defaults to now. */
   generatedAt?: Date;
+  /**
+   * A test-mode report: the same document, built from the synthetic audit, marked on the cover and
+   * in every footer as sample data so that it cannot pass for a real audit.
+   */
+  sample?: boolean;
 }
+
+export const SAMPLE_NOTICE = 'SAMPLE REPORT — synthetic test-mode data, not an audit of this site';
 
 // ── fonts ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -169,6 +176,7 @@ class ReportWriter {
     readonly branded: boolean,
     readonly generatedAt: Date,
     readonly hasFallback: boolean,
+    readonly sample: boolean,
   ) {}
 
   get bottom(): number {
@@ -275,6 +283,10 @@ class ReportWriter {
       .text(`Report date: ${formatDate(this.generatedAt)}`, { width: CONTENT_WIDTH })
       .text(`Audit completed: ${formatDate(new Date(audit.completed_at))} · ${audit.crawl.pages_crawled} pages crawled · ${audit.findings.length} findings`, { width: CONTENT_WIDTH });
 
+    if (this.sample) {
+      doc.rect(MARGIN.left, 318, CONTENT_WIDTH, 26).fill('#fff4d6');
+      doc.font('bold').fontSize(10).fillColor('#8a5a00').text(SAMPLE_NOTICE, MARGIN.left, 326, { width: CONTENT_WIDTH, align: 'center' });
+    }
     this.dial(PAGE.width / 2, 500, 110, audit.score, audit.grade);
 
     if (branding.contactLine) {
@@ -531,7 +543,7 @@ class ReportWriter {
     const range = doc.bufferedPageRange();
     const total = range.count;
     const domain = this.domainText('body');
-    const left = this.branding.footerText ?? (this.branded ? this.branding.displayName : '');
+    const left = this.sample ? 'SAMPLE REPORT — test mode' : this.branding.footerText ?? (this.branded ? this.branding.displayName : '');
     for (let i = range.start; i < range.start + range.count; i++) {
       doc.switchToPage(i);
       const bottom = doc.page.margins.bottom;
@@ -619,7 +631,7 @@ export async function renderAuditReport(audit: AuditJson, branding: Branding | n
   doc.font('body');
 
   try {
-    const w = new ReportWriter(doc, audit, brand, branding !== null, generatedAt, f.fallback !== null);
+    const w = new ReportWriter(doc, audit, brand, branding !== null, generatedAt, f.fallback !== null, opts.sample === true);
     w.cover();
     doc.addPage(); // contents, filled in once every section's page is known
     const contentsIndex = doc.bufferedPageRange().count - 1;
@@ -635,4 +647,25 @@ export async function renderAuditReport(audit: AuditJson, branding: Branding | n
   }
   doc.end();
   return done;
+}
+
+/**
+ * Throws a BrandingError when pdfkit cannot embed the logo. A file can carry a PNG or JPEG
+ * signature and still be unreadable; finding out when the branding is saved beats failing every
+ * later render.
+ */
+export async function checkLogoEmbeds(logo: Buffer): Promise<void> {
+  const doc = new PDFDocument({ autoFirstPage: true, compress: false });
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on('data', () => undefined);
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  try {
+    doc.image(logo, 0, 0, { fit: [140, 70] });
+    doc.end();
+    await ended;
+  } catch (err) {
+    throw new BrandingError('logo', `could not be read as an image (${(err as Error).message})`);
+  }
 }

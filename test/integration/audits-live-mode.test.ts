@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
+import { FileReportStorage } from '../../src/reports/storage';
+import { SigningKeyring } from '../../src/reports/signing-keys';
 import { createApp } from '../../src/api/app';
 import { KeyAuthenticator } from '../../src/accounts/authenticator';
 import { ReadModel } from '../../src/api/read-model';
@@ -135,6 +137,9 @@ describe('audits with a live key', () => {
       authenticator,
       readModel: new ReadModel(stack.db, null, authenticator),
       deliveries: { redeliver: async () => 'closed' as const },
+      reports: { renderAndWait: async () => 'failed' as const },
+      storage: new FileReportStorage(stack.config.reportsDir),
+      keyring: new SigningKeyring(stack.db),
       health: { live: () => ({ ok: false, checks: {} }), ready: async () => ({ ok: false, checks: {} }) },
       scheduler: new TemporalAuditScheduler(new Client({ connection: deadConnection }), deadConnection, stack.config.taskQueue, 2000),
       baseUrl: () => 'http://127.0.0.1',

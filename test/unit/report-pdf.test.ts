@@ -1,61 +1,13 @@
 import assert from 'node:assert/strict';
-import { deflateSync } from 'node:zlib';
-import { PDFParse } from 'pdf-parse';
 import { catalogEntry } from '../../src/analyzers/catalog';
 import { syntheticAudit, type SyntheticAuditInput } from '../../src/audits/synthetic';
 import { assertValidAuditJson } from '../../src/audits/validate-audit';
 import { BrandingError, NEUTRAL_BRANDING, validateBranding, type Branding } from '../../src/reports/branding';
-import { displayDomain, renderAuditReport, topIssues } from '../../src/reports/pdf';
+import { checkLogoEmbeds, displayDomain, renderAuditReport, SAMPLE_NOTICE, topIssues } from '../../src/reports/pdf';
 import type { AuditJson } from '../../src/schemas/audit';
+import { extract, flat, squash, tinyPng, type Extracted } from '../support/pdf';
 
 // ── helpers ────────────────────────────────────────────────────────────────────────────────────
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
-/** A valid w×h RGB PNG: a two-colour diagonal, built from bytes. */
-function tinyPng(w = 8, h = 8): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const raw = Buffer.alloc(h * (1 + 3 * w));
-  for (let y = 0; y < h; y++) {
-    const row = y * (1 + 3 * w);
-    raw[row] = 0; // filter: none
-    for (let x = 0; x < w; x++) {
-      const on = x >= y;
-      raw[row + 1 + 3 * x] = on ? 0xe4 : 0xff;
-      raw[row + 2 + 3 * x] = on ? 0x57 : 0xff;
-      raw[row + 3 + 3 * x] = on ? 0x2e : 0xff;
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 function input(domain: string, over: Partial<SyntheticAuditInput> = {}): SyntheticAuditInput {
   return {
@@ -69,28 +21,6 @@ function input(domain: string, over: Partial<SyntheticAuditInput> = {}): Synthet
     ...over,
   };
 }
-
-interface Extracted {
-  text: string;
-  pages: number;
-  info: Record<string, unknown>;
-}
-
-async function extract(pdf: Buffer): Promise<Extracted> {
-  const parser = new PDFParse({ data: new Uint8Array(pdf) });
-  try {
-    const text = await parser.getText();
-    const info = await parser.getInfo();
-    return { text: text.text, pages: text.total, info: (info.info ?? {}) as Record<string, unknown> };
-  } finally {
-    await parser.destroy();
-  }
-}
-
-/** Extracted text with runs of whitespace (line breaks of wrapped text) collapsed. */
-const flat = (s: string) => s.replace(/\s+/g, ' ');
-/** Without any whitespace: long paragraphs wrap after hyphens, where the extractor adds a break. */
-const squash = (s: string) => s.replace(/\s+/g, '');
 
 const GENERATED_AT = new Date('2026-11-21T12:00:00.000Z');
 const ACME: Branding = validateBranding({
@@ -289,7 +219,8 @@ describe('branding validation', () => {
     ['short colour', { displayName: 'Acme', primaryColor: '#fff' }, /branding\.primaryColor/],
     ['logo not a buffer', { displayName: 'Acme', primaryColor: '#000000', logo: 'logo.png' }, /branding\.logo: must be a Buffer/],
     ['logo not an image', { displayName: 'Acme', primaryColor: '#000000', logo: Buffer.from('GIF89a') }, /branding\.logo: must be a PNG or JPEG/],
-    ['logo too big', { displayName: 'Acme', primaryColor: '#000000', logo: Buffer.concat([tinyPng(), Buffer.alloc(3 * 1024 * 1024)]) }, /branding\.logo: must be at most/],
+    ['logo too big', { displayName: 'Acme', primaryColor: '#000000', logo: Buffer.concat([tinyPng(), Buffer.alloc(40 * 1024)]) }, /branding\.logo: must be at most 40960 bytes/],
+    ['logo with too many pixels', { displayName: 'Acme', primaryColor: '#000000', logo: pngHeader(5000, 10) }, /branding\.logo: must be at most 4096×4096 pixels, got 5000×10/],
     ['footer not a string', { displayName: 'Acme', primaryColor: '#000000', footerText: 42 }, /branding\.footerText: must be a string/],
     ['unknown field', { displayName: 'Acme', primaryColor: '#000000', secondaryColor: '#ffffff' }, /branding\.secondaryColor: is not a known branding field/],
   ];
@@ -302,6 +233,42 @@ describe('branding validation', () => {
       });
     });
   }
+
+  it('embeds a real logo, and refuses one that only looks like a PNG', async () => {
+    await checkLogoEmbeds(tinyPng(200, 60));
+    await assert.rejects(checkLogoEmbeds(pngHeader(8, 8)), (err: unknown) => {
+      assert.ok(err instanceof BrandingError);
+      assert.match(err.message, /branding\.logo: could not be read as an image/);
+      return true;
+    });
+  });
+});
+
+/** A PNG signature and IHDR claiming w×h, and nothing else: passes the signature check only. */
+function pngHeader(w: number, h: number): Buffer {
+  const png = tinyPng(1, 1).subarray(0, 33);
+  png.writeUInt32BE(w, 16);
+  png.writeUInt32BE(h, 20);
+  return png;
+}
+
+describe('test-mode sample report', function () {
+  this.timeout(30_000);
+
+  it('has the sections of a real report, built from the synthetic audit, and says it is a sample on every page', async () => {
+    const real = await extract(await renderAuditReport(audit, ACME, { generatedAt: GENERATED_AT }));
+    const sample = await extract(await renderAuditReport(audit, ACME, { generatedAt: GENERATED_AT, sample: true }));
+    const text = flat(sample.text);
+    assert.ok(text.includes(SAMPLE_NOTICE), 'cover notice');
+    assert.equal(sample.pages, real.pages);
+    for (let n = 1; n <= sample.pages; n++) assert.ok(text.includes(`SAMPLE REPORT — test mode`) && text.includes(`Page ${n} of ${sample.pages}`));
+    assert.equal(text.split('SAMPLE REPORT — test mode').length - 1, sample.pages, 'the footer of every page');
+    for (const section of ['Contents', 'Summary', 'Category scores', 'Top five issues', 'Findings', 'Appendix: checks run']) {
+      assert.ok(text.includes(section), `section ${section}`);
+    }
+    for (const f of audit.findings) assert.ok(text.includes(f.title), f.title);
+    assert.ok(!flat(real.text).includes('SAMPLE'), 'a live report carries no sample notice');
+  });
 });
 
 /** The audit with its findings repeated (fresh ids, varied URLs) up to `n`; still valid against the schema. */

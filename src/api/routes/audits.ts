@@ -83,13 +83,13 @@ export function auditRoutes(deps: TriggerDeps & { readModel: ReadModel }): Route
   return router;
 }
 
-function identity(ctx: ApiContext) {
+export function identity(ctx: ApiContext) {
   const found = ctx.state.identity;
   if (!found) throw new Error('audit routes need an authenticated request');
   return found;
 }
 
-async function requireAudit(ctx: ApiContext, deps: { readModel: ReadModel }): Promise<AuditRow> {
+export async function requireAudit(ctx: ApiContext, deps: { readModel: ReadModel }): Promise<AuditRow> {
   const { workspaceId, mode } = identity(ctx);
   const row = await deps.readModel.audit(ctx.params.auditId);
   // Test keys see only test audits, live keys only live ones, each only in their workspace.

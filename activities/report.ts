@@ -1,0 +1,37 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Clock } from '../src/clock';
+import type { Db } from '../src/db/knex';
+import { loadAudit } from '../src/audits/repository';
+import { accountTier } from '../src/accounts/repository';
+import { tierAtLeast, FEATURE_MIN_TIER } from '../src/accounts/tiers';
+import { brandingRevision } from '../src/reports/branding-repository';
+import { renderAndStoreReport } from '../src/reports/stored-reports';
+import type { ReportStorage } from '../src/reports/storage';
+
+/** Activities of PDF reports: deciding whether a finished audit gets one, and rendering it. */
+export function createReportActivities(deps: { db: Db; clock: Clock; storage: ReportStorage }) {
+  return {
+    /**
+     * Whether a just-completed audit gets its report rendered ahead of the first request: live
+     * audits of accounts whose tier includes PDF reports. Returns the branding revision to render.
+     */
+    async planReport(input: { auditId: string }): Promise<{ brandingRevision: number } | null> {
+      const audit = await loadAudit(deps.db, input.auditId);
+      if (!audit || audit.status !== 'completed' || audit.mode !== 'live') return null;
+      const tier = await accountTier(deps.db, audit.account_id);
+      if (!tier || !tierAtLeast(tier, FEATURE_MIN_TIER.pdf_reports)) return null;
+      return { brandingRevision: await brandingRevision(deps.db, { workspaceId: audit.workspace_id, mode: audit.mode }) };
+    },
+
+    /** Renders and stores the audit's PDF unless the stored one is current. */
+    async renderReport(input: { auditId: string }) {
+      const result = await renderAndStoreReport(deps, input.auditId);
+      if (result.outcome === 'not_completed') {
+        throw ApplicationFailure.nonRetryable(`audit ${input.auditId} has no completed result to render`, 'audit_not_completed');
+      }
+      return result;
+    },
+  };
+}
+
+export type ReportActivities = ReturnType<typeof createReportActivities>;

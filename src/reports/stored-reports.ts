@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Clock } from '../clock';
+import type { Db } from '../db/knex';
+import { loadAudit, type AuditRow } from '../audits/repository';
+import type { AuditJson } from '../schemas/audit';
+import { loadBranding } from './branding-repository';
+import { renderAuditReport } from './pdf';
+import type { ReportStorage } from './storage';
+
+/** The stored PDF of an audit (table audit_reports). */
+export interface ReportRow {
+  audit_id: string;
+  branding_revision: string;
+  audit_completed_at: Date;
+  storage_key: string;
+  byte_size: number;
+  sha256: string;
+  render_ms: number;
+  rendered_at: Date;
+}
+
+export async function findReport(db: Db | Knex.Transaction, auditId: string): Promise<ReportRow | undefined> {
+  return db<ReportRow>('audit_reports').where({ audit_id: auditId }).first();
+}
+
+/** A stored report shows the audit's current result with the workspace's current branding. */
+export function reportIsCurrent(report: ReportRow | undefined, audit: Pick<AuditRow, 'completed_at'>, revision: number): report is ReportRow {
+  return !!report && renderedFromResult(report, audit) && Number(report.branding_revision) === revision;
+}
+
+/** Rendered from the audit's current result (a re-run test audit has a newer one). */
+export function renderedFromResult(report: ReportRow | undefined, audit: Pick<AuditRow, 'completed_at'>): report is ReportRow {
+  return !!report && !!audit.completed_at && report.audit_completed_at.getTime() === new Date(audit.completed_at).getTime();
+}
+
+export type RenderOutcome =
+  | { outcome: 'rendered' | 'current'; brandingRevision: number; byteSize: number; renderMs: number }
+  | { outcome: 'not_completed' };
+
+/**
+ * Renders the audit's PDF with the workspace's current branding and stores it, unless the stored
+ * one is already current (so a repeated or concurrent request renders nothing twice). Test audits
+ * give the sample report. Called by the render activity only: never on an API request.
+ */
+export async function renderAndStoreReport(deps: { db: Db; clock: Clock; storage: ReportStorage }, auditId: string): Promise<RenderOutcome> {
+  const { db, storage } = deps;
+  const audit = await loadAudit(db, auditId);
+  if (!audit || audit.status !== 'completed' || audit.result_json === null || !audit.completed_at) return { outcome: 'not_completed' };
+  const { revision, branding } = await loadBranding(db, { workspaceId: audit.workspace_id, mode: audit.mode });
+  const existing = await findReport(db, auditId);
+  if (reportIsCurrent(existing, audit, revision) && (await storage.open(existing.storage_key).then((o) => (o?.stream.destroy(), o !== null)))) {
+    return { outcome: 'current', brandingRevision: revision, byteSize: existing.byte_size, renderMs: existing.render_ms };
+  }
+
+  const started = performance.now();
+  const pdf = await renderAuditReport(JSON.parse(audit.result_json) as AuditJson, branding, {
+    generatedAt: deps.clock.now(),
+    sample: audit.mode === 'test',
+  });
+  const renderMs = Math.round(performance.now() - started);
+  const sha256 = createHash('sha256').update(pdf).digest('hex');
+  const storageKey = `${audit.workspace_id}/${auditId}/r${revision}-${sha256.slice(0, 16)}.pdf`;
+  await storage.put(storageKey, pdf);
+
+  const row = {
+    audit_id: auditId,
+    branding_revision: revision,
+    audit_completed_at: audit.completed_at,
+    storage_key: storageKey,
+    byte_size: pdf.length,
+    sha256,
+    render_ms: renderMs,
+    rendered_at: deps.clock.now(),
+  };
+  // A render that lost a race to a newer branding or result must not replace it.
+  const replaced = await db.transaction(async (trx) => {
+    const before = await trx<ReportRow>('audit_reports').where({ audit_id: auditId }).forUpdate().first();
+    const newer =
+      before &&
+      (before.audit_completed_at.getTime() > audit.completed_at!.getTime() ||
+        (before.audit_completed_at.getTime() === audit.completed_at!.getTime() && Number(before.branding_revision) > revision));
+    if (newer) return { kept: before, stale: storageKey };
+    await trx('audit_reports').insert(row).onConflict('audit_id').merge();
+    return { kept: row, stale: before && before.storage_key !== storageKey ? before.storage_key : null };
+  });
+  if (replaced.stale) await storage.delete(replaced.stale);
+  return { outcome: 'rendered', brandingRevision: revision, byteSize: pdf.length, renderMs };
+}
+
+/** Report files of these audits, collected before the audits (and by cascade their rows) are deleted. */
+export async function reportKeysOf(db: Db | Knex.Transaction, auditIds: readonly string[]): Promise<string[]> {
+  if (auditIds.length === 0) return [];
+  return db('audit_reports').whereIn('audit_id', auditIds).pluck('storage_key');
+}

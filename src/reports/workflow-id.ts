@@ -1,0 +1,7 @@
+/**
+ * Id of the ReportWorkflow rendering an audit's PDF with one branding revision: requests for the
+ * same audit and branding join one render, and operators find it by the audit id.
+ */
+export function reportWorkflowId(auditId: string, brandingRevision: number): string {
+  return `report-${auditId}-r${brandingRevision}`;
+}

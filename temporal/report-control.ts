@@ -1,0 +1,44 @@
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { ReportRenderRequests, ReportSubject } from '../src/reports/render-requests';
+import { reportWorkflowId } from '../src/reports/workflow-id';
+import { AUDIT_DOMAIN, AUDIT_MODE, WORKSPACE_ID } from './search-attribute-keys';
+
+/** Report renders as ReportWorkflows: concurrent requests for one audit and branding share one. */
+export class TemporalReportRenders implements ReportRenderRequests {
+  constructor(private readonly client: Client, private readonly taskQueue: string) {}
+
+  async renderAndWait(subject: ReportSubject, brandingRevision: number, waitMs: number): Promise<'done' | 'pending' | 'failed'> {
+    const handle = await this.client.workflow.start('ReportWorkflow', {
+      workflowId: reportWorkflowId(subject.auditId, brandingRevision),
+      taskQueue: this.taskQueue,
+      args: [{ auditId: subject.auditId }],
+      // Join a render under way; after one has ended (failed, or its file was lost) start anew.
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      typedSearchAttributes: [
+        { key: AUDIT_DOMAIN, value: subject.domain },
+        { key: WORKSPACE_ID, value: subject.workspaceId },
+        { key: AUDIT_MODE, value: subject.mode },
+      ],
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'pending'>((resolve) => {
+      timer = setTimeout(() => resolve('pending'), waitMs);
+    });
+    try {
+      return await Promise.race([
+        handle.result().then(
+          () => 'done' as const,
+          (err: unknown) => {
+            if (err instanceof WorkflowFailedError) return 'failed' as const;
+            throw err;
+          },
+        ),
+        timeout,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
