@@ -30,7 +30,6 @@ export async function up(knex: Knex): Promise<void> {
     t.text('storage_key').notNullable();
     t.integer('byte_size').notNullable();
     t.string('sha256').notNullable();
-    t.integer('page_count').notNullable();
     t.integer('render_ms').notNullable();
     t.timestamp('rendered_at', { useTz: true }).notNullable();
   });

@@ -8,7 +8,7 @@ import { AUDIT_DOMAIN, AUDIT_MODE, WORKSPACE_ID } from './search-attribute-keys'
 export class TemporalReportRenders implements ReportRenderRequests {
   constructor(private readonly client: Client, private readonly taskQueue: string) {}
 
-  async renderAndWait(subject: ReportSubject, brandingRevision: number, waitMs: number): Promise<'done' | 'pending' | 'failed'> {
+  async renderAndWait(subject: ReportSubject, brandingRevision: number, waitMs: number): Promise<'done' | 'pending'> {
     const handle = await this.client.workflow.start('ReportWorkflow', {
       workflowId: reportWorkflowId(subject.auditId, brandingRevision),
       taskQueue: this.taskQueue,
@@ -31,7 +31,8 @@ export class TemporalReportRenders implements ReportRenderRequests {
         handle.result().then(
           () => 'done' as const,
           (err: unknown) => {
-            if (err instanceof WorkflowFailedError) return 'failed' as const;
+            // Surfaces as internal_error; the log keeps the cause (the next request starts a new render).
+            if (err instanceof WorkflowFailedError) throw new Error(`render ${handle.workflowId} failed: ${failureChain(err)}`);
             throw err;
           },
         ),
@@ -41,4 +42,12 @@ export class TemporalReportRenders implements ReportRenderRequests {
       clearTimeout(timer);
     }
   }
+}
+
+function failureChain(err: unknown): string {
+  const messages: string[] = [];
+  for (let e = err as { message?: string; cause?: unknown } | undefined; e && messages.length < 4; e = e.cause as typeof e) {
+    if (e.message) messages.push(e.message);
+  }
+  return messages.join(': ');
 }

@@ -10,6 +10,10 @@ import {
   triggerAuditBodySchema,
   triggerAuditResponseSchema,
   usageSchema,
+  brandingSchema,
+  putBrandingBodySchema,
+  reportLinkSchema,
+  reportRenderingSchema,
 } from '../schemas/api';
 import { ERROR_CATALOG, type ErrorCode } from './error-catalog';
 
@@ -26,6 +30,10 @@ export function buildOpenApi(serverUrl: string): object {
     Webhook: webhookSchema,
     CreateWebhookRequest: createWebhookBodySchema,
     Delivery: deliverySchema,
+    ReportLink: reportLinkSchema,
+    ReportRendering: reportRenderingSchema,
+    Branding: brandingSchema,
+    PutBrandingRequest: putBrandingBodySchema,
     Error: errorEnvelopeSchema,
   };
   const schemas = Object.fromEntries(Object.entries(components).map(([name, schema]) => [name, withoutId(schema)]));
@@ -103,6 +111,57 @@ export function buildOpenApi(serverUrl: string): object {
             '200': ok('Findings.', { oneOf: [{ type: 'array', items: ref('Finding') }, ref('AuditStatusEnvelope')] }),
             ...errors('audit_not_found', ...common),
           },
+        },
+      },
+      '/audits/{audit_id}/pdf': {
+        get: {
+          operationId: 'getAuditReport',
+          summary: 'Signed link (valid 60 minutes) to the white-label PDF report of a completed audit (pro and up)',
+          description:
+            'Reports are rendered once per audit and branding, in the background (live audits as soon as they complete). When the PDF ' +
+            'exists the link comes at once; otherwise the render is started and awaited for up to 10 seconds, then 202. A status ' +
+            'envelope answers while the audit itself is not complete. Test keys get a sample report built from the synthetic audit.',
+          parameters: [auditIdParam],
+          responses: {
+            '200': ok('The signed link, or the audit status envelope while the audit is not complete.', { oneOf: [ref('ReportLink'), ref('AuditStatusEnvelope')] }),
+            '202': { description: 'Still rendering; retry after the Retry-After seconds.', headers: { ...rateHeaders, 'Retry-After': { schema: { type: 'integer' } } }, ...json(ref('ReportRendering')) },
+            ...errors('audit_not_found', 'tier_required', ...common),
+          },
+        },
+      },
+      '/reports/{audit_id}.pdf': {
+        get: {
+          operationId: 'downloadReport',
+          summary: 'The PDF behind a signed link; no API key (the signature is the credential)',
+          security: [],
+          parameters: [
+            auditIdParam,
+            { name: 'expires', in: 'query', required: true, schema: { type: 'integer' }, description: 'Unix seconds.' },
+            { name: 'key', in: 'query', required: true, schema: { type: 'string' }, description: 'Id of the signing key.' },
+            { name: 'signature', in: 'query', required: true, schema: { type: 'string' }, description: 'base64url HMAC-SHA256 of the audit id and expiry.' },
+          ],
+          responses: {
+            '200': { description: 'The report.', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },
+            ...errors('invalid_signature', 'link_expired', 'audit_not_found'),
+          },
+        },
+      },
+      '/branding': {
+        get: {
+          operationId: 'getBranding',
+          summary: 'White-label branding of the reports of this workspace and mode (pro and up)',
+          responses: { '200': ok('The branding; every field null when none is set.', ref('Branding')), ...errors('tier_required', ...common) },
+        },
+        put: {
+          operationId: 'putBranding',
+          summary: 'Replace the branding; reports are re-rendered with it when next requested',
+          requestBody: { required: true, ...json(ref('PutBrandingRequest')) },
+          responses: { '200': ok('The branding now in force.', ref('Branding')), ...errors('invalid_request', 'payload_too_large', 'tier_required', ...common) },
+        },
+        delete: {
+          operationId: 'deleteBranding',
+          summary: 'Back to the neutral, unbranded report',
+          responses: { '204': { description: 'Cleared.' }, ...errors('tier_required', ...common) },
         },
       },
       '/webhooks': {

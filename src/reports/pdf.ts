@@ -543,7 +543,9 @@ class ReportWriter {
     const range = doc.bufferedPageRange();
     const total = range.count;
     const domain = this.domainText('body');
-    const left = this.sample ? 'SAMPLE REPORT — test mode' : this.branding.footerText ?? (this.branded ? this.branding.displayName : '');
+    const left = this.branding.footerText ?? (this.branded ? this.branding.displayName : '');
+    // A sample report names itself where real ones name the domain.
+    const middle = this.sample ? { text: 'SAMPLE REPORT — test mode', font: 'bold' as FontName } : domain;
     for (let i = range.start; i < range.start + range.count; i++) {
       doc.switchToPage(i);
       const bottom = doc.page.margins.bottom;
@@ -554,7 +556,7 @@ class ReportWriter {
       }
       const leftFont = this.fontFor(left, 'body') ?? 'body';
       doc.font(leftFont).fontSize(8).fillColor(MUTED).text(left, MARGIN.left, y, { width: CONTENT_WIDTH * 0.45, lineBreak: false, ellipsis: true });
-      doc.font(domain.font).fontSize(8).text(domain.text, MARGIN.left + CONTENT_WIDTH * 0.45, y, { width: CONTENT_WIDTH * 0.3, align: 'center', lineBreak: false, ellipsis: true });
+      doc.font(middle.font).fontSize(8).text(middle.text, MARGIN.left + CONTENT_WIDTH * 0.45, y, { width: CONTENT_WIDTH * 0.3, align: 'center', lineBreak: false, ellipsis: true });
       doc.font('body').fontSize(8).text(`Page ${i - range.start + 1} of ${total}`, MARGIN.left + CONTENT_WIDTH * 0.75, y, { width: CONTENT_WIDTH * 0.25, align: 'right', lineBreak: false });
       doc.page.margins.bottom = bottom;
     }

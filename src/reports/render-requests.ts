@@ -11,7 +11,8 @@ export interface ReportSubject {
 export interface ReportRenderRequests {
   /**
    * Starts the render of the audit's PDF with this branding revision (or joins the one under way)
-   * and waits up to `waitMs` for it: 'done', 'pending' (still rendering) or 'failed'.
+   * and waits up to `waitMs` for it: 'done' or 'pending' (still rendering). Rejects when the
+   * render failed (after its retries).
    */
-  renderAndWait(subject: ReportSubject, brandingRevision: number, waitMs: number): Promise<'done' | 'pending' | 'failed'>;
+  renderAndWait(subject: ReportSubject, brandingRevision: number, waitMs: number): Promise<'done' | 'pending'>;
 }

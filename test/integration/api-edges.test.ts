@@ -75,14 +75,14 @@ describe('API edges: authentication, errors, envelope and headers', () => {
     assert.equal(await auditCount(workspaceId), 0);
   });
 
-  it('gates webhooks and PDF reports to pro and up; the planned endpoints answer with the envelope', async () => {
+  it('gates webhooks and PDF reports to pro and up', async () => {
     const free = await newAccount('free');
     assertEnvelope(await api('POST', '/v1/webhooks', { key: free.testKey, body: { url: 'https://hooks.example.com' } }), 403, 'tier_required', /pro tier/);
     assertEnvelope(await api('GET', '/v1/webhooks', { key: free.liveKey }), 403, 'tier_required', /pro tier/);
     assertEnvelope(await api('GET', '/v1/audits/aud_x/pdf', { key: free.liveKey }), 403, 'tier_required', /pro tier/);
     const pro = await newAccount('pro');
     assert.equal((await api('GET', '/v1/webhooks', { key: pro.liveKey })).status, 200);
-    assertEnvelope(await api('GET', '/v1/audits/aud_x/pdf', { key: pro.liveKey }), 501, 'not_implemented');
+    assertEnvelope(await api('GET', '/v1/audits/aud_x/pdf', { key: pro.liveKey }), 404, 'audit_not_found');
   });
 
   it('publishes health, readiness, the OpenAPI document and the error reference', async () => {
@@ -93,9 +93,13 @@ describe('API edges: authentication, errors, envelope and headers', () => {
     const openapi = await api('GET', '/v1/openapi.json');
     assert.equal(openapi.body.openapi, '3.1.0');
     assert.ok(openapi.body.paths['/audits'].post);
+    assert.ok(openapi.body.paths['/audits/{audit_id}/pdf'].get.responses['202']);
+    assert.deepEqual(openapi.body.paths['/reports/{audit_id}.pdf'].get.security, []);
+    assert.deepEqual(Object.keys(openapi.body.paths['/branding']).sort(), ['delete', 'get', 'put']);
+    assert.equal(openapi.body.components.schemas.PutBrandingRequest.properties.primary_color.pattern, '^#[0-9a-fA-F]{6}$');
     assert.equal(openapi.body.components.schemas.Audit.properties.version.const, 'v1');
     const docs = await api('GET', '/docs/errors');
-    for (const code of ['invalid_domain', 'tier_required', 'audit_quota_exceeded', 'method_not_allowed']) {
+    for (const code of ['invalid_domain', 'tier_required', 'audit_quota_exceeded', 'method_not_allowed', 'invalid_signature', 'link_expired']) {
       assert.match(docs.text, new RegExp(`id="${code}"`));
     }
   });

@@ -137,7 +137,7 @@ describe('audits with a live key', () => {
       authenticator,
       readModel: new ReadModel(stack.db, null, authenticator),
       deliveries: { redeliver: async () => 'closed' as const },
-      reports: { renderAndWait: async () => 'failed' as const },
+      reports: { renderAndWait: async () => 'pending' as const },
       storage: new FileReportStorage(stack.config.reportsDir),
       keyring: new SigningKeyring(stack.db),
       health: { live: () => ({ ok: false, checks: {} }), ready: async () => ({ ok: false, checks: {} }) },

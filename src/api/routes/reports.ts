@@ -52,7 +52,6 @@ export function reportRoutes(deps: ReportRouteDeps): Router<ApiState> {
     if (!reportIsCurrent(report, audit, revision)) {
       const subject = { auditId: audit.id, domain: audit.domain, ...scope };
       const outcome = await deps.reports.renderAndWait(subject, revision, deps.config.reportWaitMs);
-      if (outcome === 'failed') throw new Error(`the render of the report of ${audit.id} failed`);
       report = await findReport(deps.db, audit.id);
       // Branding changed again meanwhile: the render just finished still shows this result.
       if (outcome === 'pending' || !renderedFromResult(report, audit)) {

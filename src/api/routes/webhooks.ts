@@ -29,13 +29,14 @@ export interface WebhookRouteDeps {
 export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
   const router = new Router<ApiState>();
   const allow = parseCidrList(deps.config.outboundAllowCidrs);
-  // Runs only for the routes of this router: every webhook endpoint needs pro or higher.
-  router.use(async (ctx, next) => {
+  // Every webhook endpoint needs pro or higher. Attached per route: a router.use() middleware of a
+  // router nested under /v1 would also run for the routes of routers mounted after it.
+  const proOnly: Router.Middleware<ApiState> = async (ctx, next) => {
     requireTier(ctx.state.usage, 'webhooks', 'webhooks');
     await next();
-  });
+  };
 
-  router.post('/webhooks', async (ctx) => {
+  router.post('/webhooks', proOnly, async (ctx) => {
     const body = validateCreate(await readJsonBody(ctx, deps.config.maxBodyBytes));
     const scope = scopeOf(ctx);
     const url = await checkWebhookUrl('url', body.url, allow);
@@ -54,18 +55,18 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
     ctx.body = { ...present(row), secret: row.secret };
   });
 
-  router.get('/webhooks', async (ctx) => {
+  router.get('/webhooks', proOnly, async (ctx) => {
     const page = validatePage({ ...ctx.query });
     const { rows, hasMore } = await listWebhooks(deps.db, scopeOf(ctx), { limit: page.limit ?? 50, after: page.cursor ? decodeCursor(page.cursor) : undefined });
     ctx.body = { data: rows.map(present), has_more: hasMore, next_cursor: hasMore ? encodeCursor(rows[rows.length - 1]) : null };
   });
 
-  router.delete('/webhooks/:webhookId', async (ctx) => {
+  router.delete('/webhooks/:webhookId', proOnly, async (ctx) => {
     if (!(await deleteWebhook(deps.db, scopeOf(ctx), ctx.params.webhookId, deps.clock.now()))) throw notFound(ctx.params.webhookId);
     ctx.status = 204;
   });
 
-  router.get('/webhooks/:webhookId/deliveries', async (ctx) => {
+  router.get('/webhooks/:webhookId/deliveries', proOnly, async (ctx) => {
     const webhook = await requireWebhook(ctx);
     const page = validatePage({ ...ctx.query });
     const { rows, attempts, hasMore } = await listDeliveries(deps.db, webhook.id, { limit: page.limit ?? 50, after: page.cursor ? decodeCursor(page.cursor) : undefined });
@@ -98,7 +99,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
     };
   });
 
-  router.post('/webhooks/:webhookId/deliveries/:deliveryId/retry', async (ctx) => {
+  router.post('/webhooks/:webhookId/deliveries/:deliveryId/retry', proOnly, async (ctx) => {
     const webhook = await requireWebhook(ctx);
     const delivery = await findDelivery(deps.db, webhook.id, ctx.params.deliveryId);
     if (!delivery) throw new ApiError('delivery_not_found', `no delivery ${ctx.params.deliveryId} for webhook ${webhook.id}`);
