@@ -1,14 +1,22 @@
 import { deflateSync } from 'node:zlib';
+import { createLiveEngine } from '../src/audits/live-engine';
+import type { AuditRow } from '../src/audits/repository';
 import { syntheticAudit } from '../src/audits/synthetic';
 import { assertValidAuditJson } from '../src/audits/validate-audit';
-import { validateBranding } from '../src/reports/branding';
-import { renderAuditReport } from '../src/reports/pdf';
-import type { AuditJson } from '../src/schemas/audit';
+import { systemClock } from '../src/clock';
+import { loadConfig } from '../src/config';
+import { validateBranding, type Branding } from '../src/reports/branding';
+import { renderAuditReport, type RenderOptions } from '../src/reports/pdf';
+import type { AuditJson, Tier } from '../src/schemas/audit';
+import { serveGeneratedSite } from './generated-site';
 
 /**
  * `npm run bench:report`: render time and size of the PDF report for a synthetic audit (about ten
- * pages), a 500-finding audit, and an audit big enough for about 500 pages. Each is rendered a few
- * times; the first run (font loading, JIT warm-up) is reported apart from the median of the rest.
+ * pages), a 500-finding audit, and an audit big enough for about 500 pages; the test-mode sample
+ * report; and the audits of a generated 10-page and 500-page site on 127.0.0.1, produced in this
+ * process by the live engine (real crawler and analyzers). Each is rendered a few times; the first
+ * run (font loading, JIT warm-up) is reported apart from the median of the rest. Baseline for the
+ * crawled audits: the crawl+analysis time of that same audit (the engine call), measured here.
  */
 
 const RUNS = Number(process.env.BENCH_REPORT_RUNS || 5);
@@ -86,21 +94,94 @@ function pageCount(pdf: Buffer): number {
   return (pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
 }
 
-async function measure(label: string, audit: AuditJson): Promise<void> {
+interface Rendered {
+  pdf: Buffer;
+  first: number;
+  median: number;
+}
+
+async function render(audit: AuditJson, brand: Branding | null, runs: number, opts: RenderOptions = {}): Promise<Rendered> {
   const times: number[] = [];
   let pdf: Buffer = Buffer.alloc(0);
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    pdf = await renderAuditReport(audit, branding, { generatedAt });
+    pdf = await renderAuditReport(audit, brand, { generatedAt, ...opts });
     times.push(performance.now() - t0);
   }
   const [first, ...rest] = times;
   rest.sort((a, b) => a - b);
   const median = rest.length ? rest[Math.floor(rest.length / 2)]! : first!;
-  console.log(
-    `${label.padEnd(34)} findings=${String(audit.findings.length).padStart(5)}  pages=${String(pageCount(pdf)).padStart(4)}  ` +
-    `size=${(pdf.length / 1024).toFixed(0).padStart(6)} KiB  first=${first!.toFixed(0).padStart(5)} ms  median=${median.toFixed(0).padStart(5)} ms`,
+  return { pdf, first: first!, median };
+}
+
+function line(label: string, audit: AuditJson, r: Rendered): string {
+  return (
+    `${label.padEnd(34)} findings=${String(audit.findings.length).padStart(5)}  pages=${String(pageCount(r.pdf)).padStart(4)}  ` +
+    `size=${(r.pdf.length / 1024).toFixed(0).padStart(6)} KiB  first=${r.first.toFixed(0).padStart(5)} ms  median=${r.median.toFixed(0).padStart(5)} ms`
   );
+}
+
+async function measure(label: string, audit: AuditJson, opts: RenderOptions = {}): Promise<void> {
+  console.log(line(label, audit, await render(audit, branding, RUNS, opts)));
+}
+
+/** A live audit row for the engine, as the trigger would insert it. */
+function liveRow(domain: string, tier: Tier): AuditRow {
+  const now = new Date();
+  return {
+    id: `aud_01JBENCHREPORTLIVE${tier.toUpperCase().padEnd(9, '0')}`,
+    workspace_id: 'ws_bench',
+    account_id: 'acc_bench',
+    mode: 'live',
+    domain,
+    tier,
+    status: 'running',
+    score: null,
+    grade: null,
+    charged: true,
+    webhook_url: null,
+    attempts: 1,
+    error_code: null,
+    error_message: null,
+    result_json: null,
+    estimated_completion: null,
+    created_at: now,
+    started_at: now,
+    completed_at: null,
+    failed_at: null,
+  };
+}
+
+/**
+ * One live audit of a generated `total`-page site by the engine the worker runs (real crawl, every
+ * analyzer, scoring), timed around the engine call; then its report rendered RUNS times branded
+ * and once unbranded, with the render median set against that audit's own duration.
+ */
+async function measureCrawled(total: number, tier: Tier): Promise<void> {
+  const site = await serveGeneratedSite(total);
+  try {
+    const engine = createLiveEngine(loadConfig({ ...process.env, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' }));
+    const row = liveRow(site.origin, tier);
+    const started = performance.now();
+    const audit = await engine.runLive(row, {
+      startedAt: row.started_at!,
+      clock: systemClock,
+      heartbeat: () => undefined,
+      signal: new AbortController().signal,
+      finalAttempt: true,
+    });
+    const auditMs = performance.now() - started;
+    assertValidAuditJson(audit);
+    const label = `crawled ${total}-page site (${tier})`;
+    const branded = await render(audit, branding, RUNS);
+    const plain = await render(audit, null, 1);
+    console.log(`${label}: ${audit.crawl.pages_crawled} pages crawled, audit (crawl+analysis) ${auditMs.toFixed(0)} ms`);
+    console.log(line('  branded', audit, branded));
+    console.log(line('  no branding (1 run)', audit, plain));
+    console.log(`  render = ${(branded.median / auditMs).toFixed(2)}× the audit's own crawl+analysis time (median ${branded.median.toFixed(0)} ms / ${auditMs.toFixed(0)} ms)`);
+  } finally {
+    await site.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -109,6 +190,9 @@ async function main(): Promise<void> {
   await measure('synthetic audit (enterprise)', base('enterprise'));
   await measure('500 findings', withFindings(base('enterprise'), 500));
   await measure('~500 pages', withFindings(base('enterprise'), 2100));
+  await measure('test mode sample (pro)', base('pro'), { sample: true });
+  await measureCrawled(10, 'pro');
+  await measureCrawled(500, 'team');
   const mem = process.memoryUsage();
   console.log(`rss=${(mem.rss / 2 ** 20).toFixed(0)} MiB`);
 }

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { tinyPng } from '../support/pdf';
 import { admin } from '../support/admin';
 import { api, getStack } from '../support/stack';
 
@@ -45,5 +49,45 @@ describe('admin CLI (test contract)', function () {
     const missing = await admin('key', 'revoke', '--key', 'key_nope', '--json');
     assert.notEqual(missing.code, 0);
     assert.match(JSON.parse(missing.stdout).error.message, /does not exist/);
+  });
+
+  it('sets, shows and clears report branding per workspace (both modes unless --mode); free accounts get tier_required', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'branding-'));
+    try {
+      const logo = path.join(dir, 'logo.png');
+      await writeFile(logo, tinyPng(90, 30));
+      const account = JSON.parse((await admin('account', 'create', '--tier', 'pro', '--json')).stdout);
+      const set = await admin('branding', 'set', '--workspace', account.workspace_id, '--name', 'Acme Digital', '--color', '#E4572E',
+        '--logo', logo, '--footer', 'Prepared for you', '--contact', 'hello@acme.example', '--json');
+      assert.equal(set.code, 0, set.stderr + set.stdout);
+      const saved = JSON.parse(set.stdout);
+      for (const mode of ['test', 'live']) {
+        assert.equal(saved[mode].display_name, 'Acme Digital');
+        assert.equal(saved[mode].primary_color, '#e4572e');
+        assert.equal(saved[mode].logo.content_type, 'image/png');
+      }
+      const liveKey = JSON.parse((await admin('key', 'create', '--workspace', account.workspace_id, '--mode', 'live', '--json')).stdout).key;
+      const viaApi = await api('GET', '/v1/branding', { key: liveKey });
+      assert.deepEqual(viaApi.body, saved.live);
+
+      const cleared = await admin('branding', 'clear', '--workspace', account.workspace_id, '--mode', 'test', '--json');
+      assert.deepEqual(JSON.parse(cleared.stdout).cleared, ['test']);
+      const shown = JSON.parse((await admin('branding', 'show', '--workspace', account.workspace_id, '--json')).stdout);
+      assert.equal(shown.test.display_name, null);
+      assert.equal(shown.live.display_name, 'Acme Digital');
+
+      const bad = await admin('branding', 'set', '--workspace', account.workspace_id, '--name', 'Acme', '--color', 'orange', '--json');
+      assert.notEqual(bad.code, 0);
+      assert.match(JSON.parse(bad.stdout).error.message, /primaryColor: must be a colour as #rrggbb/);
+
+      const free = JSON.parse((await admin('account', 'create', '--tier', 'free', '--json')).stdout);
+      const refused = await admin('branding', 'set', '--workspace', free.workspace_id, '--name', 'Acme', '--color', '#000000', '--json');
+      assert.notEqual(refused.code, 0);
+      assert.equal(JSON.parse(refused.stdout).error.code, 'tier_required');
+      const { db } = await getStack();
+      assert.equal((await db('workspace_branding').where({ workspace_id: free.workspace_id })).length, 0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { PRUNE_SCHEDULE_ID } from '../../temporal/schedules';
+import { FileReportStorage } from '../../src/reports/storage';
 import { api, getStack, newAccount, seedLiveAudits } from '../support/stack';
 
 describe('free-tier pruning (Temporal Schedule)', function () {
   this.timeout(60_000);
 
   it('is a schedule operators can see, and deletes free audits older than 24 months, then audit_not_found', async () => {
-    const { db, service } = await getStack();
+    const { db, service, config } = await getStack();
     const free = await newAccount('free');
     const pro = await newAccount('pro');
     const old = new Date();
@@ -19,6 +20,15 @@ describe('free-tier pruning (Temporal Schedule)', function () {
     const ids = async (accountId: string) => (await db('audits').where({ account_id: accountId }).orderBy('created_at')).map((r) => r.id as string);
     const [freeOld, freeRecent] = await ids(free.accountId);
     const [proOld] = await ids(pro.accountId);
+    // The account was on pro when this report was rendered: its file goes with the audit.
+    const storage = new FileReportStorage(config.reportsDir);
+    const reportKey = `${free.workspaceId}/${freeOld}/r0-prunetest.pdf`;
+    await storage.put(reportKey, Buffer.from('%PDF-1.3 pruned'));
+    await db('audit_reports').insert({
+      audit_id: freeOld, branding_revision: 0, audit_completed_at: old, storage_key: reportKey, byte_size: 15, sha256: 'x', render_ms: 1, rendered_at: old,
+    });
+    // A signing key retired more than a link lifetime ago verifies nothing any more.
+    await db('report_signing_keys').insert({ id: 'rsk_PruneTestRetired0', secret: Buffer.alloc(32), created_at: old, retired_at: old });
     // Served (and cached) before the prune.
     assert.equal((await api('GET', `/v1/audits/${freeOld}`, { key: free.liveKey })).status, 200);
 
@@ -32,6 +42,14 @@ describe('free-tier pruning (Temporal Schedule)', function () {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.deepEqual(await ids(free.accountId), [freeRecent]);
+    assert.equal(await storage.open(reportKey), null, 'the report file is deleted with its audit');
+    assert.equal(await db('audit_reports').where({ audit_id: freeOld }).first(), undefined);
+    let key = await db('report_signing_keys').where({ id: 'rsk_PruneTestRetired0' }).first();
+    for (const until = Date.now() + 5000; key && Date.now() < until; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      key = await db('report_signing_keys').where({ id: 'rsk_PruneTestRetired0' }).first();
+    }
+    assert.equal(key, undefined, 'retired signing key pruned');
     assert.deepEqual(await ids(pro.accountId), [proOld]);
     // The API drops its cached copy on the prune's NOTIFY (milliseconds): allow up to a second.
     let gone = await api('GET', `/v1/audits/${freeOld}`, { key: free.liveKey });

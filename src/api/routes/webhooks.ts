@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
@@ -31,7 +32,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
   const allow = parseCidrList(deps.config.outboundAllowCidrs);
   // Every webhook endpoint needs pro or higher. Attached per route: a router.use() middleware of a
   // router nested under /v1 would also run for the routes of routers mounted after it.
-  const proOnly: Router.Middleware<ApiState> = async (ctx, next) => {
+  const proOnly: Middleware<ApiState> = async (ctx, next) => {
     requireTier(ctx.state.usage, 'webhooks', 'webhooks');
     await next();
   };
