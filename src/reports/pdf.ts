@@ -555,12 +555,31 @@ class ReportWriter {
         doc.moveTo(MARGIN.left, y - 8).lineTo(MARGIN.left + CONTENT_WIDTH, y - 8).lineWidth(0.5).strokeColor(RULE).stroke();
       }
       const leftFont = this.fontFor(left, 'body') ?? 'body';
-      doc.font(leftFont).fontSize(8).fillColor(MUTED).text(left, MARGIN.left, y, { width: CONTENT_WIDTH * 0.45, lineBreak: false, ellipsis: true });
-      doc.font(middle.font).fontSize(8).text(middle.text, MARGIN.left + CONTENT_WIDTH * 0.45, y, { width: CONTENT_WIDTH * 0.3, align: 'center', lineBreak: false, ellipsis: true });
-      doc.font('body').fontSize(8).text(`Page ${i - range.start + 1} of ${total}`, MARGIN.left + CONTENT_WIDTH * 0.75, y, { width: CONTENT_WIDTH * 0.25, align: 'right', lineBreak: false });
+      doc.font(leftFont).fontSize(8).fillColor(MUTED);
+      // A long footer text gets a line of its own (cut with an ellipsis past the full width).
+      const ownLine = doc.widthOfString(left) > CONTENT_WIDTH * 0.45;
+      const row = ownLine ? y + 7 : y;
+      if (ownLine) doc.text(fitted(doc, left, CONTENT_WIDTH), MARGIN.left, y - 4, { width: CONTENT_WIDTH, lineBreak: false });
+      else doc.text(left, MARGIN.left, y, { width: CONTENT_WIDTH * 0.45, lineBreak: false });
+      doc.font(middle.font).fontSize(8).text(fitted(doc, middle.text, CONTENT_WIDTH * 0.3), MARGIN.left + CONTENT_WIDTH * 0.45, row, { width: CONTENT_WIDTH * 0.3, align: 'center', lineBreak: false });
+      doc.font('body').fontSize(8).text(`Page ${i - range.start + 1} of ${total}`, MARGIN.left + CONTENT_WIDTH * 0.75, row, { width: CONTENT_WIDTH * 0.25, align: 'right', lineBreak: false });
       doc.page.margins.bottom = bottom;
     }
   }
+}
+
+/** `text` cut to fit `width` in the current font, ending in an ellipsis when cut. */
+function fitted(doc: Doc, text: string, width: number): string {
+  if (doc.widthOfString(text) <= width) return text;
+  const chars = [...text];
+  let lo = 0;
+  let hi = chars.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (doc.widthOfString(`${chars.slice(0, mid).join('').trimEnd()}…`) <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${chars.slice(0, lo).join('').trimEnd()}…`;
 }
 
 /** Most severe first, then catalog order, then most pages affected, then id. */
