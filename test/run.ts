@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Mocha from 'mocha';
 import { startTestInfrastructure, type TestInfrastructure } from './support/infrastructure';
+import { ensurePdftoppm } from './support/poppler';
 
 /**
  * `npm test`: type check, then unit tests, then integration tests against a real Temporal dev
@@ -27,6 +28,7 @@ async function main(): Promise<number> {
 
   let infra: TestInfrastructure | null = null;
   if (files.some((f) => f.includes(`${path.sep}integration${path.sep}`))) {
+    ensurePdftoppm((line) => console.log(`  [setup] ${line}`));
     infra = await startTestInfrastructure((line) => console.log(`  [setup] ${line}`));
   }
   const mocha = new Mocha({ timeout: 30_000, reporter: 'spec', grep, rootHooks: { afterAll: stopSharedStack } });
