@@ -1,4 +1,3 @@
-import { deflateSync } from 'node:zlib';
 import { createLiveEngine } from '../src/audits/live-engine';
 import type { AuditRow } from '../src/audits/repository';
 import { syntheticAudit } from '../src/audits/synthetic';
@@ -9,6 +8,7 @@ import { validateBranding, type Branding } from '../src/reports/branding';
 import { renderAuditReport, type RenderOptions } from '../src/reports/pdf';
 import type { AuditJson, Tier } from '../src/schemas/audit';
 import { serveGeneratedSite } from './generated-site';
+import { tinyPng } from '../test/support/pdf';
 
 /**
  * `npm run bench:report`: render time and size of the PDF report for a synthetic audit (about ten
@@ -22,45 +22,9 @@ import { serveGeneratedSite } from './generated-site';
 const RUNS = Number(process.env.BENCH_REPORT_RUNS || 5);
 const generatedAt = new Date('2026-11-21T12:00:00.000Z');
 
-function crcTable(): number[] {
-  return Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-}
-const CRC = crcTable();
-function chunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  let c = 0xffffffff;
-  for (const b of body) c = CRC[(c ^ b) & 0xff]! ^ (c >>> 8);
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  body.copy(out, 4);
-  out.writeUInt32BE((c ^ 0xffffffff) >>> 0, 8 + data.length);
-  return out;
-}
-function logoPng(size = 64): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  const raw = Buffer.alloc(size * (1 + 3 * size));
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const o = y * (1 + 3 * size) + 1 + 3 * x;
-      raw[o] = (x * 4) & 0xff;
-      raw[o + 1] = 0x57;
-      raw[o + 2] = (y * 4) & 0xff;
-    }
-  }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
-
 const branding = validateBranding({
   displayName: 'Acme Digital',
-  logo: logoPng(),
+  logo: tinyPng(64, 64),
   primaryColor: '#e4572e',
   footerText: 'Confidential — prepared by Acme Digital',
   contactLine: 'hello@acme.example',
