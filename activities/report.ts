@@ -8,8 +8,8 @@ import { brandingRevision } from '../src/reports/branding-repository';
 import { renderAndStoreReport } from '../src/reports/stored-reports';
 import type { ReportStorage } from '../src/reports/storage';
 
-/** Activities of PDF reports: deciding whether a finished audit gets one, and rendering it. */
-export function createReportActivities(deps: { db: Db; clock: Clock; storage: ReportStorage }) {
+/** AuditWorkflow's question after completion: does the audit get its report rendered now? */
+export function createReportPlanningActivities(deps: { db: Db }) {
   return {
     /**
      * Whether a just-completed audit gets its report rendered ahead of the first request: live
@@ -22,6 +22,14 @@ export function createReportActivities(deps: { db: Db; clock: Clock; storage: Re
       if (!tier || !tierAtLeast(tier, FEATURE_MIN_TIER.pdf_reports)) return null;
       return { brandingRevision: await brandingRevision(deps.db, { workspaceId: audit.workspace_id, mode: audit.mode }) };
     },
+  };
+}
+
+export type ReportPlanningActivities = ReturnType<typeof createReportPlanningActivities>;
+
+/** The render itself, run by the report worker process (task queue REPORT_TASK_QUEUE). */
+export function createReportRenderingActivities(deps: { db: Db; clock: Clock; storage: ReportStorage }) {
+  return {
 
     /** Renders and stores the audit's PDF unless the stored one is current. */
     async renderReport(input: { auditId: string }) {
@@ -34,4 +42,4 @@ export function createReportActivities(deps: { db: Db; clock: Clock; storage: Re
   };
 }
 
-export type ReportActivities = ReturnType<typeof createReportActivities>;
+export type ReportRenderingActivities = ReturnType<typeof createReportRenderingActivities>;

@@ -44,6 +44,11 @@ async function main(): Promise<void> {
   const startWorkerProcess = () =>
     superviseWorker({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, () => undefined, () => undefined);
   let worker = await startWorkerProcess();
+  const reportWorker = await superviseWorker(
+    { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, WORKER_KIND: 'reports' },
+    () => undefined,
+    () => undefined,
+  );
   const service = await startApi({ config, db, databaseUrl, clock: systemClock, temporalAddress, workerRunning: () => worker.running(), log: () => undefined });
   const now = new Date();
   const account = await createAccount(db, { tier: 'pro', now });
@@ -70,6 +75,7 @@ async function main(): Promise<void> {
     const completedMs: number[] = [];
     const idleTriggerMs: number[] = [];
     let lastAuditId = '';
+    const completedIds: string[] = [];
     for (let i = 0; i < COMPLETIONS; i++) {
       const started = performance.now();
       const { audit_id } = await trigger(`https://complete-${i}.example.com`);
@@ -82,17 +88,22 @@ async function main(): Promise<void> {
       }
       completedMs.push(performance.now() - started);
       lastAuditId = audit_id;
+      completedIds.push(audit_id);
     }
     report('trigger latency (test mode, no audit in flight)', idleTriggerMs);
     report('trigger-to-completed (test mode, polled every 5 ms)', completedMs);
+    await reportFigures(service.url, auth, completedIds.slice(0, 20));
 
     await tenPageAudit(db, service.url);
     await largeAudit(db, service.url);
     console.log(`peak RSS of the worker process so far (test-mode audits, 10- and 500-page live audits): ${peakRssMiB(worker.pid())} MiB`);
+    const [{ reports }] = await db('audit_reports').count({ reports: '*' });
+    console.log(`peak RSS of the report worker process so far (${reports} reports rendered): ${peakRssMiB(reportWorker.pid())} MiB`);
 
     // The worker is paused here so the figures are the API's transaction (row lock, limit checks,
     // insert, workflow start) rather than the crawls the triggers cause; the audits run afterwards.
     await worker.stop();
+    await reportWorker.stop();
     const closeSite = await liveTriggerThroughput(db, service.url);
     worker = await startWorkerProcess();
     await settle(db);
@@ -112,9 +123,11 @@ async function main(): Promise<void> {
     line('GET /v1/audits/{id} (auth + usage + row)', getResult);
     console.log(`ratio: ${((getResult.rps / bareResult.rps) * 100).toFixed(1)}% of bare Koa`);
     console.log(`\npeak RSS of the worker process over the whole run: ${peakRssMiB(worker.pid())} MiB`);
+    console.log(`peak RSS of the report worker process over the whole run: ${peakRssMiB(reportWorker.pid())} MiB`);
   } finally {
     await service.stop();
     await worker.stop();
+    await reportWorker.stop();
     await receiver.close();
     await db.destroy();
     await infra.stop();
@@ -191,7 +204,47 @@ async function largeAudit(db: ReturnType<typeof createDb>, apiUrl: string): Prom
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(`live audit of a ${pages}-page site, trigger to completed: ${seconds.toFixed(2)} s = ${(pages / seconds).toFixed(0)} pages/s end to end`);
+  console.log(`  its PDF report rendered ahead and stored ${(await msUntilReportStored(db, audit_id)).toFixed(0)} ms after completion`);
   await site.close();
+}
+
+/** From now (the audit just completed) until its report row exists: the eager render's latency. */
+async function msUntilReportStored(db: ReturnType<typeof createDb>, auditId: string): Promise<number> {
+  const started = performance.now();
+  while (!(await db('audit_reports').where({ audit_id: auditId }).first('audit_id'))) {
+    if (performance.now() - started > 30_000) throw new Error(`no report for ${auditId} after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return performance.now() - started;
+}
+
+/**
+ * GET /audits/{id}/pdf on completed test audits: the first call starts the render (ReportWorkflow)
+ * and waits for it; the second finds the stored report and only signs a link; then the download.
+ */
+async function reportFigures(apiUrl: string, auth: Record<string, string>, auditIds: string[]): Promise<void> {
+  const first: number[] = [];
+  const again: number[] = [];
+  const downloads: number[] = [];
+  let bytes = 0;
+  for (const auditId of auditIds) {
+    const ask = async () => {
+      const started = performance.now();
+      const response = await fetch(`${apiUrl}/v1/audits/${auditId}/pdf`, { headers: auth });
+      if (response.status !== 200) throw new Error(`GET pdf answered ${response.status}: ${await response.text()}`);
+      const { url } = (await response.json()) as { url: string };
+      return { ms: performance.now() - started, url };
+    };
+    first.push((await ask()).ms);
+    const { ms, url } = await ask();
+    again.push(ms);
+    const started = performance.now();
+    bytes = (await (await fetch(url)).arrayBuffer()).byteLength;
+    downloads.push(performance.now() - started);
+  }
+  report('GET /audits/{id}/pdf, first call (renders the sample report)', first);
+  report('GET /audits/{id}/pdf, stored report (signs a link)', again);
+  report(`signed link download (${(bytes / 1024).toFixed(0)} KiB)`, downloads);
 }
 
 /** Peak resident memory of a process (Linux VmHWM), in MiB. */
@@ -223,6 +276,7 @@ async function tenPageAudit(db: ReturnType<typeof createDb>, apiUrl: string): Pr
   const account = await createAccount(db, { tier: 'pro', now });
   const { key } = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'live', now });
   const samples: number[] = [];
+  const reportSamples: number[] = [];
   let pages = 0;
   for (let i = 0; i < 5; i++) {
     const started = performance.now();
@@ -238,8 +292,10 @@ async function tenPageAudit(db: ReturnType<typeof createDb>, apiUrl: string): Pr
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     samples.push(performance.now() - started);
+    reportSamples.push(await msUntilReportStored(db, audit_id));
   }
   report(`live audit of a ${pages}-page local site, trigger to completed`, samples);
+  report('  its PDF report rendered ahead, completed to stored', reportSamples);
   await new Promise((resolve) => site.close(resolve));
 }
 

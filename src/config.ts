@@ -13,6 +13,8 @@ export interface Config {
   temporalPort: number;
   temporalNamespace: string;
   taskQueue: string;
+  /** Task queue of the report worker process: renders are CPU-heavy, so they run apart from crawls. */
+  reportTaskQueue: string;
   outboundAllowCidrs: string | undefined;
   auditRetryDelaysMs: number[];
   /** An audit attempt whose worker stops heartbeating this long is restarted on another worker. */
@@ -61,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalPort: integer('TEMPORAL_PORT', env.TEMPORAL_PORT, 7233),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'audits',
+    reportTaskQueue: env.REPORT_TASK_QUEUE || `${env.TEMPORAL_TASK_QUEUE || 'audits'}-reports`,
     outboundAllowCidrs: env.OUTBOUND_ALLOW_CIDRS || undefined,
     auditRetryDelaysMs: delays('AUDIT_RETRY_DELAYS_MS', env.AUDIT_RETRY_DELAYS_MS, [30_000, 120_000, 480_000]),
     auditHeartbeatTimeoutMs: integer('AUDIT_HEARTBEAT_TIMEOUT_MS', env.AUDIT_HEARTBEAT_TIMEOUT_MS, 60_000),

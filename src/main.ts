@@ -64,14 +64,13 @@ async function main(): Promise<void> {
     // SERVICE_ROLES=api runs one more API instance beside an existing deployment (no worker).
     let workerRunning = () => true;
     if (config.roles.worker) {
-      const worker = await superviseWorker(
-        { ...process.env, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.temporalNamespace },
-        log,
-        () => void shutdown(1),
-      );
+      const env = { ...process.env, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.temporalNamespace };
+      const worker = await superviseWorker({ ...env, WORKER_KIND: 'audits' }, log, () => void shutdown(1));
       stops.push(() => worker.stop());
-      workerRunning = worker.running;
-      log('worker running');
+      const reportWorker = await superviseWorker({ ...env, WORKER_KIND: 'reports' }, log, () => void shutdown(1));
+      stops.push(() => reportWorker.stop());
+      workerRunning = () => worker.running() && reportWorker.running();
+      log('workers running (audits, reports)');
     }
     if (!config.roles.api) return;
     const api = await startApi({

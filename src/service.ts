@@ -1,6 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAuditActivities, createDeliveryActivities, createMaintenanceActivities, createReportActivities } from '../activities';
+import {
+  createAuditActivities,
+  createDeliveryActivities,
+  createMaintenanceActivities,
+  createReportPlanningActivities,
+  createReportRenderingActivities,
+} from '../activities';
 import { FileReportStorage } from './reports/storage';
 import { SigningKeyring } from './reports/signing-keys';
 import { TemporalReportRenders } from '../temporal/report-control';
@@ -16,7 +22,7 @@ import type { Config } from './config';
 import type { Db } from './db/knex';
 import { TemporalAuditScheduler } from '../temporal/audit-scheduler';
 import { connectClient, type TemporalClientBundle } from '../temporal/connection';
-import { startAuditWorker, type AuditWorkerOptions, type RunningWorker } from '../temporal/worker';
+import { startTemporalWorker, type TemporalWorkerOptions, type RunningWorker } from '../temporal/worker';
 import { ensurePruneSchedule } from '../temporal/schedules';
 import { TemporalDeliveryControl } from '../temporal/delivery-control';
 
@@ -55,7 +61,7 @@ export async function startApi(opts: CommonOptions & { databaseUrl: string; work
     authenticator,
     readModel,
     deliveries: new TemporalDeliveryControl(temporal.client),
-    reports: new TemporalReportRenders(temporal.client, config.taskQueue),
+    reports: new TemporalReportRenders(temporal.client, config.reportTaskQueue),
     storage: new FileReportStorage(config.reportsDir),
     keyring,
     health,
@@ -86,12 +92,12 @@ export async function startApi(opts: CommonOptions & { databaseUrl: string; work
   };
 }
 
-/** The Temporal worker: runs AuditWorkflow and its activities against the same database. */
+/** The Temporal worker of audits: AuditWorkflow, DeliveryWorkflow, maintenance, and their activities. */
 export async function startWorker(
-  opts: CommonOptions & { engine: AuditEngine; workflowBundle: AuditWorkerOptions['workflowBundle']; testWebhookMockUrl: string },
+  opts: CommonOptions & { engine: AuditEngine; workflowBundle: TemporalWorkerOptions['workflowBundle']; testWebhookMockUrl: string },
 ): Promise<RunningWorker> {
   const storage = new FileReportStorage(opts.config.reportsDir);
-  return startAuditWorker({
+  return startTemporalWorker({
     address: opts.temporalAddress,
     namespace: opts.config.temporalNamespace,
     taskQueue: opts.config.taskQueue,
@@ -99,7 +105,7 @@ export async function startWorker(
     activities: {
       ...createAuditActivities({ db: opts.db, clock: opts.clock, engine: opts.engine }),
       ...createMaintenanceActivities({ db: opts.db, clock: opts.clock, storage }),
-      ...createReportActivities({ db: opts.db, clock: opts.clock, storage }),
+      ...createReportPlanningActivities({ db: opts.db }),
       ...createDeliveryActivities({
         db: opts.db,
         clock: opts.clock,
@@ -108,6 +114,23 @@ export async function startWorker(
         testMockUrl: opts.testWebhookMockUrl,
       }),
     },
+  });
+}
+
+/**
+ * The report worker (its own process under `npm start`): ReportWorkflow and the PDF render on
+ * REPORT_TASK_QUEUE. Renders are CPU-bound and synchronous; apart from the audit worker they never
+ * hold up crawls, their heartbeats or workflow tasks, and their memory is not the crawler's.
+ */
+export async function startReportWorker(opts: CommonOptions & { workflowBundle: TemporalWorkerOptions['workflowBundle'] }): Promise<RunningWorker> {
+  return startTemporalWorker({
+    address: opts.temporalAddress,
+    namespace: opts.config.temporalNamespace,
+    taskQueue: opts.config.reportTaskQueue,
+    workflowBundle: opts.workflowBundle,
+    // One render at a time per process: CPU-bound, so more would only share the same core.
+    maxConcurrentActivities: 1,
+    activities: createReportRenderingActivities({ db: opts.db, clock: opts.clock, storage: new FileReportStorage(opts.config.reportsDir) }),
   });
 }
 

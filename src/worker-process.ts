@@ -13,14 +13,28 @@ export interface SupervisedWorker {
   stop(): Promise<void>;
 }
 
+// The workflow code is bundled once per process, in a short-lived child; every supervised worker
+// (audits and reports, and their restarts) loads the file. Removed when the last supervisor stops.
+const bundlePath = path.join(os.tmpdir(), `audit-service-workflows-${process.pid}.js`);
+let bundling: Promise<void> | null = null;
+let supervisors = 0;
+
 /**
  * Runs src/worker-main.ts as a child process (it inherits the tsx loader through execArgv) and
  * restarts it when it dies; gives up, calling onGiveUp, after 5 crashes within a minute.
+ * `env.WORKER_KIND` says which worker it is (audits by default, or reports).
  */
 export async function superviseWorker(env: NodeJS.ProcessEnv, log: (message: string) => void, onGiveUp: () => void): Promise<SupervisedWorker> {
-  // Bundle the workflow code once, in a short-lived process; every (re)started worker loads the file.
-  const bundlePath = path.join(os.tmpdir(), `audit-service-workflows-${process.pid}.js`);
-  await promisify(execFile)(process.execPath, [...process.execArgv, path.join(__dirname, '..', 'temporal', 'bundle-main.ts'), bundlePath]);
+  bundling ??= promisify(execFile)(process.execPath, [...process.execArgv, path.join(__dirname, '..', 'temporal', 'bundle-main.ts'), bundlePath]).then(
+    () => undefined,
+    (err: unknown) => {
+      bundling = null;
+      throw err;
+    },
+  );
+  await bundling;
+  supervisors++;
+  const kind = env.WORKER_KIND === 'reports' ? 'report worker' : 'worker';
   env = { ...env, WORKFLOW_BUNDLE_PATH: bundlePath };
   const crashes: number[] = [];
   let stopping = false;
@@ -39,15 +53,15 @@ export async function superviseWorker(env: NodeJS.ProcessEnv, log: (message: str
       proc.once('exit', (code, signal) => {
         ready = false;
         if (stopping) return;
-        reject(new Error(`worker exited (${signal ?? code}) before it was ready`));
+        reject(new Error(`${kind} exited (${signal ?? code}) before it was ready`));
         crashes.push(Date.now());
         while (crashes.length && crashes[0] < Date.now() - 60_000) crashes.shift();
         if (crashes.length >= 5) {
-          log('the worker keeps crashing: giving up');
+          log(`the ${kind} keeps crashing: giving up`);
           onGiveUp();
           return;
         }
-        log(`worker exited (${signal ?? code}); restarting`);
+        log(`${kind} exited (${signal ?? code}); restarting`);
         setTimeout(() => {
           readyPromise = spawnOnce();
           readyPromise.catch((err) => log(String(err)));
@@ -71,7 +85,10 @@ export async function superviseWorker(env: NodeJS.ProcessEnv, log: (message: str
         await exited;
         clearTimeout(timeout);
       }
-      fs.rmSync(bundlePath, { force: true });
+      if (--supervisors === 0) {
+        fs.rmSync(bundlePath, { force: true });
+        bundling = null;
+      }
     },
   };
 }

@@ -1,5 +1,4 @@
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { AuditActivities, DeliveryActivities, MaintenanceActivities, ReportActivities } from '../activities';
 
 /** Bundles the workflow code once; workers created afterwards reuse the bundle (fast start). */
 export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
@@ -9,11 +8,13 @@ export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   });
 }
 
-export interface AuditWorkerOptions {
+export interface TemporalWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  activities: AuditActivities & DeliveryActivities & MaintenanceActivities & ReportActivities;
+  activities: object;
+  /** Activities run at once by this worker (default: the SDK's). */
+  maxConcurrentActivities?: number;
   /** The bundle itself, or `{ codePath }` of one written by temporal/bundle-main.ts. */
   workflowBundle: NonNullable<WorkerOptions['workflowBundle']>;
 }
@@ -25,7 +26,7 @@ export interface RunningWorker {
   shutdown(): Promise<void>;
 }
 
-export async function startAuditWorker(opts: AuditWorkerOptions): Promise<RunningWorker> {
+export async function startTemporalWorker(opts: TemporalWorkerOptions): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: opts.address });
   const worker = await Worker.create({
     connection,
@@ -33,6 +34,7 @@ export async function startAuditWorker(opts: AuditWorkerOptions): Promise<Runnin
     taskQueue: opts.taskQueue,
     workflowBundle: opts.workflowBundle,
     activities: opts.activities,
+    ...(opts.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities } : {}),
     // Bounded sticky cache: the default grows with the machine's memory; evicted workflows are
     // simply replayed from history when they next get a task.
     maxCachedWorkflows: 250,

@@ -10,7 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { ReportActivities } from '../activities/report';
+import type { ReportPlanningActivities } from '../activities/report';
 import { reportWorkflowId } from '../src/reports/workflow-id';
 import { ReportWorkflow } from './report';
 import type { DeliveryActivities } from '../activities/delivery';
@@ -33,7 +33,7 @@ const deliveries = proxyLocalActivities<DeliveryActivities>({
   retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
-const reportPlanning = proxyLocalActivities<ReportActivities>({
+const reportPlanning = proxyLocalActivities<ReportPlanningActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
@@ -112,6 +112,7 @@ async function renderReportAhead(input: AuditWorkflowInput): Promise<void> {
   try {
     await startChild(ReportWorkflow, {
       workflowId: reportWorkflowId(input.auditId, plan.brandingRevision),
+      taskQueue: input.reportTaskQueue,
       args: [{ auditId: input.auditId }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       typedSearchAttributes: [

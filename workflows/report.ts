@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { ReportActivities } from '../activities/report';
+import type { ReportRenderingActivities } from '../activities/report';
 
-const reports = proxyActivities<ReportActivities>({
+const reports = proxyActivities<ReportRenderingActivities>({
   // ~2 s for a 500-page audit on this hardware; the margin covers slow storage.
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 5, nonRetryableErrorTypes: ['audit_not_completed'] },

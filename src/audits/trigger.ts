@@ -207,6 +207,7 @@ async function startOrUnavailable(
       ...input,
       retryDelaysMs: deps.config.auditRetryDelaysMs,
       heartbeatTimeoutMs: deps.config.auditHeartbeatTimeoutMs,
+      reportTaskQueue: deps.config.reportTaskQueue,
       delivery: {
         retryDelaysMs: deps.config.deliveryRetryDelaysMs,
         redeliveryWindowMs: deps.config.redeliveryWindowMs,

@@ -13,6 +13,8 @@ export interface AuditWorkflowInput {
   heartbeatTimeoutMs: number;
   /** Webhook delivery settings for the events of this audit. */
   delivery: { retryDelaysMs: number[]; redeliveryWindowMs: number; timeoutMs: number };
+  /** Task queue of the report workers (PDF renders run apart from crawls). */
+  reportTaskQueue: string;
 }
 
 export type AuditStatus = 'queued' | 'running' | 'completed' | 'failed';

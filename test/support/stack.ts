@@ -6,7 +6,7 @@ import { createDb, migrateLatest, type Db } from '../../src/db/knex';
 import { createAccount, createApiKey } from '../../src/accounts/repository';
 import { publishChange } from '../../src/db/change-feed';
 import { createLiveEngine } from '../../src/audits/live-engine';
-import { startApi, startWorker, type RunningApi } from '../../src/service';
+import { startApi, startReportWorker, startWorker, type RunningApi } from '../../src/service';
 import type { RunningWorker } from '../../temporal/worker';
 import type { Tier } from '../../src/schemas/audit';
 import { bundleWorkflows } from '../../temporal/worker';
@@ -21,6 +21,7 @@ export interface Stack {
   config: Config;
   service: RunningApi;
   worker: RunningWorker;
+  reportWorker: RunningWorker;
   url: string;
   temporalAddress: string;
 }
@@ -63,8 +64,9 @@ export function getStack(): Promise<Stack> {
       workflowBundle: await workflowBundle(),
       testWebhookMockUrl: `${service.url}/mock/webhooks`,
     });
-    workerState = () => worker.worker.getState() === 'RUNNING';
-    return { db, clock, config, service, worker, url: service.url, temporalAddress };
+    const reportWorker = await startReportWorker({ config, db, clock, temporalAddress, workflowBundle: await workflowBundle() });
+    workerState = () => worker.worker.getState() === 'RUNNING' && reportWorker.worker.getState() === 'RUNNING';
+    return { db, clock, config, service, worker, reportWorker, url: service.url, temporalAddress };
   })();
   return stackPromise;
 }
@@ -93,6 +95,7 @@ export async function stopStack(): Promise<void> {
   stackPromise = null;
   await stack.service.stop();
   await stack.worker.shutdown();
+  await stack.reportWorker.shutdown();
   await stack.db.destroy();
 }
 
