@@ -9,6 +9,7 @@ import { renderAuditReport, type RenderOptions } from '../src/reports/pdf';
 import type { AuditJson, Tier } from '../src/schemas/audit';
 import { serveGeneratedSite } from './generated-site';
 import { tinyPng } from '../test/support/pdf';
+import { syntheticInput } from '../test/support/synthetic-input';
 
 /**
  * `npm run bench:report`: render time and size of the PDF report for a synthetic audit (about ten
@@ -31,15 +32,7 @@ const branding = validateBranding({
 });
 
 function base(tier: 'pro' | 'enterprise'): AuditJson {
-  return syntheticAudit({
-    auditId: 'aud_01JBENCHREPORT0000000000000',
-    workspaceId: 'ws_bench',
-    domain: 'https://www.shop-7.co.uk',
-    tier,
-    createdAt: '2026-11-21T10:15:00.000Z',
-    startedAt: '2026-11-21T10:15:00.120Z',
-    completedAt: '2026-11-21T10:15:00.480Z',
-  });
+  return syntheticAudit(syntheticInput('https://www.shop-7.co.uk', { auditId: 'aud_01JBENCHREPORT0000000000000', workspaceId: 'ws_bench', tier }));
 }
 
 /** `base` with its findings repeated up to n (fresh ids, distinct URLs); validated against the schema. */

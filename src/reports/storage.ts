@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 export interface ReportStorage {
   /** Stores the bytes under key, replacing any earlier object atomically. */
   put(key: string, bytes: Buffer): Promise<void>;
+  exists(key: string): Promise<boolean>;
   /** A stream of the object and its size, or null when there is none. */
   open(key: string): Promise<{ stream: Readable; size: number } | null>;
   /** Removes the object; no error when it does not exist. */
@@ -44,6 +45,16 @@ export class FileReportStorage implements ReportStorage {
       await rm(temporary, { force: true });
       throw err;
     }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return stat(this.pathOf(key)).then(
+      () => true,
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return false;
+        throw err;
+      },
+    );
   }
 
   async open(key: string): Promise<{ stream: Readable; size: number } | null> {

@@ -49,7 +49,8 @@ export async function renderAndStoreReport(deps: { db: Db; clock: Clock; storage
   if (!audit || audit.status !== 'completed' || audit.result_json === null || !audit.completed_at) return { outcome: 'not_completed' };
   const { revision, branding } = await loadBranding(db, { workspaceId: audit.workspace_id, mode: audit.mode });
   const existing = await findReport(db, auditId);
-  if (reportIsCurrent(existing, audit, revision) && (await storage.open(existing.storage_key).then((o) => (o?.stream.destroy(), o !== null)))) {
+  // Current, and its file still there (else render it again).
+  if (reportIsCurrent(existing, audit, revision) && (await storage.exists(existing.storage_key))) {
     return { outcome: 'current', brandingRevision: revision, byteSize: existing.byte_size, renderMs: existing.render_ms };
   }
 

@@ -87,6 +87,16 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     assert.equal(await db('audit_reports').where({ audit_id: auditId }).first(), undefined);
   });
 
+  it('serves team and enterprise accounts too', async () => {
+    for (const tier of ['team', 'enterprise'] as const) {
+      const account = await newAccount(tier);
+      const auditId = await completedTestAudit(account, `https://${tier}-report.example.com`);
+      const link = await reportLink(account.testKey, auditId);
+      assert.equal(link.status, 200, link.text);
+      assert.equal((await download(link.body.url)).status, 200);
+    }
+  });
+
   it('gives a test audit a signed link to the sample report, served without an API key', async () => {
     const account = await newAccount('pro');
     const { clock } = await getStack();
@@ -143,7 +153,10 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     assert.equal(Number(rendered.branding_revision), revision);
     assert.notEqual(rendered.storage_key, neutral.storage_key);
     let runs = 0;
-    for (const until = Date.now() + 5000; runs === 0 && Date.now() < until; ) runs = await renderRuns(auditId, revision);
+    for (const until = Date.now() + 5000; runs === 0 && Date.now() < until; ) {
+      runs = await renderRuns(auditId, revision);
+      if (runs === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     assert.equal(runs, 1, 'six concurrent requests share one render');
 
     const pdf = await download(links[0]!.body.url);
@@ -259,6 +272,8 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
         assert.equal(response.json.error.code, 'invalid_signature', link);
         assert.match(response.json.error.message, /request a new one with GET \/v1\/audits\/\{audit_id\}\/pdf/);
         assert.match(response.json.error.request_id, /^req_/);
+        // Unauthenticated errors carry the free tier's rate-limit headers (DECISIONS).
+        assert.equal(response.headers.get('x-ratelimit-limit'), '5', link);
       }
       assert.equal((await download(url.toString())).status, 200, 'the genuine link still works');
     });

@@ -1,26 +1,16 @@
 import assert from 'node:assert/strict';
 import { catalogEntry } from '../../src/analyzers/catalog';
-import { syntheticAudit, type SyntheticAuditInput } from '../../src/audits/synthetic';
+import { syntheticAudit } from '../../src/audits/synthetic';
 import { assertValidAuditJson } from '../../src/audits/validate-audit';
 import { BrandingError, NEUTRAL_BRANDING, validateBranding, type Branding } from '../../src/reports/branding';
 import { checkLogoEmbeds, displayDomain, renderAuditReport, SAMPLE_NOTICE, topIssues } from '../../src/reports/pdf';
 import type { AuditJson } from '../../src/schemas/audit';
 import { extract, flat, squash, tinyPng, type Extracted } from '../support/pdf';
+import { syntheticInput } from '../support/synthetic-input';
 
 // ── helpers ────────────────────────────────────────────────────────────────────────────────────
 
-function input(domain: string, over: Partial<SyntheticAuditInput> = {}): SyntheticAuditInput {
-  return {
-    auditId: 'aud_01JREPORT000000000000000000',
-    workspaceId: 'ws_report_test',
-    domain,
-    tier: 'pro',
-    createdAt: '2026-11-21T10:15:00.000Z',
-    startedAt: '2026-11-21T10:15:00.120Z',
-    completedAt: '2026-11-21T10:15:00.480Z',
-    ...over,
-  };
-}
+const input = (domain: string) => syntheticInput(domain, { auditId: 'aud_01JREPORT000000000000000000', workspaceId: 'ws_report_test' });
 
 const GENERATED_AT = new Date('2026-11-21T12:00:00.000Z');
 const ACME: Branding = validateBranding({

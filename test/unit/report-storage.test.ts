@@ -26,11 +26,13 @@ describe('filesystem report storage', () => {
     const opened = await storage.open('ws_1/aud_1/r0-abc.pdf');
     assert.ok(opened);
     assert.equal(opened.size, 9);
+    assert.equal(await storage.exists('ws_1/aud_1/r0-abc.pdf'), true);
     assert.equal((await read(opened.stream)).toString(), '%PDF-two!');
     // Written aside and renamed: no temporary file is left behind.
     assert.deepEqual(await readdir(path.join(root, 'ws_1', 'aud_1')), ['r0-abc.pdf']);
     await storage.delete('ws_1/aud_1/r0-abc.pdf');
     assert.equal(await storage.open('ws_1/aud_1/r0-abc.pdf'), null);
+    assert.equal(await storage.exists('ws_1/aud_1/r0-abc.pdf'), false);
     await storage.delete('ws_1/aud_1/r0-abc.pdf'); // deleting what is gone is not an error
   });
 

@@ -3,7 +3,8 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { ANALYZER_CODES } from '../../src/analyzers/catalog';
 import { scoreAudit } from '../../src/analyzers/scoring';
-import { syntheticAudit, SYNTHETIC_MAX_LISTED_PAGES, type SyntheticAuditInput } from '../../src/audits/synthetic';
+import { syntheticAudit, SYNTHETIC_MAX_LISTED_PAGES } from '../../src/audits/synthetic';
+import { syntheticInput } from '../support/synthetic-input';
 import { auditJsonSchema, TIERS, type Tier } from '../../src/schemas/audit';
 
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -12,18 +13,7 @@ const validate = ajv.compile(auditJsonSchema);
 
 const BUDGET: Record<Tier, number> = { free: 10, pro: 100, team: 500, enterprise: 2000 };
 
-function input(domain: string, over: Partial<SyntheticAuditInput> = {}): SyntheticAuditInput {
-  return {
-    auditId: 'aud_01JTEST0000000000000000000',
-    workspaceId: 'ws_test123',
-    domain,
-    tier: 'pro',
-    createdAt: '2026-11-21T10:15:00.000Z',
-    startedAt: '2026-11-21T10:15:00.120Z',
-    completedAt: '2026-11-21T10:15:00.480Z',
-    ...over,
-  };
-}
+const input = syntheticInput;
 
 const DOMAINS = Array.from({ length: 150 }, (_, i) =>
   [`https://site${i}.example.com`, `https://www.shop-${i}.co.uk`, `http://legacy${i}.example.org`, `https://s${i}.xn--bcher-kva.de:8443`][i % 4]!,
