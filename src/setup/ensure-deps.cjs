@@ -2,8 +2,7 @@
 // Runs before `npm start` and `npm test` (npm's pre-scripts): installs the locked dependencies
 // when node_modules is missing or was installed from another package-lock.json, so a fresh
 // clone needs no separate install step. Plain Node on purpose: nothing is installed yet.
-// `npm install` (not `npm ci`): it installs exactly the locked versions too, and tolerates the
-// platform-specific optional packages that the registry mirror here leaves out of the lockfile.
+// `npm ci`: exactly the committed lockfile, failing if package.json and the lockfile disagree.
 'use strict';
 const { createHash } = require('node:crypto');
 const { spawnSync } = require('node:child_process');
@@ -17,13 +16,13 @@ const wanted = createHash('sha256').update(fs.readFileSync(lockFile)).digest('he
 const installed = fs.existsSync(stamp) ? fs.readFileSync(stamp, 'utf8').trim() : '';
 
 if (installed !== wanted) {
-  console.log('[setup] installing dependencies from package-lock.json (npm install)…');
+  console.log('[setup] installing dependencies from package-lock.json (npm ci)…');
   const npm = process.env.npm_execpath
     ? [process.execPath, [process.env.npm_execpath]]
     : ['npm', []];
-  const result = spawnSync(npm[0], [...npm[1], 'install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(npm[0], [...npm[1], 'ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    console.error('[setup] npm install failed');
+    console.error('[setup] npm ci failed');
     process.exit(result.status || 1);
   }
   fs.writeFileSync(stamp, `${wanted}\n`);
