@@ -1,4 +1,4 @@
-import { getDomain } from 'tldts';
+import { siteOfUrl } from '../registrable-domain';
 import type { CrawlSnapshot, SnapshotPage } from './snapshot';
 
 /** Small helpers shared by the site-level analyzers (seo-site, seo-links, performance-site). */
@@ -44,20 +44,10 @@ export function pageStatusIndex(pages: readonly SnapshotPage[]): Map<string, Url
   return out;
 }
 
-/** Registrable domain of a URL's host (eTLD+1), or the host itself for IPs and suffixes. */
-export function siteOf(url: string): string | null {
-  try {
-    const host = new URL(url).hostname.toLowerCase();
-    return getDomain(host) ?? host;
-  } catch {
-    return null;
-  }
-}
-
 /** True when the URL belongs to the audited site (same registrable domain as the origin). */
 export function sameSite(snapshot: CrawlSnapshot, url: string): boolean {
-  const a = siteOf(snapshot.origin);
-  return a !== null && a === siteOf(url);
+  const site = siteOfUrl(snapshot.origin);
+  return site !== null && site === siteOfUrl(url);
 }
 
 /** The home page URL of the audit (origin + "/"). */

@@ -10,7 +10,6 @@
  */
 import { isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { getDomain } from 'tldts';
 
 export type InvalidDomainReason =
   | 'not_a_string'
@@ -249,24 +248,4 @@ function checkDnsName(name: string): void {
   if (!/^[a-z]+$/.test(tld) && !tld.startsWith('xn--')) {
     fail('invalid_host', `${prefix}: top-level domain "${tld}" must contain only letters`);
   }
-}
-
-/**
- * The registrable domain ("eTLD+1") of a host, per the Public Suffix List including its private
- * section, so `a.github.io` and `b.github.io` are different sites (crawl scope rule
- * "same registrable domain"). IP literals, and hosts that are themselves public suffixes,
- * are returned unchanged (lower-cased, without a trailing dot).
- */
-export function registrableDomain(host: string): string {
-  let h = host.trim().toLowerCase();
-  if (h.startsWith('[')) return h; // IPv6 literal
-  if (h.endsWith('.')) h = h.slice(0, -1);
-  const ascii = domainToASCII(h) || h;
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(ascii) || isIPv6(ascii)) return ascii;
-  return getDomain(ascii, { allowPrivateDomains: true, extractHostname: false }) ?? ascii;
-}
-
-/** True when both hosts share a registrable domain (see registrableDomain). */
-export function isSameRegistrableDomain(a: string, b: string): boolean {
-  return registrableDomain(a) === registrableDomain(b);
 }

@@ -32,7 +32,7 @@ import type {
 import { collectDnsFacts } from '../analyzers/dns-facts';
 import { collectTlsFacts } from '../analyzers/tls-facts';
 import { AuditFailure } from '../audits/failures';
-import { registrableDomain } from '../audits/domain';
+import { registrableDomain, siteOfUrl } from '../registrable-domain';
 import { followRedirects, type FollowRedirectsResult, type OutboundRequestOptions } from '../outbound/client';
 import { classifyOutboundError, OutboundError, RedirectError, type RedirectHop as OutboundHop } from '../outbound/errors';
 import type { CidrList } from '../outbound/policy';
@@ -627,11 +627,7 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
   // ── helpers closing over the crawl state ──────────────────────────────────────────────────────
 
   function sameSite(url: string): boolean {
-    try {
-      return registrableDomain(new URL(url).hostname) === site;
-    } catch {
-      return false;
-    }
+    return siteOfUrl(url) === site;
   }
 
   function addLinkCheckTarget(url: string, foundOn: string[], status: number | null): void {

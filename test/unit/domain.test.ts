@@ -1,11 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  InvalidDomainError,
-  isSameRegistrableDomain,
-  normalizeDomain,
-  registrableDomain,
-  type InvalidDomainReason,
-} from '../../src/audits/domain';
+import { InvalidDomainError, normalizeDomain, type InvalidDomainReason } from '../../src/audits/domain';
 
 function rejects(input: unknown, reason: InvalidDomainReason, message?: RegExp): void {
   let thrown: unknown;
@@ -172,40 +166,5 @@ describe('normalizeDomain', () => {
       rejects('http://[zz::1]', 'invalid_host', /not a valid IPv6 address/);
       rejects('http://[127.0.0.1]', 'invalid_host', /not a valid IPv6 address/);
     });
-  });
-});
-
-describe('registrableDomain', () => {
-  const cases: Array<[string, string]> = [
-    ['example.com', 'example.com'],
-    ['www.example.com', 'example.com'],
-    ['a.b.c.example.com', 'example.com'],
-    ['WWW.Example.COM', 'example.com'],
-    ['www.example.com.', 'example.com'],
-    ['www.example.co.uk', 'example.co.uk'],
-    ['shop.example.com.au', 'example.com.au'],
-    // private section of the PSL: each user's site is its own registrable domain
-    ['alice.github.io', 'alice.github.io'],
-    ['www.alice.github.io', 'alice.github.io'],
-    ['foo.blogspot.com', 'foo.blogspot.com'],
-    ['www.bücher.de', 'xn--bcher-kva.de'],
-    ['xn--r8jz45g.xn--zckzah', 'xn--r8jz45g.xn--zckzah'],
-    ['192.0.2.1', '192.0.2.1'],
-    ['[2001:db8::1]', '[2001:db8::1]'],
-    ['co.uk', 'co.uk'],
-  ];
-  for (const [host, expected] of cases) {
-    it(`${host} → ${expected}`, () => assert.equal(registrableDomain(host), expected));
-  }
-
-  it('compares hosts of the same site', () => {
-    assert.equal(isSameRegistrableDomain('www.example.com', 'blog.example.com'), true);
-    assert.equal(isSameRegistrableDomain('example.com', 'example.org'), false);
-    assert.equal(isSameRegistrableDomain('alice.github.io', 'bob.github.io'), false);
-    assert.equal(isSameRegistrableDomain('a.example.co.uk', 'b.other.co.uk'), false);
-  });
-
-  it('accepts what normalizeDomain produces', () => {
-    assert.equal(registrableDomain(normalizeDomain('https://www.bücher.de').host), 'xn--bcher-kva.de');
   });
 });
