@@ -9,6 +9,7 @@ import { publishChange } from '../db/change-feed';
 import { newLiveAuditId, testAuditId } from '../ids';
 import { parseCidrList } from '../outbound/policy';
 import { resolveAllowed } from '../outbound/resolve';
+import { hostRefusal } from '../outbound/refusal';
 import type { Tier } from '../schemas/audit';
 import type { TriggerAuditBody } from '../schemas/api';
 import { InvalidDomainError, normalizeDomain } from './domain';
@@ -182,7 +183,7 @@ async function checkResolvable(host: string, config: Config): Promise<void> {
   try {
     await resolveAllowed(host, parseCidrList(config.outboundAllowCidrs));
   } catch (err) {
-    throw new ApiError('invalid_domain', `domain cannot be audited: ${(err as Error).message}`);
+    throw new ApiError('invalid_domain', `domain cannot be audited: ${hostRefusal(err)}`);
   }
 }
 

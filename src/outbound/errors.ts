@@ -1,7 +1,6 @@
 /**
  * Error classes of outbound HTTP. `kind` is the error class the webhook delivery log records
- * (DECISIONS.md "Webhook delivery": timeout, DNS, connect, TLS, blocked address) and what the
- * crawler maps to audit failure codes.
+ * (timeout, DNS, connect, TLS, blocked address) and what the crawler maps to audit failure codes.
  */
 
 export type OutboundErrorKind = 'timeout' | 'dns' | 'connect' | 'tls' | 'blocked_address' | 'other';
@@ -29,20 +28,24 @@ export class OutboundError extends Error {
   }
 }
 
-/** The host resolved only to addresses the outbound policy refuses. Nothing was sent. */
+/**
+ * The host resolved only to addresses the outbound policy refuses. Nothing was sent. The message
+ * names no address, as it may reach a client (a delivery log, an audit failure); the addresses
+ * and rules are in `refused` and `detail`, for the server log.
+ */
 export class OutboundBlockedError extends OutboundError {
   constructor(
     readonly host: string,
     /** Each refused address with the policy's reason. */
     readonly refused: ReadonlyArray<{ address: string; reason: string }>,
   ) {
-    const list = refused.map((r) => `${r.address} (${r.reason})`).join(', ');
-    const msg =
-      refused.length === 1 && refused[0].address === host
-        ? `address ${list} is not allowed`
-        : `${host} resolves only to addresses that are not allowed: ${list}`;
-    super('blocked_address', msg, { code: 'BLOCKED_ADDRESS' });
+    super('blocked_address', `${host} resolves to an address that may not be contacted`, { code: 'BLOCKED_ADDRESS' });
     this.name = 'OutboundBlockedError';
+  }
+
+  /** Every refused address with its rule, e.g. "10.0.0.5 (private network address (RFC 1918) (10.0.0.0/8))". */
+  get detail(): string {
+    return this.refused.map((r) => `${r.address} (${r.reason})`).join(', ');
   }
 }
 

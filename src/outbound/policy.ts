@@ -3,7 +3,7 @@
  *
  * Decided on addresses, not names: callers resolve first (resolve.ts) and then connect to the
  * very address that was checked (client.ts). Everything that is not plain public unicast is
- * blocked unless the operator exempts it with OUTBOUND_ALLOW_CIDRS (DECISIONS.md).
+ * blocked unless the operator exempts it with OUTBOUND_ALLOW_CIDRS (README.md "Environment").
  */
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -32,7 +32,7 @@ export function parseCidrList(csv: string | undefined): CidrList {
   for (const raw of csv.split(',')) {
     const text = raw.trim();
     if (text === '') continue;
-    out.push({ text, range: parseCidrEntry(text) });
+    out.push({ text, range: parseCidr(text) });
   }
   return out;
 }
@@ -42,22 +42,46 @@ export function allowListFromEnv(env: NodeJS.ProcessEnv = process.env): CidrList
   return parseCidrList(env.OUTBOUND_ALLOW_CIDRS);
 }
 
-function parseCidrEntry(text: string): [IPv4, number] | [IPv6, number] {
+/** A setting that holds a CIDR list, checked when the configuration is loaded; undefined when blank. */
+export function validatedCidrSetting(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  try {
+    parseCidrList(raw);
+  } catch (err) {
+    throw new Error(`${name}: ${(err as Error).message}`);
+  }
+  return raw;
+}
+
+// A prefix length is plain decimal without leading zeros: "8x", "08", "+8", "8.0", "0x8" and "1e1"
+// are typos, not lengths.
+const PREFIX_LENGTH = /^(?:0|[1-9]\d{0,2})$/;
+
+/**
+ * One CIDR ("10.0.0.0/8", "2001:db8::/32") or bare address, strictly: canonical IPv4 (no "127.1",
+ * octal or hex), IPv6 without zone id, decimal prefix length within the family's bits. An
+ * IPv4-mapped range (::ffff:a.b.c.d/96 or longer) is returned as the IPv4 range it means; a
+ * shorter one would silently cover every IPv4 address, so it is refused.
+ */
+export function parseCidr(text: string): [IPv4, number] | [IPv6, number] {
   const slash = text.indexOf('/');
   const addrText = slash === -1 ? text : text.slice(0, slash);
   const prefixText = slash === -1 ? undefined : text.slice(slash + 1);
   const family = addrText.includes('%') ? 0 : isIP(addrText); // strict: no "127.1", octal, zone ids
   if (family === 0) throw new Error(`invalid CIDR "${text}" in allow list: not an IP address`);
   const maxBits = family === 4 ? 32 : 128;
-  if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) {
+  if (prefixText !== undefined && !PREFIX_LENGTH.test(prefixText)) {
     throw new Error(`invalid CIDR "${text}" in allow list: bad prefix length`);
   }
   const bits = prefixText === undefined ? maxBits : Number(prefixText);
   if (bits > maxBits) throw new Error(`invalid CIDR "${text}" in allow list: prefix longer than ${maxBits}`);
   if (family === 4) return [ipaddr.IPv4.parse(addrText), bits];
   const v6 = parseV6(addrText);
-  // "::ffff:127.0.0.0/104" means the same hosts as "127.0.0.0/8".
-  if (v6.isIPv4MappedAddress() && bits >= 96) return [v6.toIPv4Address(), bits - 96];
+  if (v6.isIPv4MappedAddress()) {
+    // "::ffff:127.0.0.0/104" means the same hosts as "127.0.0.0/8".
+    if (bits >= 96) return [v6.toIPv4Address(), bits - 96];
+    throw new Error(`invalid CIDR "${text}" in allow list: an IPv4-mapped range must be /96 or longer; write the IPv4 range`);
+  }
   return [v6, bits];
 }
 
@@ -143,6 +167,13 @@ function v4BlockReason(v4: IPv4): string | null {
   return rule ? `${rule.what} (${rule.cidr})` : null;
 }
 
+function judgeIPv4(v4: IPv4, allow: CidrList, form?: string): AddressVerdict {
+  if (inList(v4, allow)) return { allowed: true };
+  const reason = v4BlockReason(v4);
+  if (reason === null) return { allowed: true };
+  return { allowed: false, reason: form ? `${form} form of ${v4.toString()}: ${reason}` : reason };
+}
+
 /**
  * May the service connect to `ip`? Accepts canonical IPv4/IPv6 text, IPv6 optionally in
  * brackets. Anything that does not parse strictly is refused.
@@ -153,25 +184,22 @@ export function isAddressAllowed(ip: string, allow: CidrList): AddressVerdict {
   const family = isIP(text);
   if (family === 0 || (bracketed && family !== 6)) return { allowed: false, reason: `"${ip}" is not a valid IP address` };
 
-  if (family === 4) {
-    const v4 = ipaddr.IPv4.parse(text);
-    if (inList(v4, allow)) return { allowed: true };
-    const reason = v4BlockReason(v4);
-    return reason ? { allowed: false, reason } : { allowed: true };
-  }
+  if (family === 4) return judgeIPv4(ipaddr.IPv4.parse(text), allow);
 
   const v6 = parseV6(text);
-  if (inList(v6, allow)) return { allowed: true };
+  // A zone id picks an interface, which no public destination needs; the allow list cannot lift it.
   if (v6.zoneId !== undefined) return { allowed: false, reason: 'scoped (zone id) address' };
+  const embedded = embeddedIPv4(v6);
+  // An IPv4-mapped address is the IPv4 host itself (dual-stack sockets connect to it), so it is
+  // judged exactly as that IPv4 address: IPv6 allow-list entries never cover it.
+  if (embedded?.form === 'IPv4-mapped') return judgeIPv4(embedded.v4, allow, embedded.form);
+  if (inList(v6, allow)) return { allowed: true };
 
   for (const rule of V6_BLOCKED) {
     if (v6.match(rule.range)) return { allowed: false, reason: `${rule.what} (${rule.cidr})` };
   }
-  const embedded = embeddedIPv4(v6);
   if (embedded) {
-    // An IPv4-mapped address is the IPv4 host itself (dual-stack sockets connect to it), so the
-    // allow list applies to it as written in IPv4. Tunnel/translation forms only inherit blocks.
-    if (embedded.form === 'IPv4-mapped' && inList(embedded.v4, allow)) return { allowed: true };
+    // Tunnel and translation forms inherit the blocks of the IPv4 address they carry.
     const reason = v4BlockReason(embedded.v4);
     if (reason) return { allowed: false, reason: `${embedded.form} form of ${embedded.v4.toString()}: ${reason}` };
     return { allowed: true };

@@ -28,7 +28,11 @@ export async function resolveAllowed(
   allow: CidrList,
   opts: { lookup?: LookupAllFn } = {},
 ): Promise<ResolvedAddress> {
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  const bracketed = host.startsWith('[') && host.endsWith(']');
+  const bare = bracketed ? host.slice(1, -1) : host;
+  // Brackets belong around a whole IPv6 literal only: "[2606:4700::11", "[127.0.0.1]" or a
+  // bracket inside a name is no host at all and must not reach the resolver.
+  if (/[[\]]/.test(bare) || (bracketed && isIP(bare) !== 6)) throw new DnsResolutionError(host, 'EBADNAME');
 
   const literal = isIP(bare);
   if (literal !== 0) {
