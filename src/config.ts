@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { validatedCidrSetting } from './outbound/policy';
 
 /** Every environment knob of the service, parsed once, in one typed place. */
 export interface Config {
@@ -64,7 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'audits',
     reportTaskQueue: env.REPORT_TASK_QUEUE || `${env.TEMPORAL_TASK_QUEUE || 'audits'}-reports`,
-    outboundAllowCidrs: env.OUTBOUND_ALLOW_CIDRS || undefined,
+    outboundAllowCidrs: validatedCidrSetting('OUTBOUND_ALLOW_CIDRS', env.OUTBOUND_ALLOW_CIDRS),
     auditRetryDelaysMs: delays('AUDIT_RETRY_DELAYS_MS', env.AUDIT_RETRY_DELAYS_MS, [30_000, 120_000, 480_000]),
     auditHeartbeatTimeoutMs: integer('AUDIT_HEARTBEAT_TIMEOUT_MS', env.AUDIT_HEARTBEAT_TIMEOUT_MS, 60_000),
     deliveryRetryDelaysMs: delays('DELIVERY_RETRY_DELAYS_MS', env.DELIVERY_RETRY_DELAYS_MS, [

@@ -1,12 +1,21 @@
+import { isIP } from 'node:net';
 import { ApiError } from '../api/api-error';
 import type { CidrList } from '../outbound/policy';
-import { resolveAllowed } from '../outbound/resolve';
+import { hostRefusal, type RefusalLog } from '../outbound/refusal';
+import { resolveAllowed, type LookupAllFn } from '../outbound/resolve';
 
 /**
  * A webhook URL (configured or a trigger's webhook_url override) must be absolute http(s) without
- * credentials and resolve to an address the outbound policy allows — the same rule as crawling.
+ * credentials, name a host with a domain (no single-label intranet names) and resolve to an
+ * address the outbound policy allows — the same rule as crawling. A refusal says no more than
+ * live audits do (outbound/refusal.ts).
  */
-export async function checkWebhookUrl(field: string, raw: string, allow: CidrList): Promise<string> {
+export async function checkWebhookUrl(
+  field: string,
+  raw: string,
+  allow: CidrList,
+  opts: { lookup?: LookupAllFn; log?: RefusalLog } = {},
+): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -17,10 +26,20 @@ export async function checkWebhookUrl(field: string, raw: string, allow: CidrLis
     throw new ApiError('invalid_request', `field ${field} must use http:// or https://, not ${url.protocol}`);
   }
   if (url.username || url.password) throw new ApiError('invalid_request', `field ${field} must not contain credentials`);
+  if (isSingleLabel(url.hostname)) {
+    throw new ApiError('invalid_request', `field ${field} must name a host with a domain, e.g. https://hooks.example.com/…`);
+  }
   try {
-    await resolveAllowed(url.hostname, allow);
+    await resolveAllowed(url.hostname, allow, { lookup: opts.lookup });
   } catch (err) {
-    throw new ApiError('invalid_request', `field ${field} cannot receive webhooks: ${(err as Error).message}`);
+    throw new ApiError('invalid_request', `field ${field} cannot receive webhooks: ${hostRefusal(err, opts.log)}`);
   }
   return url.toString();
+}
+
+/** "intranet" or "intranet." — a name only a local resolver or search domain can answer. */
+function isSingleLabel(hostname: string): boolean {
+  if (hostname.startsWith('[') || isIP(hostname) !== 0) return false;
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  return !name.includes('.');
 }
