@@ -29,6 +29,8 @@ export interface Config {
   publicBaseUrl: string | undefined;
   maxBodyBytes: number;
   trustProxy: boolean;
+  /** Failed authentications (bad or unknown keys) one client address may make per 60 s before 429. */
+  authFailureLimit: number;
   /** What `npm start` runs in this process tree (SERVICE_ROLES=api,worker by default). */
   roles: { api: boolean; worker: boolean };
 }
@@ -78,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     maxBodyBytes: 64 * 1024,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    authFailureLimit: integer('AUTH_FAILURE_LIMIT', env.AUTH_FAILURE_LIMIT, 60),
     roles: roles(env.SERVICE_ROLES),
   };
 }
