@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeHistoryFile } from '../replay/history-file';
+import { startTestInfrastructure } from '../support/infrastructure';
+
+/**
+ * `node --import tsx test/tools/record-histories.ts`: runs the real stack (Temporal dev server,
+ * Postgres, API and worker, as `npm test` does, with its short retry delays) through one scenario
+ * per workflow path and saves each execution's event history to test/replay/histories/<name>.json.
+ * test/integration/replay.test.ts replays them against the current workflow code, so a change that
+ * would break workflows already running fails the suite. Re-record to pin a new path, never to make
+ * a failing replay pass.
+ */
+const OUT_DIR = path.join(__dirname, '..', 'replay', 'histories');
+const HOME = '<!doctype html><html lang="en"><head><title>Replay fixture site for audits</title></head><body><h1>Hi</h1></body></html>';
+
+async function main(): Promise<void> {
+  const infra = await startTestInfrastructure((line) => console.log(`[setup] ${line}`));
+  // Loaded once the infrastructure exists: the stack reads TEST_DATABASE_URL and TEST_TEMPORAL_ADDRESS.
+  const stack = await import('../support/stack');
+  const { serveSite, closedPort } = await import('../support/sites');
+  const { startReceiver, until } = await import('../support/receiver');
+  const { client } = (await stack.getStack()).service.temporal;
+  const site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
+  const healthy = await startReceiver(() => 200);
+  // Refuses every automatic attempt; accepts once an operator redelivers.
+  let accepting = false;
+  const flaky = await startReceiver(() => (accepting ? 200 : 500));
+
+  const save = async (name: string, workflowId: string): Promise<void> => {
+    const handle = client.workflow.getHandle(workflowId);
+    await handle.result().catch(() => undefined);
+    const history = await handle.fetchHistory();
+    writeHistoryFile(path.join(OUT_DIR, `${name}.json`), history);
+    console.log(`recorded ${name} (${history.events?.length ?? 0} events)`);
+  };
+  const childrenOf = async (workflowId: string, type: string): Promise<string[]> => {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    return (history.events ?? [])
+      .map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)
+      .filter((a) => a?.workflowType?.name === type)
+      .map((a) => a!.workflowId!);
+  };
+  const liveAudit = async (webhookUrl: string, domain: string): Promise<{ auditId: string; key: string }> => {
+    const account = await stack.newAccount('pro');
+    const webhook = await stack.api('POST', '/v1/webhooks', { key: account.liveKey, body: { url: webhookUrl } });
+    if (webhook.status !== 201) throw new Error(webhook.text);
+    const trigger = await stack.api('POST', '/v1/audits', { key: account.liveKey, body: { domain } });
+    if (trigger.status !== 202) throw new Error(trigger.text);
+    return { auditId: trigger.body.audit_id, key: account.liveKey };
+  };
+
+  try {
+    fs.mkdirSync(OUT_DIR, { recursive: true });
+    const completed = await liveAudit(healthy.url, site.origin);
+    const failed = await liveAudit(healthy.url, `http://127.0.0.1:${await closedPort()}`);
+    const redelivered = await liveAudit(flaky.url, site.origin);
+    await Promise.all([completed, failed, redelivered].map((a) => client.workflow.getHandle(a.auditId).result()));
+
+    const [failedThenRedelivered] = await childrenOf(redelivered.auditId, 'DeliveryWorkflow');
+    const { db } = await stack.getStack();
+    await until(async () => (await db('deliveries').where({ id: failedThenRedelivered }).first('state'))?.state === 'failed', 30_000, 'the failed delivery');
+    accepting = true;
+    await client.workflow.getHandle(failedThenRedelivered).signal('redeliver');
+
+    await Promise.all([
+      save('audit-completed', completed.auditId),
+      save('audit-retried-then-failed', failed.auditId),
+      save('delivery-delivered', (await childrenOf(completed.auditId, 'DeliveryWorkflow'))[0]),
+      save('delivery-failed-then-redelivered', failedThenRedelivered),
+      save('report', (await childrenOf(completed.auditId, 'ReportWorkflow'))[0]),
+    ]);
+  } finally {
+    await Promise.all([site.close(), healthy.close(), flaky.close()]);
+    await stack.stopStack();
+    await infra.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
