@@ -1,16 +1,23 @@
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
 import { attemptDelivery, markDeliveryFailed, type AttemptDeps } from '../src/webhooks/attempt';
-import { planDeliveries, type EventDetails, type PlannedDelivery } from '../src/webhooks/planning';
+import type { DeliveryRecord } from '../src/webhooks/delivery-input';
+import { planDeliveries, recordDelivery, type EventDetails, type PlannedDelivery } from '../src/webhooks/planning';
+import { untilDatabaseAnswers } from './database-outage';
 
-/** Activities of webhook delivery: planning an event's deliveries and one signed POST each. */
+/** Activities of webhook delivery: planning an event's deliveries, recording each, and one signed POST each. */
 export function createDeliveryActivities(deps: AttemptDeps & { db: Db; clock: Clock }) {
   return {
     async planDeliveries(input: { auditId: string; emissionKey: string; details: EventDetails }): Promise<PlannedDelivery[]> {
       return planDeliveries(deps.db, { ...input, now: deps.clock.now() });
     },
+    async recordDelivery(input: DeliveryRecord & { deliveryId: string; eventAt: string }): Promise<boolean> {
+      return recordDelivery(deps.db, input);
+    },
     async attemptDelivery(input: { deliveryId: string; attempt: number; trigger: 'automatic' | 'manual'; nextDelayMs: number | null }) {
-      return attemptDelivery(deps, input);
+      // Once the POST has gone out, its outcome is stored through any database outage rather than
+      // retrying the activity and sending the delivery again.
+      return attemptDelivery(deps, input, untilDatabaseAnswers);
     },
     async markDeliveryFailed(input: { deliveryId: string }): Promise<void> {
       await markDeliveryFailed(deps.db, input.deliveryId);

@@ -82,6 +82,7 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
 /**
  * Sends an event to the workspace's webhooks: one DeliveryWorkflow per delivery (workflow id =
  * delivery id), abandoned by this workflow so that retries outlive the audit and never affect it.
+ * Each delivery writes its own log row, so a run terminated in between leaves none dangling.
  */
 async function emit(input: AuditWorkflowInput, attempt: number, details: EventDetails): Promise<void> {
   const emissionKey = `${workflowInfo().runId}:${attempt}:${details.event}`;
@@ -90,7 +91,14 @@ async function emit(input: AuditWorkflowInput, attempt: number, details: EventDe
     planned.map((delivery) =>
       startChild(DeliveryWorkflow, {
         workflowId: delivery.deliveryId,
-        args: [{ deliveryId: delivery.deliveryId, eventAt: delivery.createdAt, ...input.delivery }],
+        args: [
+          {
+            deliveryId: delivery.deliveryId,
+            eventAt: delivery.createdAt,
+            ...input.delivery,
+            record: { auditId: input.auditId, webhookId: delivery.webhookId, url: delivery.url, details },
+          },
+        ],
         parentClosePolicy: ParentClosePolicy.ABANDON,
         typedSearchAttributes: [
           { key: AUDIT_DOMAIN, value: input.domain },

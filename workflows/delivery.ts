@@ -1,4 +1,4 @@
-import { condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { DeliveryActivities } from '../activities/delivery';
 import { REDELIVER_SIGNAL, type DeliveryWorkflowInput } from '../src/webhooks/delivery-input';
 
@@ -10,17 +10,31 @@ const log = proxyLocalActivities<DeliveryActivities>({
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
 });
 
+/** Deliveries that write their own log row (before, the planning step wrote it). */
+const RECORDS_OWN_ROW = 'delivery-records-own-row';
+
 /**
- * One webhook delivery (id = delivery id): attempt at once, retry after each configured delay, then
- * mark it failed; afterwards keep accepting `redeliver` signals until the redelivery window of the
- * original event closes. A delivery's outcome never touches its audit.
+ * One webhook delivery (id = delivery id): record it in the delivery log, attempt at once, retry
+ * after each configured delay, then mark it failed; afterwards keep accepting `redeliver` signals
+ * until the redelivery window of the original event closes. It never fails: infrastructure errors
+ * are retried until they pass. A delivery's outcome never touches its audit.
  */
 export async function DeliveryWorkflow(input: DeliveryWorkflowInput): Promise<{ delivered: boolean; attempts: number }> {
   const post = proxyActivities<DeliveryActivities>({
-    startToCloseTimeout: input.timeoutMs + 15_000,
-    // Retries here only cover a lost worker or database; a non-2xx answer is an outcome, not an error.
-    retry: { initialInterval: '1 second', maximumAttempts: 3 },
+    // The POST is bounded by timeoutMs; the rest is storing its outcome, which waits out a database
+    // outage (heartbeating) instead of failing and sending the delivery again.
+    startToCloseTimeout: '30 minutes',
+    heartbeatTimeout: input.timeoutMs + 10_000,
+    // A non-2xx answer is an outcome, not an error: what fails the activity is a lost worker or an
+    // unreachable database before the POST, retried without limit.
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
+  // The log row is the workflow's own first step: a parent run that ends before this workflow
+  // starts leaves no `pending` row without a workflow behind it.
+  if (patched(RECORDS_OWN_ROW) && input.record) {
+    const recorded = await log.recordDelivery({ deliveryId: input.deliveryId, eventAt: input.eventAt, ...input.record });
+    if (!recorded) return { delivered: false, attempts: 0 };
+  }
   let manualRequests = 0;
   setHandler(redeliver, () => void manualRequests++);
   let attempts = 0;

@@ -20,21 +20,28 @@ export interface AttemptDeps {
 
 export interface AttemptOutcome {
   delivered: boolean;
-  /** Nothing more to try: the webhook was removed. */
+  /** Nothing more to try: the webhook was removed (or the delivery no longer exists). */
   stop: boolean;
 }
+
+/** How the attempt's outcome is written: at once by default; the activity waits out database outages. */
+export type StoreStep = <T>(step: () => Promise<T>) => Promise<T>;
+const storeAtOnce: StoreStep = (step) => step();
 
 /**
  * One signed POST of a delivery (re-signed with a fresh timestamp), recorded in the delivery log.
  * 2xx within the time-out acknowledges; redirects are not followed (a 3xx is non-2xx). Test-mode
- * deliveries go to the mock receiver, never to the customer's URL.
+ * deliveries go to the mock receiver, never to the customer's URL. A non-2xx answer or a network
+ * error is an outcome, recorded; only a database error throws (before the POST, or from `store`).
  */
 export async function attemptDelivery(
   deps: AttemptDeps,
   input: { deliveryId: string; attempt: number; trigger: 'automatic' | 'manual'; nextDelayMs: number | null },
+  store: StoreStep = storeAtOnce,
 ): Promise<AttemptOutcome> {
   const delivery = await loadDelivery(deps.db, input.deliveryId);
-  if (!delivery) throw new Error(`delivery ${input.deliveryId} does not exist`);
+  // Gone with its workspace: nothing left to deliver to.
+  if (!delivery) return { delivered: false, stop: true };
   if (delivery.webhook_deleted_at) {
     await deps.db('deliveries').where({ id: delivery.id }).whereNot({ state: 'delivered' }).update({ state: 'failed', next_attempt_at: null });
     return { delivered: false, stop: true };
@@ -75,7 +82,7 @@ export async function attemptDelivery(
   const delivered = errorClass === null;
   const durationMs = Math.round(performance.now() - started);
   const nextAttemptAt = !delivered && input.nextDelayMs !== null ? new Date(startedAt.getTime() + durationMs + input.nextDelayMs) : null;
-  await deps.db.transaction(async (trx) => {
+  await store(() => deps.db.transaction(async (trx) => {
     await trx('delivery_attempts')
       .insert({
         delivery_id: delivery.id,
@@ -99,7 +106,7 @@ export async function attemptDelivery(
         next_attempt_at: nextAttemptAt,
         ...(delivered ? { state: 'delivered', delivered_at: startedAt } : {}),
       });
-  });
+  }));
   return { delivered, stop: false };
 }
 

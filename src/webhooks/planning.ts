@@ -5,9 +5,14 @@ import type { AuditFailureCode } from '../audits/failures';
 import { auditFailedBody, auditRetriedBody, type WebhookEvent } from './events';
 import { subscribedWebhooks } from './repository';
 
+/** One delivery of an event, as the emitting workflow starts it: the delivery records itself. */
 export interface PlannedDelivery {
   deliveryId: string;
+  /** When the event happened (the delivery log's created_at). */
   createdAt: string;
+  webhookId: string;
+  /** Where it goes: the webhook's URL, or the trigger's webhook_url override. */
+  url: string;
 }
 
 export type EventDetails =
@@ -19,30 +24,49 @@ export type EventDetails =
  * The deliveries of one event: one per active webhook of the audit's workspace and environment
  * subscribed to it — or, when the trigger named a webhook_url, one to that URL instead, signed with
  * the secret of the oldest subscribed webhook (the override replaces the address, not the
- * subscription). Idempotent per `emissionKey`: the delivery ids derive from it.
+ * subscription). Delivery ids derive from `emissionKey`, so planning again gives the same ids.
+ * Nothing is written here: each DeliveryWorkflow records its own log row (recordDelivery), so a
+ * workflow run that ends between planning and starting the deliveries leaves no row behind.
  */
 export async function planDeliveries(db: Db, input: { auditId: string; emissionKey: string; details: EventDetails; now: Date }): Promise<PlannedDelivery[]> {
   const audit = await loadAudit(db, input.auditId);
   if (!audit) return [];
   const event: WebhookEvent = input.details.event;
   const webhooks = await subscribedWebhooks(db, { workspaceId: audit.workspace_id, mode: audit.mode }, event);
-  if (webhooks.length === 0) return [];
-  const targets = audit.webhook_url ? [{ webhook: webhooks[0], url: audit.webhook_url }] : webhooks.map((webhook) => ({ webhook, url: webhook.url }));
-  const payload = eventPayload(audit, input.details);
-  const rows = targets.map(({ webhook, url }) => ({
-    id: deliveryId(input.emissionKey, event, webhook.id),
-    webhook_id: webhook.id,
-    workspace_id: audit.workspace_id,
-    mode: audit.mode,
-    audit_id: audit.id,
-    event,
+  const targets = audit.webhook_url && webhooks.length ? [{ webhook: webhooks[0], url: audit.webhook_url }] : webhooks.map((webhook) => ({ webhook, url: webhook.url }));
+  return targets.map(({ webhook, url }) => ({
+    deliveryId: deliveryId(input.emissionKey, event, webhook.id),
+    createdAt: input.now.toISOString(),
+    webhookId: webhook.id,
     url,
-    payload,
-    created_at: input.now,
   }));
-  await db('deliveries').insert(rows).onConflict('id').ignore();
-  const stored = await db('deliveries').whereIn('id', rows.map((r) => r.id)).select('id', 'created_at');
-  return stored.map((row) => ({ deliveryId: row.id as string, createdAt: new Date(row.created_at).toISOString() }));
+}
+
+/**
+ * A delivery's first step: its row in the delivery log, with the exact bytes every attempt POSTs.
+ * Idempotent (a retried step finds its row). False when the audit no longer exists: nothing to send.
+ */
+export async function recordDelivery(
+  db: Db,
+  input: { deliveryId: string; auditId: string; webhookId: string; url: string; details: EventDetails; eventAt: string },
+): Promise<boolean> {
+  const audit = await loadAudit(db, input.auditId);
+  if (!audit) return false;
+  await db('deliveries')
+    .insert({
+      id: input.deliveryId,
+      webhook_id: input.webhookId,
+      workspace_id: audit.workspace_id,
+      mode: audit.mode,
+      audit_id: audit.id,
+      event: input.details.event,
+      url: input.url,
+      payload: eventPayload(audit, input.details),
+      created_at: new Date(input.eventAt),
+    })
+    .onConflict('id')
+    .ignore();
+  return true;
 }
 
 function eventPayload(audit: NonNullable<Awaited<ReturnType<typeof loadAudit>>>, details: EventDetails): string {
