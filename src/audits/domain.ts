@@ -1,5 +1,5 @@
 /**
- * Normalizes the `domain` a customer submits (DECISIONS.md "Domains").
+ * Normalizes the `domain` a customer submits (README.md "Run an audit with curl").
  *
  * We parse by hand instead of trusting `new URL()`: the WHATWG parser "repairs" input
  * (`https:example.com`, `https://a.com\path`, `http://2130706433`, `010.0.0.1` as octal,

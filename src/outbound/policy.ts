@@ -158,7 +158,8 @@ function embeddedIPv4(addr: IPv6): { form: string; v4: IPv4 } | null {
   return null;
 }
 
-function inList(addr: IPv4 | IPv6, allow: CidrList): boolean {
+/** Whether a parsed address lies in one of the list's ranges of its own family. */
+export function isAddressInList(addr: IPv4 | IPv6, allow: CidrList): boolean {
   return allow.some(({ range }) => addr.kind() === range[0].kind() && addr.match(range as [IPv4 | IPv6, number]));
 }
 
@@ -168,7 +169,7 @@ function v4BlockReason(v4: IPv4): string | null {
 }
 
 function judgeIPv4(v4: IPv4, allow: CidrList, form?: string): AddressVerdict {
-  if (inList(v4, allow)) return { allowed: true };
+  if (isAddressInList(v4, allow)) return { allowed: true };
   const reason = v4BlockReason(v4);
   if (reason === null) return { allowed: true };
   return { allowed: false, reason: form ? `${form} form of ${v4.toString()}: ${reason}` : reason };
@@ -193,7 +194,7 @@ export function isAddressAllowed(ip: string, allow: CidrList): AddressVerdict {
   // An IPv4-mapped address is the IPv4 host itself (dual-stack sockets connect to it), so it is
   // judged exactly as that IPv4 address: IPv6 allow-list entries never cover it.
   if (embedded?.form === 'IPv4-mapped') return judgeIPv4(embedded.v4, allow, embedded.form);
-  if (inList(v6, allow)) return { allowed: true };
+  if (isAddressInList(v6, allow)) return { allowed: true };
 
   for (const rule of V6_BLOCKED) {
     if (v6.match(rule.range)) return { allowed: false, reason: `${rule.what} (${rule.cidr})` };

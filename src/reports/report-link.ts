@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * the previous key keep working until they expire).
  */
 
-/** SPEC Limits 7. */
+/** Links are valid 60 minutes (README.md "Run an audit with curl", step 4). */
 export const REPORT_LINK_TTL_MS = 60 * 60 * 1000;
 
 export interface SigningKey {

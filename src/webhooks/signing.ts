@@ -5,7 +5,7 @@ export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-/** SPEC: X-Service-Signature = sha256=<lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret>. */
+/** X-Service-Signature: sha256=<lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret>. */
 export function serviceSignature(secret: string, body: string | Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { displayPrefix, generateApiKey, hashApiKey, parseApiKey } from '../../src/accounts/keys';
 import { periodAt, unixSeconds } from '../../src/accounts/period';
-import { monthlyQuota, tierAtLeast } from '../../src/accounts/tiers';
+import { BURST_LIMIT, DEFAULT_ENTERPRISE_QUOTA, FEATURE_MIN_TIER, RETRIEVAL_LIMIT, TIER_RULES, monthlyQuota, tierAtLeast } from '../../src/accounts/tiers';
+import { requireTier } from '../../src/accounts/tier-gate';
+import type { Usage } from '../../src/accounts/usage';
+import { ApiError } from '../../src/api/api-error';
 import { testAuditId, newLiveAuditId } from '../../src/ids';
 
 describe('API keys', () => {
@@ -41,6 +44,9 @@ describe('quota periods', () => {
     assert.equal(periodAt(new Date('2026-12-31T23:59:59.999Z')).end.toISOString(), '2027-01-01T00:00:00.000Z');
     assert.equal(periodAt(new Date('2027-01-01T00:00:00.000Z')).start.toISOString(), '2027-01-01T00:00:00.000Z');
     assert.equal(unixSeconds(new Date('2026-12-01T00:00:00.000Z')), 1796083200);
+    assert.equal(unixSeconds(new Date('2026-12-01T00:00:00.999Z')), 1796083200);
+    const lastInstant = periodAt(new Date('2026-11-30T23:59:59.999Z'));
+    assert.deepEqual([lastInstant.start.toISOString(), lastInstant.end.toISOString()], ['2026-11-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z']);
   });
 });
 
@@ -58,6 +64,57 @@ describe('tiers', () => {
     assert.ok(tierAtLeast('pro', 'pro'));
     assert.ok(!tierAtLeast('free', 'pro'));
     assert.ok(!tierAtLeast('team', 'enterprise'));
+  });
+});
+
+describe('tier table', () => {
+  it('holds the documented quotas, page budgets and limits', () => {
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(TIER_RULES).map(([tier, r]) => [tier, [r.monthlyQuota, r.pageBudget]])),
+      { free: [5, 10], pro: [50, 100], team: [200, 500], enterprise: [null, 2000] },
+    );
+    assert.equal(DEFAULT_ENTERPRISE_QUOTA, 1000);
+    assert.deepEqual(BURST_LIMIT, { limit: 10, windowSeconds: 60 });
+    assert.deepEqual(RETRIEVAL_LIMIT, { limit: 100, windowSeconds: 60 });
+    assert.deepEqual(FEATURE_MIN_TIER, { webhooks: 'pro', pdf_reports: 'pro', branding: 'pro', ip_allowlists: 'team' });
+  });
+
+  it('orders every pair of tiers', () => {
+    const order = ['free', 'pro', 'team', 'enterprise'] as const;
+    for (const [i, tier] of order.entries()) {
+      for (const [j, minimum] of order.entries()) assert.equal(tierAtLeast(tier, minimum), i >= j, `${tier} >= ${minimum}`);
+    }
+  });
+
+  it('ignores a custom quota below enterprise', () => {
+    assert.equal(monthlyQuota('pro', 7), 50);
+    assert.equal(monthlyQuota('enterprise', 0), 0);
+  });
+});
+
+describe('tier gate', () => {
+  const usageOn = (tier: Usage['tier']): Usage => ({ accountId: 'acct_1', tier, limit: 1, used: 0, remaining: 1, period: periodAt(new Date()) });
+
+  it('lets the minimum tier and above through', () => {
+    requireTier(usageOn('team'), 'ip_allowlists', 'IP allowlists');
+    requireTier(usageOn('enterprise'), 'ip_allowlists', 'IP allowlists');
+    requireTier(usageOn('pro'), 'webhooks', 'webhooks');
+  });
+
+  it('answers 403 tier_required naming the minimum tier and the current one', () => {
+    for (const [usage, feature, message] of [
+      [usageOn('pro'), 'ip_allowlists', 'IP allowlists require the team tier or higher; this account is on pro'],
+      [usageOn('free'), 'webhooks', 'IP allowlists require the pro tier or higher; this account is on free'],
+      [undefined, 'pdf_reports', 'IP allowlists require the pro tier or higher; this account is on free'],
+    ] as const) {
+      assert.throws(() => requireTier(usage, feature, 'IP allowlists'), (e: unknown) => {
+        assert.ok(e instanceof ApiError);
+        assert.equal(e.code, 'tier_required');
+        assert.equal(e.status, 403);
+        assert.equal(e.message, message);
+        return true;
+      });
+    }
   });
 });
 

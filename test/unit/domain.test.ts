@@ -37,6 +37,12 @@ describe('normalizeDomain', () => {
       ['http://[2001:DB8::1]:8080', 'http://[2001:db8::1]:8080', '[2001:db8::1]', 'http:', 8080],
       ['https://[::ffff:127.0.0.1]', 'https://[::ffff:7f00:1]', '[::ffff:7f00:1]', 'https:', null],
       [`https://${'a'.repeat(63)}.com`, `https://${'a'.repeat(63)}.com`, `${'a'.repeat(63)}.com`, 'https:', null],
+      ['https://example.com:1', 'https://example.com:1', 'example.com', 'https:', 1],
+      ['https://example.com:65535', 'https://example.com:65535', 'example.com', 'https:', 65535],
+      ['https://example.com:00443', 'https://example.com', 'example.com', 'https:', null],
+      ['http://example.com:08080', 'http://example.com:8080', 'example.com', 'http:', 8080],
+      ['http://0.0.0.0', 'http://0.0.0.0', '0.0.0.0', 'http:', null],
+      ['http://255.255.255.255', 'http://255.255.255.255', '255.255.255.255', 'http:', null],
     ];
     for (const [input, origin, host, protocol, port] of good) {
       it(input, () => {
@@ -120,7 +126,11 @@ describe('normalizeDomain', () => {
       }
     });
     it('bad ports', () => {
-      for (const v of ['https://example.com:', 'https://example.com:0', 'https://example.com:65536', 'https://example.com:99999', 'https://example.com:-1', 'https://example.com:80a', 'https://example.com:123456', 'https://example.com:+80']) {
+      for (const v of [
+        'https://example.com:', 'https://example.com:0', 'https://example.com:65536', 'https://example.com:99999', 'https://example.com:-1',
+        'https://example.com:80a', 'https://example.com:a80', 'https://example.com:123456', 'https://example.com:000080', 'https://example.com:+80',
+        'https://example.com:1e3', 'https://example.com:0x1bb', 'https://example.com:80.0', 'https://example.com:8_0', 'https://example.com:٨٠',
+      ]) {
         rejects(v, 'invalid_port', /port must be a number from 1 to 65535/);
       }
     });
@@ -128,6 +138,9 @@ describe('normalizeDomain', () => {
     it('invalid host names', () => {
       const cases: Array<[string, RegExp]> = [
         ['https://localhost', /at least one dot/],
+        ['http://intranet', /at least one dot, e\.g\. example\.com$/],
+        ['http://intranet:8080/', /at least one dot/],
+        ['http://intranet.', /must not end with a dot/],
         ['https://com', /at least one dot/],
         ['https://example.com.', /must not end with a dot/],
         ['https://a..example.com', /empty label/],

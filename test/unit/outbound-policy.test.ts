@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { allowListFromEnv, isAddressAllowed, parseCidrList } from '../../src/outbound/policy';
+import ipaddr from 'ipaddr.js';
+import { loadConfig } from '../../src/config';
+import { allowListFromEnv, isAddressAllowed, isAddressInList, parseCidr, parseCidrList, validatedCidrSetting } from '../../src/outbound/policy';
 
 const NONE = parseCidrList(undefined);
 
@@ -29,6 +31,50 @@ describe('outbound policy', () => {
       for (const bad of ['127.0.0.0/33', 'banana', '127.1/8', '10.0.0.0/', '10.0.0.0/x', '::1/129', '0x7f.0.0.1/8', 'fe80::1%eth0/64']) {
         assert.throws(() => parseCidrList(`127.0.0.0/8,${bad}`), (e: Error) => e.message.includes(`"${bad}"`));
       }
+    });
+    it('refuses prefix lengths that are not plain decimal, with the reason', () => {
+      for (const bad of ['10.0.0.0/8x', '10.0.0.0/08', '10.0.0.0/+8', '10.0.0.0/8.0', '10.0.0.0/0x8', '10.0.0.0/1e1', '10.0.0.0/ 8', '10.0.0.0/-1', '10.0.0.0/8/8', '::/0128']) {
+        assert.throws(() => parseCidr(bad), { message: `invalid CIDR "${bad}" in allow list: bad prefix length` }, bad);
+      }
+    });
+    it('refuses prefixes longer than the family, accepting both bounds', () => {
+      assert.throws(() => parseCidr('10.0.0.0/33'), { message: 'invalid CIDR "10.0.0.0/33" in allow list: prefix longer than 32' });
+      assert.throws(() => parseCidr('::/129'), { message: 'invalid CIDR "::/129" in allow list: prefix longer than 128' });
+      assert.throws(() => parseCidr('::/999'), /prefix longer than 128/);
+      assert.deepEqual(parseCidr('10.0.0.0/32').map(String), ['10.0.0.0', '32']);
+      assert.deepEqual(parseCidr('0.0.0.0/0').map(String), ['0.0.0.0', '0']);
+      assert.deepEqual(parseCidr('::/128').map(String), ['::', '128']);
+      assert.deepEqual(parseCidr('2001:db8::/0').map(String), ['2001:db8::', '0']);
+    });
+    it('refuses what is not an address, naming it', () => {
+      for (const bad of ['', '/8', 'banana/8', '[::1]/128', '::1%lo/128', 'fe80::1%eth0', '1.2.3.4.5/8', '10.0.0/8']) {
+        assert.throws(() => parseCidr(bad), { message: `invalid CIDR "${bad}" in allow list: not an IP address` }, bad);
+      }
+    });
+    it('takes IPv4-mapped ranges of /96 and longer as IPv4, and refuses shorter ones', () => {
+      assert.deepEqual(parseCidr('::ffff:0:0/96').map(String), ['0.0.0.0', '0']);
+      assert.deepEqual(parseCidr('::ffff:10.0.0.0/104').map(String), ['10.0.0.0', '8']);
+      assert.deepEqual(parseCidr('::ffff:10.1.2.3').map(String), ['10.1.2.3', '32']);
+      for (const bad of ['::ffff:0:0/95', '::ffff:10.0.0.0/64', '::ffff:0:0/0']) {
+        assert.throws(() => parseCidr(bad), { message: `invalid CIDR "${bad}" in allow list: an IPv4-mapped range must be /96 or longer; write the IPv4 range` });
+      }
+      // Not IPv4-mapped (the range only overlaps the mapped block): stays IPv6.
+      assert.equal(parseCidr('::fffe:0:0/95')[0].kind(), 'ipv6');
+    });
+    it('reads IPv4-compatible and NAT64 dotted forms as IPv6, not as IPv4-mapped', () => {
+      assert.deepEqual(parseCidr('::127.0.0.1').map(String), ['::7f00:1', '128']);
+      assert.deepEqual(parseCidr('64:ff9b::10.0.0.1/120').map(String), ['64:ff9b::a00:1', '120']);
+    });
+    it('checks OUTBOUND_ALLOW_CIDRS when the configuration loads', () => {
+      assert.equal(validatedCidrSetting('X', undefined), undefined);
+      assert.equal(validatedCidrSetting('X', ''), undefined);
+      assert.equal(validatedCidrSetting('X', ' , '), ' , ');
+      assert.equal(validatedCidrSetting('X', '  '), undefined);
+      assert.equal(validatedCidrSetting('X', '127.0.0.0/8, ::1'), '127.0.0.0/8, ::1');
+      assert.throws(() => validatedCidrSetting('X', '127.0.0.0/8,10.0.0.0/8x'), { message: 'X: invalid CIDR "10.0.0.0/8x" in allow list: bad prefix length' });
+      assert.throws(() => loadConfig({ OUTBOUND_ALLOW_CIDRS: '::ffff:0:0/95' }), /^Error: OUTBOUND_ALLOW_CIDRS: invalid CIDR "::ffff:0:0\/95"/);
+      assert.equal(loadConfig({ OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' }).outboundAllowCidrs, '127.0.0.0/8');
+      assert.equal(loadConfig({}).outboundAllowCidrs, undefined);
     });
     it('reads OUTBOUND_ALLOW_CIDRS', () => {
       assert.equal(allowListFromEnv({ OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' }).length, 1);
@@ -170,6 +216,33 @@ describe('outbound policy', () => {
       blocked('fe80::1', /link-local/, parseCidrList('fd00::/8'));
       allowed('10.1.2.3', parseCidrList('10.1.2.3'));
       blocked('10.1.2.4', /private/, parseCidrList('10.1.2.3'));
+    });
+    it('never lets an IPv6 entry exempt IPv4-mapped addresses', () => {
+      blocked('::ffff:10.0.0.1', /IPv4-mapped form of 10\.0\.0\.1: private/, parseCidrList('::/0'));
+      blocked('::ffff:169.254.169.254', /cloud metadata/, parseCidrList('::fffe:0:0/95'));
+      blocked('::ffff:127.0.0.1', /loopback/, parseCidrList('::/64'));
+      allowed('::ffff:10.0.0.1', parseCidrList('10.0.0.0/8'));
+      allowed('::ffff:10.0.0.1', parseCidrList('::ffff:10.0.0.0/104'));
+    });
+    it('never exempts a zone id, not even with ::/0', () => {
+      blocked('2606:4700::11%eth0', /^scoped \(zone id\) address$/);
+      blocked('2606:4700::11%eth0', /zone id/, parseCidrList('::/0'));
+      blocked('fe80::1%1', /zone id/, parseCidrList('fe80::/10'));
+      allowed('fe80::1', parseCidrList('fe80::/10'));
+    });
+    it('refuses half-bracketed and bracketed IPv4 forms', () => {
+      for (const ip of ['[2606:4700::11', '2606:4700::11]', '[[2606:4700::11]]', '[10.0.0.1]', '[]']) blocked(ip, /not a valid IP address/);
+      blocked('[::1]', /loopback/);
+      allowed('[::1]', parseCidrList('::1'));
+    });
+    it('isAddressInList matches only ranges of the same family', () => {
+      const list = parseCidrList('10.0.0.0/8, 2001:db8::/32');
+      assert.equal(isAddressInList(ipaddr.parse('10.255.255.255'), list), true);
+      assert.equal(isAddressInList(ipaddr.parse('11.0.0.0'), list), false);
+      assert.equal(isAddressInList(ipaddr.parse('2001:db8:ffff::1'), list), true);
+      assert.equal(isAddressInList(ipaddr.parse('2001:db9::'), list), false);
+      assert.equal(isAddressInList(ipaddr.parse('::ffff:10.0.0.1'), list), false);
+      assert.equal(isAddressInList(ipaddr.parse('10.0.0.1'), []), false);
     });
     it('never matches across families', () => {
       blocked('::1', /loopback/, parseCidrList('0.0.0.0/0'));

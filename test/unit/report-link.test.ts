@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import {
   checkReportLink, parseLinkParams, REPORT_LINK_TTL_MS, reportLinkUrl, signReportLink, type LinkParams, type SigningKey,
 } from '../../src/reports/report-link';
@@ -57,6 +57,48 @@ describe('signed report links', () => {
     assert.notEqual(fresh.signature, params.signature);
     assert.equal(checkReportLink(params, keyring.get(params.keyId), later), null);
     assert.equal(checkReportLink(fresh, keyring.get(fresh.keyId), later), null);
+  });
+
+  it('answer invalid_signature, never throw, for a signature of the wrong length', () => {
+    for (const signature of ['', 'AAAA', params.signature.slice(0, 42), `${params.signature}AAAA`, '!!!!']) {
+      assert.equal(checkReportLink({ ...params, signature }, keyA, signedAt), 'invalid_signature', JSON.stringify(signature));
+    }
+  });
+
+  it('sign the audit id and expiry with HMAC-SHA256, base64url, under a versioned label', () => {
+    const expected = createHmac('sha256', keyA.secret).update(`report-link.v1\n${audit}\n${params.expires}`).digest('base64url');
+    assert.equal(params.signature, expected);
+    assert.equal(params.expires, Math.floor(signedAt.getTime() / 1000) + 3600);
+    assert.equal(params.auditId, audit);
+    // Expiry in whole seconds, rounded down: a sub-second signing time never extends the link.
+    const odd = signReportLink(keyA, audit, new Date(signedAt.getTime() + 999));
+    assert.equal(odd.params.expires, params.expires);
+    assert.equal(odd.expiresAt.getTime(), params.expires * 1000);
+  });
+
+  it('escape the audit id in the URL path', () => {
+    const url = reportLinkUrl('http://127.0.0.1:3000', { ...params, auditId: 'a/b c' });
+    assert.match(url, /^http:\/\/127\.0\.0\.1:3000\/v1\/reports\/a%2Fb%20c\.pdf\?/);
+  });
+
+  it('accept parameters at their length limits and refuse one character more', () => {
+    const good = { expires: String(params.expires), key: params.keyId, signature: params.signature };
+    assert.deepEqual(parseLinkParams(audit, good), params);
+    assert.equal(parseLinkParams(audit, { ...good, expires: '9'.repeat(12) })?.expires, 999_999_999_999);
+    assert.equal(parseLinkParams(audit, { ...good, expires: '9'.repeat(13) }), null);
+    assert.equal(parseLinkParams(audit, { ...good, expires: '' }), null);
+    assert.equal(parseLinkParams(audit, { ...good, key: 'k'.repeat(64) })?.keyId, 'k'.repeat(64));
+    assert.equal(parseLinkParams(audit, { ...good, key: 'k'.repeat(65) }), null);
+    assert.equal(parseLinkParams(audit, { ...good, key: '' }), null);
+    assert.equal(parseLinkParams(audit, { ...good, key: 'x-rsk_A' })?.keyId, 'x-rsk_A');
+    assert.equal(parseLinkParams(audit, { ...good, signature: `${params.signature}A` }), null);
+    assert.equal(parseLinkParams(audit, { ...good, signature: `-_${params.signature.slice(2)}` })?.signature, `-_${params.signature.slice(2)}`);
+    assert.equal(parseLinkParams(audit, { ...good, signature: `+/${params.signature.slice(2)}` }), null);
+    for (const field of ['expires', 'key', 'signature'] as const) {
+      assert.equal(parseLinkParams(audit, { ...good, [field]: ` ${good[field]}` }), null, `leading space in ${field}`);
+      assert.equal(parseLinkParams(audit, { ...good, [field]: `${good[field]} ` }), null, `trailing space in ${field}`);
+      assert.equal(parseLinkParams(audit, { ...good, [field]: 1 }), null, `${field} as a number`);
+    }
   });
 
   it('refuse malformed parameters before any key lookup', () => {
