@@ -1,7 +1,7 @@
 import type { Category, Severity } from '../schemas/audit';
 
 /**
- * The analyzer catalog of shared/ANALYZERS.md as data: one entry per row, in the table's order.
+ * The analyzer catalog as data (docs/analyzers.md, Catalog): one entry per analyzer, in catalog order.
  * Codes are public and stable once shipped. `title`, `why` and `recommendation` are read by customers
  * (findings, PDF report, docs), so they are written for a site owner, not for us.
  */
@@ -221,7 +221,7 @@ export function categoryOfCode(code: string): Category {
   throw new Error(`analyzer code ${code} has no known category prefix`);
 }
 
-/** Every analyzer, in the table's order (also the order of `analyzers[]` in an audit). */
+/** Every analyzer, in catalog order (also the order of `analyzers[]` in an audit). */
 export const CATALOG: readonly CatalogEntry[] = Object.freeze(
   ROWS.map(([code, sev, title, why, recommendation]) =>
     Object.freeze({ code, category: categoryOfCode(code), severity: SEVERITY_OF[sev], title, why, recommendation }),
@@ -232,10 +232,6 @@ export const ANALYZER_CODES: readonly AnalyzerCode[] = Object.freeze(CATALOG.map
 
 const BY_CODE: ReadonlyMap<string, CatalogEntry> = new Map(CATALOG.map((e) => [e.code, e]));
 const ORDER: ReadonlyMap<string, number> = new Map(CATALOG.map((e, i) => [e.code, i]));
-
-export function isAnalyzerCode(code: string): code is AnalyzerCode {
-  return BY_CODE.has(code);
-}
 
 /** The catalog entry of a code; throws on an unknown code (a programming error, not a data error). */
 export function catalogEntry(code: string): CatalogEntry {
@@ -251,10 +247,6 @@ export function findCatalogEntry(code: string): CatalogEntry | undefined {
 /** Position in the catalog, for sorting; unknown codes sort last. */
 export function catalogIndex(code: string): number {
   return ORDER.get(code) ?? Number.MAX_SAFE_INTEGER;
-}
-
-export function entriesOfCategory(category: Category): CatalogEntry[] {
-  return CATALOG.filter((e) => e.category === category);
 }
 
 /** Scoring v1: an analyzer's weight by its severity. */

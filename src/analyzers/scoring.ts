@@ -2,7 +2,7 @@ import { CATEGORIES, type AnalyzerStatus, type Category, type Grade, type Severi
 import { CATEGORY_WEIGHTS, SEVERITY_WEIGHTS } from './catalog';
 
 /**
- * scoring_version 1 (shared/ANALYZERS.md "Scoring"). Pure arithmetic over analyzer results, so the
+ * scoring_version 1 (docs/analyzers.md, Scoring). Pure arithmetic over analyzer results, so the
  * published numbers can be recomputed by anyone from `analyzers[]` alone.
  */
 
@@ -93,11 +93,6 @@ export function gradeFor(score: number): Grade {
   if (score >= 70) return 'C';
   if (score >= 60) return 'D';
   return 'F';
-}
-
-/** Display band of a score (ANALYZERS.md: bands at 90 / 50), for reports and the dashboard. */
-export function bandFor(score: number): 'good' | 'needs_improvement' | 'poor' {
-  return score >= 90 ? 'good' : score >= 50 ? 'needs_improvement' : 'poor';
 }
 
 export function scoreAudit(analyzers: readonly ScorableAnalyzer[]): AuditScore {

@@ -119,7 +119,7 @@ export const tlsCertExpiring = siteAnalyzer('SEC_TLS_CERT_EXPIRING', (snapshot) 
     message: `The TLS certificate expires in ${left} (${cert.validTo})${urgent ? ', within a week' : ''}.`,
     evidence: truncate(`${left} remaining; ${certSummary(cert)}`, EVIDENCE_MAX),
     urls: [httpsOrigin(snapshot)],
-    // ANALYZERS.md: medium, high within 7 days.
+    // Medium, high within 7 days (docs/analyzers.md, Catalog).
     ...(urgent ? { severity: 'high' as const } : {}),
   }]);
 });

@@ -1,5 +1,5 @@
 /**
- * The full live crawl (ANALYZERS.md "Crawl rules"): robots.txt, sitemaps, a breadth-first crawl of
+ * The full live crawl (docs/analyzers.md, Crawl rules): robots.txt, sitemaps, a breadth-first crawl of
  * the site within its page budget, the subresources and link targets the analyzers check, and the
  * side probes (llms.txt, security.txt, a not-found probe, CORS, http→https, TLS, DNS).
  *

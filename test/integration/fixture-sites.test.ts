@@ -18,7 +18,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { crawlSite } from '../../src/crawl/crawler';
-import { IMPLEMENTED_ANALYZERS, runAnalyzers, type AnalysisResult } from '../../src/analyzers';
+import { ANALYZERS, runAnalyzers, type AnalysisResult } from '../../src/analyzers';
 import { collectTlsFacts } from '../../src/analyzers/tls-facts';
 import { scoreAudit } from '../../src/analyzers/scoring';
 import type { CrawlSnapshot, TlsFacts } from '../../src/analyzers/snapshot';
@@ -158,7 +158,7 @@ describe('fixture sites (loopback)', function () {
   useLoopbackGuard();
 
   it('every expectation file covers exactly the implemented analyzers', () => {
-    const codes = IMPLEMENTED_ANALYZERS.map((a) => a.code).sort();
+    const codes = ANALYZERS.map((a) => a.code).sort();
     for (const c of CASES) assert.deepEqual(Object.keys(loadExpected<ExpectedSite>(c.expected).analyzers).sort(), codes, c.expected);
   });
 
@@ -390,7 +390,7 @@ describe('TLS certificate fixtures (the clean site over https on 127.0.0.1)', fu
         tls: { ok: true, facts },
         observedAt: new Date().toISOString(),
       };
-      const analyzers = IMPLEMENTED_ANALYZERS.filter((a) => TLS_ANALYZERS.includes(a.code));
+      const analyzers = ANALYZERS.filter((a) => TLS_ANALYZERS.includes(a.code));
       assert.equal(analyzers.length, TLS_ANALYZERS.length);
       const result = runAnalyzers(snapshot, { analyzers });
       const diff = diffOutcome(exp.analyzers, result.analyzers, actualFindings(result, origin));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { IMPLEMENTED_ANALYZERS, runAnalyzers } from '../../src/analyzers';
+import { ANALYZERS, runAnalyzers } from '../../src/analyzers';
 import { parsePages } from '../../src/analyzers/parse';
 import type { CrawlSnapshot, DnsFacts, SnapshotPage } from '../../src/analyzers/snapshot';
 import type { Analyzer, AnalyzerOutcome } from '../../src/analyzers/types';
@@ -225,7 +225,7 @@ describe('collectDnsFacts', () => {
 
 describe('registry', () => {
   it('registers the security transport/content and DNS/email analyzers, run through runAnalyzers', () => {
-    const codes = IMPLEMENTED_ANALYZERS.map((a) => a.code);
+    const codes = ANALYZERS.map((a) => a.code);
     for (const code of [
       'SEC_HTTP_NOT_REDIRECTED', 'SEC_TLS_CERT_INVALID', 'SEC_TLS_CERT_EXPIRING', 'SEC_TLS_LEGACY_PROTOCOL', 'SEC_TLS_WEAK_KEY',
       'SEC_CSP_UNSAFE', 'SEC_COOKIE_INSECURE', 'SEC_CORS_CREDENTIALED_ANY', 'SEC_SRI_MISSING', 'SEC_MIXED_CONTENT', 'SEC_SECURITY_TXT_MISSING',
