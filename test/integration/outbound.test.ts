@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { selfSignedCertificate } from '../support/certificates';
+import { ADDRESS_PATTERN } from '../support/addresses';
+import { api, newAccount } from '../support/stack';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -298,12 +300,14 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
         const attempts = attemptedHosts.length;
         const e = await expectError(outboundRequest({ ...base, allow: NONE, url: `${origin}/hello` }), OutboundBlockedError);
         assert.equal(classifyOutboundError(e), 'blocked_address');
-        assert.match(e.message, /127\.0\.0\.1 \(loopback address/);
+        assert.equal(e.message, '127.0.0.1 resolves to an address that may not be contacted');
+        assert.match(e.detail, /127\.0\.0\.1 \(loopback address/);
         assert.equal(attemptedHosts.length, attempts);
       });
       it('blocks a name resolving to loopback without the allow list', async () => {
         const e = await expectError(outboundRequest({ ...base, allow: NONE, url: `http://localhost.test:${port}/`, lookup: mapLookup() }), OutboundBlockedError);
-        assert.match(e.message, /localhost\.test resolves only to addresses that are not allowed: 127\.0\.0\.1/);
+        assert.equal(e.message, 'localhost.test resolves to an address that may not be contacted');
+        assert.match(e.detail, /^127\.0\.0\.1 \(loopback/);
       });
       it('blocks metadata and private literals even with loopback allowed', async () => {
         await expectError(outboundRequest({ ...base, url: 'http://169.254.169.254/latest/meta-data/' }), OutboundBlockedError);
@@ -399,17 +403,20 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
     it('refuses a hop to the metadata address before connecting', async () => {
       const attempts = attemptedHosts.length;
       const e = await expectError(followRedirects({ ...base, url: `${origin}/to-metadata` }), OutboundBlockedError);
-      assert.match(e.message, /169\.254\.169\.254 \(cloud metadata endpoint/);
+      // The literal is the site's own Location header; the rule that refused it is for the log only.
+      assert.equal(e.message, '169.254.169.254 resolves to an address that may not be contacted');
+      assert.match(e.detail, /169\.254\.169\.254 \(cloud metadata endpoint/);
       assert.deepEqual(e.redirectChain, [{ url: `${origin}/to-metadata`, status: 302, location: 'http://169.254.169.254/latest/meta-data/' }]);
       assert.ok(attemptedHosts.slice(attempts).every((h) => h === '127.0.0.1'));
     });
 
     it('refuses a hop to a private address, literal or by name', async () => {
       const e1 = await expectError(followRedirects({ ...base, url: `${origin}/to-private` }), OutboundBlockedError);
-      assert.match(e1.message, /10\.0\.0\.1 \(private network/);
+      assert.match(e1.detail, /10\.0\.0\.1 \(private network/);
       const lookup = mapLookup({ 'internal.test': '10.0.0.1' });
       const e2 = await expectError(followRedirects({ ...base, url: `${origin}/to-private-name`, lookup }), OutboundBlockedError);
-      assert.match(e2.message, /internal\.test resolves only to addresses that are not allowed: 10\.0\.0\.1/);
+      assert.equal(e2.message, 'internal.test resolves to an address that may not be contacted');
+      assert.match(e2.detail, /^10\.0\.0\.1 \(private network/);
       assert.equal(classifyOutboundError(e2), 'blocked_address');
     });
 
@@ -527,5 +534,68 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       const e = await expectError(outboundRequest({ ...base, url: `https://127.0.0.1:${port}/hello` }), OutboundError);
       assert.equal(classifyOutboundError(e), 'tls');
     });
+  });
+});
+
+describe('refusals through the API (live audits and webhook URLs)', function () {
+  this.timeout(60_000);
+  // The test stack allows 127.0.0.0/8 (local fixture sites), so loopback is tested as ::1.
+  const refused = [
+    'http://10.1.2.3',
+    'http://[::1]',
+    'http://169.254.169.254',
+    'http://[::ffff:10.1.2.3]',
+    'http://[::ffff:a9fe:a9fe]',
+    'http://[fd00:ec2::254]',
+    'https://no-such-host.invalid',
+  ];
+
+  it('live audits: no address in the message, NXDOMAIN and blocked alike, nothing stored', async () => {
+    const account = await newAccount('pro');
+    const messages = new Set<string>();
+    for (const domain of refused) {
+      const response = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain } });
+      assert.equal(response.status, 400, `${domain}: ${response.text}`);
+      assert.equal(response.body.error.code, 'invalid_domain');
+      assert.doesNotMatch(response.body.error.message, ADDRESS_PATTERN, domain);
+      messages.add(response.body.error.message);
+    }
+    assert.deepEqual([...messages], ['domain cannot be audited: the host does not resolve, or resolves to an address that may not be contacted']);
+    const usage = await api('GET', '/v1/usage', { key: account.liveKey });
+    assert.equal(usage.status, 200);
+    assert.equal(usage.body.audits_used, 0);
+  });
+
+  it('live audits refuse single-label hosts', async () => {
+    const account = await newAccount('pro');
+    for (const domain of ['http://intranet', 'https://localhost:8443']) {
+      const response = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain } });
+      assert.equal(response.status, 400, domain);
+      assert.equal(response.body.error.code, 'invalid_domain');
+      assert.match(response.body.error.message, /at least one dot/);
+    }
+  });
+
+  it('webhook URLs: the same words, no address; single-label hosts refused', async () => {
+    const account = await newAccount('team');
+    const messages = new Set<string>();
+    for (const origin of refused) {
+      for (const [path, body] of [
+        ['/v1/webhooks', { url: `${origin}/hook` }],
+        ['/v1/audits', { domain: 'https://example.com', webhook_url: `${origin}/hook` }],
+      ] as const) {
+        const response = await api('POST', path, { key: account.testKey, body });
+        assert.equal(response.status, 400, `${path} ${origin}: ${response.text}`);
+        assert.equal(response.body.error.code, 'invalid_request');
+        assert.doesNotMatch(response.body.error.message, ADDRESS_PATTERN, origin);
+        messages.add(response.body.error.message.replace(/^field (url|webhook_url) /, 'field … '));
+      }
+    }
+    assert.deepEqual([...messages], ['field … cannot receive webhooks: the host does not resolve, or resolves to an address that may not be contacted']);
+    for (const url of ['http://intranet/hook', 'https://intranet./hook']) {
+      const response = await api('POST', '/v1/webhooks', { key: account.testKey, body: { url } });
+      assert.equal(response.status, 400, url);
+      assert.match(response.body.error.message, /^field url must name a host with a domain/);
+    }
   });
 });
