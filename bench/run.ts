@@ -10,7 +10,7 @@ import { systemClock } from '../src/clock';
 import { loadConfig } from '../src/config';
 import { createDb, migrateLatest } from '../src/db/knex';
 import { startApi } from '../src/service';
-import { superviseWorker } from '../src/worker-process';
+import { superviseWorker, type SupervisedWorker } from '../src/worker-process';
 import { serveGeneratedSite } from './generated-site';
 import { startTestInfrastructure } from '../test/support/infrastructure';
 
@@ -42,12 +42,12 @@ async function main(): Promise<void> {
   const receiver = await startBenchReceiver();
   process.env.TEST_WEBHOOK_MOCK_URL = receiver.url;
   const startWorkerProcess = () =>
-    superviseWorker({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, supervisorLog, () => undefined);
+    superviseWorker({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, supervisorLog).then(untilReady);
   let worker = await startWorkerProcess();
   const startReportWorkerProcess = () =>
-    superviseWorker({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, WORKER_KIND: 'reports' }, supervisorLog, () => undefined);
+    superviseWorker({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, WORKER_KIND: 'reports' }, supervisorLog).then(untilReady);
   let reportWorker = await startReportWorkerProcess();
-  const service = await startApi({ config, db, databaseUrl, clock: systemClock, temporalAddress, workerRunning: () => worker.running(), log: () => undefined });
+  const service = await startApi({ config, db, databaseUrl, clock: systemClock, temporalAddress, workers: () => ({ worker: worker.state(), report_worker: reportWorker.state() }), log: () => undefined });
   const now = new Date();
   const account = await createAccount(db, { tier: 'pro', now });
   const { key } = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'test', now });
@@ -248,6 +248,12 @@ async function reportFigures(apiUrl: string, auth: Record<string, string>, audit
 }
 
 /** A worker restart would skew the figures: say so. */
+/** Measurements start with both workers serving (superviseWorker does not wait for them). */
+async function untilReady(worker: SupervisedWorker): Promise<SupervisedWorker> {
+  await worker.ready();
+  return worker;
+}
+
 function supervisorLog(message: string): void {
   console.log(`  (supervisor: ${message})`);
 }

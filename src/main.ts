@@ -6,15 +6,18 @@ import { createDb, migrateLatest } from './db/knex';
 import { openDatabase } from './db/open';
 import { startApi } from './service';
 import { superviseWorker } from './worker-process';
+import type { SupervisedState } from './supervisor';
 import { ensureTemporalCli } from '../temporal/cli';
-import { startDevServer, type DevServer } from '../temporal/dev-server';
+import { superviseDevServer } from '../temporal/supervised-dev-server';
 import { connectClient } from '../temporal/connection';
 import { registerSearchAttributes } from '../temporal/search-attributes';
 
 /**
  * `npm start`: everything a user needs locally in one process tree — Postgres (embedded when
  * DATABASE_URL is unset), the Temporal dev server with its UI (unless TEMPORAL_ADDRESS is set),
- * migrations, the worker (a child process) and the API. SIGINT/SIGTERM stop all of it.
+ * migrations, the two workers (child processes) and the API. The dev server and the workers are
+ * supervised: restarted with capped back-off whenever they die, while the API keeps serving and
+ * /healthz says what is down. SIGINT/SIGTERM stop all of it.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -22,9 +25,12 @@ async function main(): Promise<void> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
   let stopping = false;
+  // Aborted first on shutdown: a child that the same Ctrl-C ended is not restarted meanwhile.
+  const shuttingDown = new AbortController();
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    shuttingDown.abort();
     log('stopping…');
     for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
     log('stopped');
@@ -49,12 +55,14 @@ async function main(): Promise<void> {
       await connection.close();
     } else {
       const cliPath = await ensureTemporalCli(log);
-      const devServer: DevServer = await startDevServer({
+      const devServer = await superviseDevServer({
         cliPath,
         port: config.temporalPort,
         dbFile: path.join(config.dataDir, 'temporal.sqlite'),
         namespace: config.temporalNamespace,
         log: (line) => log(`temporal: ${line}`),
+        supervisorLog: log,
+        signal: shuttingDown.signal,
       });
       stops.push(() => devServer.stop());
       temporalAddress = devServer.address;
@@ -62,15 +70,17 @@ async function main(): Promise<void> {
     }
 
     // SERVICE_ROLES=api runs one more API instance beside an existing deployment (no worker).
-    let workerRunning = () => true;
+    let workers = (): Record<string, SupervisedState> => ({});
     if (config.roles.worker) {
       const env = { ...process.env, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.temporalNamespace };
-      const worker = await superviseWorker({ ...env, WORKER_KIND: 'audits' }, log, () => void shutdown(1));
+      const supervision = { signal: shuttingDown.signal };
+      const worker = await superviseWorker({ ...env, WORKER_KIND: 'audits' }, log, supervision);
       stops.push(() => worker.stop());
-      const reportWorker = await superviseWorker({ ...env, WORKER_KIND: 'reports' }, log, () => void shutdown(1));
+      const reportWorker = await superviseWorker({ ...env, WORKER_KIND: 'reports' }, log, supervision);
       stops.push(() => reportWorker.stop());
-      workerRunning = () => worker.running() && reportWorker.running();
-      log('workers running (audits, reports)');
+      workers = () => ({ worker: worker.state(), report_worker: reportWorker.state() });
+      // The API does not wait for them: it serves reads meanwhile, and /healthz says they are starting.
+      void Promise.all([worker.ready(), reportWorker.ready()]).then(() => log('workers running (audits, reports)'));
     }
     if (!config.roles.api) return;
     const api = await startApi({
@@ -79,7 +89,7 @@ async function main(): Promise<void> {
       databaseUrl: database.url,
       clock: systemClock,
       temporalAddress,
-      workerRunning,
+      workers,
       log: (message, err) => console.error(`[audit-service] ${message}`, err ?? ''),
     });
     stops.push(() => api.stop());

@@ -15,7 +15,8 @@ import { KeyAuthenticator } from './accounts/authenticator';
 import { createApp } from './api/app';
 import { ReadModel } from './api/read-model';
 import { ChangeFeed } from './db/change-feed';
-import type { HealthProbe } from './api/routes/system';
+import type { HealthProbe, HealthReport } from './api/routes/system';
+import type { SupervisedState } from './supervisor';
 import type { AuditEngine } from './audits/produce';
 import type { Clock } from './clock';
 import type { Config } from './config';
@@ -43,7 +44,13 @@ export interface RunningApi {
 }
 
 /** The HTTP API: reads Postgres projections, starts workflows through the Temporal client. */
-export async function startApi(opts: CommonOptions & { databaseUrl: string; workerRunning: () => boolean }): Promise<RunningApi> {
+export async function startApi(
+  opts: CommonOptions & {
+    databaseUrl: string;
+    /** States of the worker processes audits need, by component name (e.g. worker, report_worker); {} when run elsewhere. */
+    workers: () => Record<string, SupervisedState>;
+  },
+): Promise<RunningApi> {
   const { config, db, clock } = opts;
   const temporal = await connectClient(opts.temporalAddress, config.temporalNamespace);
   const authenticator = new KeyAuthenticator(db, clock);
@@ -52,7 +59,7 @@ export async function startApi(opts: CommonOptions & { databaseUrl: string; work
   await changes.start();
   const readModel = new ReadModel(db, changes, authenticator);
   const keyring = new SigningKeyring(db, changes);
-  const health = healthProbe({ db, temporal, workerRunning: opts.workerRunning });
+  const health = healthProbe({ db, temporal, workers: opts.workers });
   let url = '';
   const app = createApp({
     db,
@@ -134,31 +141,40 @@ export async function startReportWorker(opts: CommonOptions & { workflowBundle: 
   });
 }
 
-function healthProbe(deps: { db: Db; temporal: TemporalClientBundle; workerRunning: () => boolean }): HealthProbe & { stop(): void } {
-  let temporalOk = false;
+/** Temporal is probed every 5 s, every second while it is down so its return shows at once. */
+const TEMPORAL_PROBE_MS = { up: 5000, down: 1000 };
+
+function healthProbe(deps: { db: Db; temporal: TemporalClientBundle; workers: () => Record<string, SupervisedState> }): HealthProbe & { stop(): void } {
+  let temporalUp = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
   const checkTemporal = async (): Promise<boolean> => {
     try {
       await deps.temporal.connection.withDeadline(Date.now() + 2000, () => deps.temporal.connection.workflowService.getSystemInfo({}));
-      temporalOk = true;
+      temporalUp = true;
     } catch {
-      temporalOk = false;
+      temporalUp = false;
     }
-    return temporalOk;
+    return temporalUp;
   };
-  void checkTemporal();
-  // Keep the cheap liveness answer current without a Temporal call per request.
-  const timer = setInterval(() => void checkTemporal(), 5000);
-  timer.unref();
+  // Keeps the cheap liveness answer current without a Temporal call per request.
+  const probeLater = () => {
+    if (stopped) return;
+    timer = setTimeout(() => void checkTemporal().then(probeLater), temporalUp ? TEMPORAL_PROBE_MS.up : TEMPORAL_PROBE_MS.down);
+    timer.unref();
+  };
+  void checkTemporal().then(probeLater);
+  const report = (components: Record<string, string>): HealthReport => ({ ok: Object.values(components).every((state) => state === 'up'), components });
+  const upOrDown = (up: boolean) => (up ? 'up' : 'down');
   return {
-    live: () => {
-      const checks = { api: true, worker: deps.workerRunning(), temporal: temporalOk };
-      return { ok: Object.values(checks).every(Boolean), checks };
-    },
+    live: () => report({ api: 'up', temporal: upOrDown(temporalUp), ...deps.workers() }),
     ready: async () => {
       const [database, temporal] = await Promise.all([deps.db.raw('select 1').then(() => true, () => false), checkTemporal()]);
-      const checks = { api: true, worker: deps.workerRunning(), temporal, database };
-      return { ok: Object.values(checks).every(Boolean), checks };
+      return report({ api: 'up', temporal: upOrDown(temporal), ...deps.workers(), database: upOrDown(database) });
     },
-    stop: () => clearInterval(timer),
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
   };
 }

@@ -5,16 +5,31 @@ import { loadConfig } from './config';
 import { createDb } from './db/knex';
 import { startReportWorker, startWorker } from './service';
 import { bundleWorkflows } from '../temporal/worker';
+import { waitForNamespace } from '../temporal/connection';
 
 /**
  * A worker process `npm start` runs beside the API (own process, so audits being worked on do not
  * slow API responses down): WORKER_KIND=audits (default) for audits, deliveries and maintenance,
- * WORKER_KIND=reports for PDF renders. Needs DATABASE_URL and TEMPORAL_ADDRESS; stops on SIGTERM/SIGINT.
+ * WORKER_KIND=reports for PDF renders. Needs DATABASE_URL and TEMPORAL_ADDRESS; waits for Temporal
+ * if it is down; stops on SIGTERM/SIGINT or when its supervisor is gone.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl || !config.temporalAddress) throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS');
+  const kind = process.env.WORKER_KIND === 'reports' ? 'report worker' : 'worker';
+  const stopRequested = new AbortController();
+  process.once('SIGTERM', () => stopRequested.abort());
+  process.once('SIGINT', () => stopRequested.abort());
+  // The supervisor's IPC channel closed: it died, and nobody would stop (or restart) this process.
+  process.once('disconnect', () => stopRequested.abort());
   Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+
+  const temporalUp = await waitForNamespace(config.temporalAddress, config.temporalNamespace, {
+    signal: stopRequested.signal,
+    onUnavailable: (reason) => console.error(`[${kind}] Temporal at ${config.temporalAddress} is not available (${reason}); waiting for it`),
+  });
+  if (!temporalUp) return;
+
   const db = createDb(config.databaseUrl);
   const common = {
     config,
@@ -33,18 +48,20 @@ async function main(): Promise<void> {
           // Test-mode deliveries: the mock receiver of the API this worker runs beside, unless configured.
           testWebhookMockUrl: config.testWebhookMockUrl ?? `${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/mock/webhooks`,
         });
-  const stop = async () => {
-    await worker.shutdown();
-    await db.destroy();
-  };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
-  process.send?.({ ready: true });
+  if (stopRequested.signal.aborted) void worker.shutdown();
+  stopRequested.signal.addEventListener('abort', () => void worker.shutdown(), { once: true });
+  if (process.connected) process.send?.({ ready: true });
+  // Polls survive a Temporal outage (the SDK retries them); a fatal worker error ends this process
+  // and the supervisor starts another.
   await worker.done;
-  await db.destroy().catch(() => undefined);
+  await db.destroy();
 }
 
-main().catch((err) => {
-  console.error('[worker] failed:', err);
-  process.exit(1);
-});
+// Exits explicitly: the IPC channel to the supervisor would otherwise keep the process alive.
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error('[worker] failed:', err);
+    process.exit(1);
+  },
+);

@@ -1,16 +1,14 @@
-import { execFile, fork, type ChildProcess } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { BackoffPolicy } from './restart-backoff';
+import { supervise, type Incarnation, type Supervised } from './supervisor';
 
-export interface SupervisedWorker {
+export interface SupervisedWorker extends Supervised {
+  /** The current worker process serves its task queue. */
   running(): boolean;
-  /** Process id of the current worker process. */
-  pid(): number | undefined;
-  /** Settles when the current worker process reports ready (e.g. after a restart). */
-  ready(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 // The workflow code is bundled once per process, in a short-lived child; every supervised worker
@@ -19,12 +17,21 @@ const bundlePath = path.join(os.tmpdir(), `audit-service-workflows-${process.pid
 let bundling: Promise<void> | null = null;
 let supervisors = 0;
 
+/** How long a worker may take to finish its tasks after SIGTERM before it is killed. */
+const STOP_GRACE_MS = 30_000;
+
 /**
  * Runs src/worker-main.ts as a child process (it inherits the tsx loader through execArgv) and
- * restarts it when it dies; gives up, calling onGiveUp, after 5 crashes within a minute.
+ * restarts it whenever it ends, with capped exponential back-off, forever (src/supervisor.ts): a
+ * crash-looping worker slows down but never stops the API beside it. Returns once the workflow
+ * bundle is built, without waiting for the worker (`ready()`): it may be waiting for Temporal.
  * `env.WORKER_KIND` says which worker it is (audits by default, or reports).
  */
-export async function superviseWorker(env: NodeJS.ProcessEnv, log: (message: string) => void, onGiveUp: () => void): Promise<SupervisedWorker> {
+export async function superviseWorker(
+  env: NodeJS.ProcessEnv,
+  log: (message: string) => void,
+  options: { backoff?: BackoffPolicy; signal?: AbortSignal } = {},
+): Promise<SupervisedWorker> {
   bundling ??= promisify(execFile)(process.execPath, [...process.execArgv, path.join(__dirname, '..', 'temporal', 'bundle-main.ts'), bundlePath]).then(
     () => undefined,
     (err: unknown) => {
@@ -34,61 +41,54 @@ export async function superviseWorker(env: NodeJS.ProcessEnv, log: (message: str
   );
   await bundling;
   supervisors++;
-  const kind = env.WORKER_KIND === 'reports' ? 'report worker' : 'worker';
-  env = { ...env, WORKFLOW_BUNDLE_PATH: bundlePath };
-  const crashes: number[] = [];
-  let stopping = false;
-  let child: ChildProcess | null = null;
-  let ready = false;
-
-  const spawnOnce = () =>
-    new Promise<void>((resolve, reject) => {
-      ready = false;
-      const proc = fork(path.join(__dirname, 'worker-main.ts'), [], { env, stdio: 'inherit' });
-      child = proc;
-      proc.once('message', () => {
-        ready = true;
-        resolve();
-      });
-      proc.once('exit', (code, signal) => {
-        ready = false;
-        if (stopping) return;
-        reject(new Error(`${kind} exited (${signal ?? code}) before it was ready`));
-        crashes.push(Date.now());
-        while (crashes.length && crashes[0] < Date.now() - 60_000) crashes.shift();
-        if (crashes.length >= 5) {
-          log(`the ${kind} keeps crashing: giving up`);
-          onGiveUp();
-          return;
-        }
-        log(`${kind} exited (${signal ?? code}); restarting`);
-        setTimeout(() => {
-          readyPromise = spawnOnce();
-          readyPromise.catch((err) => log(String(err)));
-        }, 1000);
-      });
-    });
-
-  let readyPromise = spawnOnce();
-  await readyPromise;
+  const workerEnv = { ...env, WORKFLOW_BUNDLE_PATH: bundlePath };
+  const supervised = supervise({
+    name: env.WORKER_KIND === 'reports' ? 'report worker' : 'worker',
+    start: () => forkWorker(workerEnv),
+    log,
+    ...options,
+  });
+  let released = false;
   return {
-    running: () => ready,
-    pid: () => (child as ChildProcess | null)?.pid,
-    ready: () => readyPromise,
+    ...supervised,
+    running: () => supervised.state() === 'up',
     async stop() {
-      stopping = true;
-      const proc = child as ChildProcess | null;
-      if (proc && proc.exitCode === null && proc.signalCode === null) {
-        const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-        proc.kill('SIGTERM');
-        const timeout = setTimeout(() => proc.kill('SIGKILL'), 30_000);
-        await exited;
-        clearTimeout(timeout);
-      }
+      await supervised.stop();
+      if (released) return;
+      released = true;
       if (--supervisors === 0) {
         fs.rmSync(bundlePath, { force: true });
         bundling = null;
       }
+    },
+  };
+}
+
+/** One worker process; it reports ready with an IPC message once its Temporal worker runs. */
+function forkWorker(env: NodeJS.ProcessEnv): Incarnation {
+  const proc = fork(path.join(__dirname, 'worker-main.ts'), [], { env, stdio: 'inherit' });
+  const exited = new Promise<string>((resolve) => {
+    proc.once('exit', (code, signal) => resolve(`exited (${signal ?? code})`));
+    // A failed spawn emits 'error' and never 'exit'.
+    proc.once('error', (err) => {
+      if (proc.pid === undefined) resolve(`could not be started (${err.message})`);
+    });
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    proc.once('message', () => resolve());
+    void exited.then((ending) => reject(new Error(`${ending} before it was ready`)));
+  });
+  ready.catch(() => undefined); // observed by the supervisor
+  return {
+    pid: proc.pid,
+    ready,
+    exited,
+    async stop() {
+      if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return;
+      proc.kill('SIGTERM');
+      const timeout = setTimeout(() => proc.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timeout);
     },
   };
 }

@@ -1,21 +1,28 @@
 // One place that builds a Temporal Connection + Client, so the API, the worker and the admin CLI
-// all connect the same way (timeouts, namespace).
+// all connect the same way (timeouts, namespace, reconnection).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
+import { RestartBackoff } from '../src/restart-backoff';
 
 export interface TemporalClientBundle {
   connection: Connection;
   client: Client;
 }
 
+// gRPC re-dials a lost server with its own back-off, by default growing to 120 s: after a
+// dev-server restart the client would stay unusable that long. Loopback or not, 5 s is enough.
+const RECONNECT_CHANNEL_ARGS = { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 5000 };
+
 /**
  * Connects to the Temporal frontend at `address` (host:port) and returns a Client bound to
  * `namespace`. The caller owns the connection and must `connection.close()` it on shutdown.
+ * If the server goes away later, calls fail until it is back and then work again by themselves.
  */
 export async function connectClient(address: string, namespace: string): Promise<TemporalClientBundle> {
   // connectTimeout bounds the initial dial; a dead address fails fast instead of hanging.
   // lazy + ensureConnected (what connect() does) so that a failed attempt closes its gRPC channel
   // instead of leaking it (callers retry this while Temporal is starting).
-  const connection = Connection.lazy({ address, connectTimeout: '10 seconds' });
+  const connection = Connection.lazy({ address, connectTimeout: '10 seconds', channelArgs: RECONNECT_CHANNEL_ARGS });
   try {
     await connection.ensureConnected();
   } catch (err) {
@@ -24,4 +31,40 @@ export async function connectClient(address: string, namespace: string): Promise
   }
   const client = new Client({ connection, namespace });
   return { connection, client };
+}
+
+/** One check that the frontend at `address` answers and serves `namespace` (not merely that the port is open). */
+export async function probeNamespace(address: string, namespace: string): Promise<void> {
+  const connection = Connection.lazy({ address, connectTimeout: '2 seconds' });
+  try {
+    await connection.ensureConnected();
+    await connection.workflowService.describeNamespace({ namespace });
+  } finally {
+    await connection.close().catch(() => {});
+  }
+}
+
+/**
+ * Waits, however long it takes, until Temporal serves `namespace` (checking at 0.5 s growing to
+ * 5 s): a worker started while Temporal is down waits for it instead of exiting. Returns false
+ * if `signal` aborted the wait.
+ */
+export async function waitForNamespace(
+  address: string,
+  namespace: string,
+  opts: { signal?: AbortSignal; onUnavailable?: (reason: string) => void } = {},
+): Promise<boolean> {
+  const backoff = new RestartBackoff({ initialMs: 500, maxMs: 5000, stableMs: Infinity });
+  let reported = false;
+  while (!opts.signal?.aborted) {
+    try {
+      await probeNamespace(address, namespace);
+      return true;
+    } catch (err) {
+      if (!reported) opts.onUnavailable?.(err instanceof Error ? err.message : String(err));
+      reported = true;
+    }
+    await sleep(backoff.next(0), undefined, { signal: opts.signal }).catch(() => undefined);
+  }
+  return false;
 }

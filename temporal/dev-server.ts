@@ -30,6 +30,8 @@ export interface DevServer {
   address: string;
   uiUrl: string | null;
   pid: number;
+  /** Settles when the process has ended, whatever the cause, saying how (e.g. "exited (SIGKILL)"). */
+  exited: Promise<string>;
   /** SIGTERM, then SIGKILL if it has not exited after a grace period. Idempotent. */
   stop(): Promise<void>;
 }
@@ -118,7 +120,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     throw err;
   }
 
-  return { address, uiUrl: opts.headless ? null : `http://${host}:${uiPort}`, pid: child.pid!, stop };
+  return {
+    address,
+    uiUrl: opts.headless ? null : `http://${host}:${uiPort}`,
+    pid: child.pid!,
+    exited: exited.then(({ code, signal }) => `exited (${signal ?? code})`),
+    stop,
+  };
 }
 
 /** Polls until the frontend serves `namespace`, then makes sure our search attributes exist. */

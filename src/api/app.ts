@@ -48,7 +48,11 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   );
   app.use(rejectUnmatchedMethods);
 
-  const system = systemRoutes({ health: deps.health, apiBaseUrl: () => `${deps.baseUrl()}/v1` });
+  const system = systemRoutes({
+    health: deps.health,
+    apiBaseUrl: () => `${deps.baseUrl()}/v1`,
+    docsUrl: () => deps.config.docsUrl ?? `${deps.baseUrl()}/docs/errors`,
+  });
   app.use(system.routes());
   app.use(mockReceiverRoutes().routes());
   app.use(reportLinkRoutes(deps).routes());

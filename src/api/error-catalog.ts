@@ -22,6 +22,7 @@ export const ERROR_CATALOG = {
   retrieval_limit_exceeded: { status: 429, when: 'More than 100 requests a minute on non-trigger endpoints for this workspace.', action: 'Wait the Retry-After seconds and retry.' },
   internal_error: { status: 500, when: 'Unexpected server error.', action: 'Retry with exponential backoff; quote the request_id to support.' },
   audit_provider_unavailable: { status: 503, when: 'A required upstream (the audit engine or a data provider) is unavailable; nothing was stored or charged.', action: 'Retry later.' },
+  service_unavailable: { status: 503, when: 'GET /healthz or /readyz: a part of the service (Temporal, a worker, the database) is down or restarting; `components` names the state of each. Reads of stored audits keep working meanwhile.', action: 'Retry later: under npm start every part is restarted by itself.' },
 } as const satisfies Record<string, { status: number; when: string; action: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

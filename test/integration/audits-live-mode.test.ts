@@ -140,7 +140,7 @@ describe('audits with a live key', () => {
       reports: { renderAndWait: async () => 'pending' as const },
       storage: new FileReportStorage(stack.config.reportsDir),
       keyring: new SigningKeyring(stack.db),
-      health: { live: () => ({ ok: false, checks: {} }), ready: async () => ({ ok: false, checks: {} }) },
+      health: { live: () => ({ ok: false, components: {} }), ready: async () => ({ ok: false, components: {} }) },
       scheduler: new TemporalAuditScheduler(new Client({ connection: deadConnection }), deadConnection, stack.config.taskQueue, 2000),
       baseUrl: () => 'http://127.0.0.1',
       log: () => undefined,

@@ -35,7 +35,7 @@ describe('a worker killed mid-crawl', function () {
     };
     let worker: SupervisedWorker | null = null;
     try {
-      worker = await superviseWorker(env, () => undefined, () => undefined);
+      worker = await superviseWorker(env, () => undefined);
       const apiForQueue = await startExtraApi({ config: { ...stack.config, taskQueue, auditHeartbeatTimeoutMs: 2000 } });
       const account = await newAccount('pro');
       const { body } = await api('POST', '/v1/audits', { key: account.liveKey, baseUrl: apiForQueue.url, body: { domain: origin } });

@@ -54,7 +54,7 @@ export function getStack(): Promise<Stack> {
     await migrateLatest(db);
     const clock = new SettableClock();
     let workerState = () => false;
-    const service = await startApi({ config, db, databaseUrl, clock, temporalAddress, workerRunning: () => workerState(), log: () => undefined });
+    const service = await startApi({ config, db, databaseUrl, clock, temporalAddress, workers: () => ({ worker: workerState() ? 'up' : 'starting' }), log: () => undefined });
     const worker = await startWorker({
       config,
       db,
@@ -80,7 +80,7 @@ export async function startExtraApi(overrides: Partial<Parameters<typeof startAp
     databaseUrl: stack.config.databaseUrl!,
     clock: stack.clock,
     temporalAddress: stack.temporalAddress,
-    workerRunning: () => true,
+    workers: () => ({}),
     log: () => undefined,
     ...overrides,
   });

@@ -1,29 +1,27 @@
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import { ERROR_CATALOG } from '../error-catalog';
 import { buildOpenApi } from '../openapi';
 import type { ApiState } from '../context';
 
+/** Each part the service needs, by name (api, temporal, worker, report_worker…): "up" or why not. */
+export interface HealthReport {
+  ok: boolean;
+  components: Record<string, string>;
+}
+
 export interface HealthProbe {
-  /** Cheap: is the process able to serve and run audits (API, worker, Temporal)? */
-  live(): { ok: boolean; checks: Record<string, boolean> };
+  /** Cheap: are the API, Temporal and the workers up (as last seen)? */
+  live(): HealthReport;
   /** Thorough: also checks the database and Temporal right now. */
-  ready(): Promise<{ ok: boolean; checks: Record<string, boolean> }>;
+  ready(): Promise<HealthReport>;
 }
 
 /** Unauthenticated routes: health, the OpenAPI document and the error reference. */
-export function systemRoutes(deps: { health: HealthProbe; apiBaseUrl: () => string }): Router<ApiState> {
+export function systemRoutes(deps: { health: HealthProbe; apiBaseUrl: () => string; docsUrl: () => string }): Router<ApiState> {
   const router = new Router<ApiState>();
   for (const prefix of ['', '/v1']) {
-    router.get(`${prefix}/healthz`, (ctx) => {
-      const result = deps.health.live();
-      ctx.status = result.ok ? 200 : 503;
-      ctx.body = { status: result.ok ? 'ok' : 'unavailable', checks: result.checks };
-    });
-    router.get(`${prefix}/readyz`, async (ctx) => {
-      const result = await deps.health.ready();
-      ctx.status = result.ok ? 200 : 503;
-      ctx.body = { status: result.ok ? 'ready' : 'not_ready', checks: result.checks };
-    });
+    router.get(`${prefix}/healthz`, (ctx) => answerHealth(ctx, deps.health.live(), 'ok', deps.docsUrl));
+    router.get(`${prefix}/readyz`, async (ctx) => answerHealth(ctx, await deps.health.ready(), 'ready', deps.docsUrl));
   }
   router.get('/v1/openapi.json', (ctx) => {
     ctx.body = buildOpenApi(deps.apiBaseUrl());
@@ -33,6 +31,33 @@ export function systemRoutes(deps: { health: HealthProbe; apiBaseUrl: () => stri
     ctx.body = errorReferenceHtml();
   });
   return router;
+}
+
+/**
+ * 200 {status, components} when every component is up; else 503 with the same fields and the
+ * error envelope naming what is down, so clients that only read `error` understand it too.
+ */
+function answerHealth(ctx: RouterContext<ApiState>, report: HealthReport, okStatus: string, docsUrl: () => string): void {
+  if (report.ok) {
+    ctx.status = 200;
+    ctx.body = { status: okStatus, components: report.components };
+    return;
+  }
+  const down = Object.entries(report.components)
+    .filter(([, state]) => state !== 'up')
+    .map(([name, state]) => `${name} is ${state}`);
+  ctx.status = 503;
+  ctx.set('Retry-After', '5');
+  ctx.body = {
+    status: 'unavailable',
+    components: report.components,
+    error: {
+      code: 'service_unavailable',
+      message: `not every part of the service is up: ${down.join(', ')}`,
+      request_id: ctx.state.requestId,
+      docs_url: `${docsUrl()}#service_unavailable`,
+    },
+  };
 }
 
 function errorReferenceHtml(): string {
