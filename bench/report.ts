@@ -91,6 +91,7 @@ function liveRow(domain: string, tier: Tier): AuditRow {
     account_id: 'acc_bench',
     mode: 'live',
     domain,
+    site_key: null,
     tier,
     status: 'running',
     score: null,

@@ -20,6 +20,10 @@ export interface Config {
   auditRetryDelaysMs: number[];
   /** An audit attempt whose worker stops heartbeating this long is restarted on another worker. */
   auditHeartbeatTimeoutMs: number;
+  /** How often each API instance makes the workflow starts a crash or a Temporal outage left owed. */
+  auditReconcileIntervalMs: number;
+  /** An owed workflow start still impossible after this long is refunded: the audit fails uncharged. */
+  auditStartGiveUpMs: number;
   deliveryRetryDelaysMs: number[];
   deliveryTimeoutMs: number;
   /** Manual redelivery stays possible this long after the original event (7 days). */
@@ -70,6 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllowCidrs: validatedCidrSetting('OUTBOUND_ALLOW_CIDRS', env.OUTBOUND_ALLOW_CIDRS),
     auditRetryDelaysMs: delays('AUDIT_RETRY_DELAYS_MS', env.AUDIT_RETRY_DELAYS_MS, [30_000, 120_000, 480_000]),
     auditHeartbeatTimeoutMs: integer('AUDIT_HEARTBEAT_TIMEOUT_MS', env.AUDIT_HEARTBEAT_TIMEOUT_MS, 60_000),
+    auditReconcileIntervalMs: integer('AUDIT_RECONCILE_INTERVAL_MS', env.AUDIT_RECONCILE_INTERVAL_MS, 5000),
+    auditStartGiveUpMs: integer('AUDIT_START_GIVE_UP_MS', env.AUDIT_START_GIVE_UP_MS, 24 * 3600_000),
     deliveryRetryDelaysMs: delays('DELIVERY_RETRY_DELAYS_MS', env.DELIVERY_RETRY_DELAYS_MS, [
       60_000, 300_000, 1_800_000, 7_200_000, 21_600_000,
     ]),

@@ -22,6 +22,7 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Db } from './db/knex';
 import { TemporalAuditScheduler } from '../temporal/audit-scheduler';
+import { runReconciler } from './audits/reconciler';
 import { connectClient, type TemporalClientBundle } from '../temporal/connection';
 import { startTemporalWorker, type TemporalWorkerOptions, type RunningWorker } from '../temporal/worker';
 import { ensurePruneSchedule } from '../temporal/schedules';
@@ -59,6 +60,10 @@ export async function startApi(
   await changes.start();
   const readModel = new ReadModel(db, changes, authenticator);
   const keyring = new SigningKeyring(db, changes);
+  const scheduler = new TemporalAuditScheduler(temporal.client, temporal.connection, config.taskQueue);
+  await scheduler.probe();
+  // Makes the workflow starts a crash or a Temporal outage left owed (README "Reliability").
+  const reconciler = runReconciler({ db, config, scheduler, giveUpMs: config.auditStartGiveUpMs, intervalMs: config.auditReconcileIntervalMs, log: opts.log });
   const health = healthProbe({ db, temporal, workers: opts.workers });
   let url = '';
   const app = createApp({
@@ -72,7 +77,7 @@ export async function startApi(
     storage: new FileReportStorage(config.reportsDir),
     keyring,
     health,
-    scheduler: new TemporalAuditScheduler(temporal.client, temporal.connection, config.taskQueue),
+    scheduler,
     baseUrl: () => config.publicBaseUrl ?? url,
     log: opts.log,
   });
@@ -94,6 +99,7 @@ export async function startApi(
       health.stop();
       await changes.stop();
       await authenticator.close();
+      await reconciler.stop();
       await temporal.connection.close();
     },
   };

@@ -1,14 +1,23 @@
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
-import type { Client, Connection } from '@temporalio/client';
-import { SchedulerUnavailableError, type AuditScheduler } from '../src/audits/scheduler';
+import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
+import { SchedulerRejectedError, SchedulerUnavailableError, type AuditScheduler } from '../src/audits/scheduler';
 import type { AuditWorkflowInput } from '../src/audits/workflow-input';
 import { AUDIT_DOMAIN, AUDIT_MODE, AUDIT_STATUS, WORKSPACE_ID } from './search-attribute-keys';
 
+// gRPC answers that no retry changes, the request itself (or the namespace) being wrong:
+// INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION.
+const PERMANENT = new Set([3, 5, 9]);
+const PROBE_DEADLINE_MS = 1000;
+
 /**
- * Starts AuditWorkflow with the audit id as workflow id. A start that cannot reach Temporal within
- * the deadline is reported as unavailable so the API can roll back and answer 503.
+ * Starts AuditWorkflow with the audit id as workflow id, behind a small circuit breaker: Temporal
+ * counts as down until a probe gets an answer (at start-up, and after any start that failed for
+ * lack of it or timed out). While down, starts fail at once and `available()` is false, so
+ * nothing queues up behind a hung server; the reconciler probes.
  */
 export class TemporalAuditScheduler implements AuditScheduler {
+  private up = false;
+
   constructor(
     private readonly client: Client,
     private readonly connection: Connection,
@@ -16,7 +25,22 @@ export class TemporalAuditScheduler implements AuditScheduler {
     private readonly startDeadlineMs = 5000,
   ) {}
 
+  available(): boolean {
+    return this.up;
+  }
+
+  async probe(): Promise<boolean> {
+    try {
+      await this.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () => this.connection.workflowService.getSystemInfo({}));
+      this.up = true;
+    } catch {
+      this.up = false;
+    }
+    return this.up;
+  }
+
   async start(input: AuditWorkflowInput): Promise<void> {
+    if (!this.up) throw new SchedulerUnavailableError(`not starting workflow ${input.auditId}: Temporal is unavailable`);
     try {
       await this.connection.withDeadline(Date.now() + this.startDeadlineMs, () =>
         this.client.workflow.start('AuditWorkflow', {
@@ -37,7 +61,18 @@ export class TemporalAuditScheduler implements AuditScheduler {
         }),
       );
     } catch (err) {
-      throw new SchedulerUnavailableError(`could not start workflow ${input.auditId}: ${(err as Error).message}`);
+      const message = `could not start workflow ${input.auditId}: ${(err as Error).message}`;
+      if (PERMANENT.has(grpcCode(err) ?? -1)) throw new SchedulerRejectedError(message);
+      this.up = false;
+      throw new SchedulerUnavailableError(message);
     }
   }
+}
+
+/** The gRPC status of a failed call, whether the client wrapped it (ServiceError) or not. */
+function grpcCode(err: unknown): number | undefined {
+  const cause = (err as { cause?: unknown }).cause;
+  if (isGrpcServiceError(err)) return err.code;
+  if (isGrpcServiceError(cause)) return cause.code;
+  return undefined;
 }

@@ -24,19 +24,26 @@ export async function accountUsage(db: Knex | Knex.Transaction, accountId: strin
 
 /**
  * Locks the account row, then reads everything a live trigger decides on in one statement: the
- * quota position, whether the account audited this domain before (first audit free) and the times
+ * quota position, whether the account audited this site before (the first audit of a site, keyed
+ * by src/registrable-domain.ts, is free) and the times
  * of its live triggers inside the burst window. Two statements on purpose: under READ COMMITTED a
  * statement that waits for a row lock keeps the snapshot it started with, so counts read in the
  * locking statement could miss what the previous lock holder committed.
  */
 export async function lockAccountPosition(
   trx: Knex.Transaction,
-  input: { accountId: string; now: Date; domain: string; burstWindowStart: Date },
-): Promise<{ usage: Usage; domainSeen: boolean; recentTriggers: Date[] }> {
+  input: { accountId: string; now: Date; siteKey: string; burstWindowStart: Date },
+): Promise<{ usage: Usage; siteSeen: boolean; recentTriggers: Date[] }> {
   await trx('accounts').where({ id: input.accountId }).forUpdate().first('id');
   const row = await usageQuery(trx, input.accountId, input.now)
     .select(
-      trx.raw(`EXISTS (SELECT 1 FROM audits d WHERE d.account_id = a.id AND d.mode = 'live' AND d.domain = ?) AS domain_seen`, [input.domain]),
+      // A failed audit without a single attempt never started (the reconciler refunded it): it
+      // did not use up the site's free audit.
+      trx.raw(
+        `EXISTS (SELECT 1 FROM audits d WHERE d.account_id = a.id AND d.mode = 'live' AND d.site_key = ?
+           AND NOT (d.status = 'failed' AND d.attempts = 0)) AS site_seen`,
+        [input.siteKey],
+      ),
       trx.raw(
         `ARRAY(SELECT b.created_at FROM audits b WHERE b.account_id = a.id AND b.mode = 'live' AND b.created_at > ? ORDER BY b.created_at) AS recent`,
         [input.burstWindowStart],
@@ -44,7 +51,7 @@ export async function lockAccountPosition(
     )
     .first();
   if (!row) throw new Error(`account ${input.accountId} does not exist`);
-  return { usage: toUsage(input.accountId, row, input.now), domainSeen: row.domain_seen, recentTriggers: (row.recent as Date[]).map((d) => new Date(d)) };
+  return { usage: toUsage(input.accountId, row, input.now), siteSeen: row.site_seen, recentTriggers: (row.recent as Date[]).map((d) => new Date(d)) };
 }
 
 function usageQuery(db: Knex | Knex.Transaction, accountId: string, now: Date) {

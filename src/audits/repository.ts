@@ -10,6 +10,8 @@ export interface AuditRow {
   account_id: string;
   mode: Mode;
   domain: string;
+  /** The site the first-free rule is keyed on (src/registrable-domain.ts); null on rows from outside the trigger. */
+  site_key: string | null;
   tier: Tier;
   status: AuditStatus;
   score: number | null;

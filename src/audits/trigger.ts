@@ -17,15 +17,19 @@ import { estimateCompletion } from './estimate';
 import { currentMsPerPage } from './crawl-speed';
 import { claimIdempotencyKey, requestFingerprint, storeIdempotentResponse } from './idempotency';
 import { insertAudit } from './repository';
+import { recordPendingStart, type PendingStart } from './pending-starts';
+import { startAuditWorkflow, type StartableAudit } from './workflow-start';
+import { registrableDomain } from '../registrable-domain';
 import { checkWebhookUrl } from '../webhooks/url-policy';
 import { requireTier } from '../accounts/tier-gate';
-import { SchedulerUnavailableError, type AuditScheduler } from './scheduler';
+import type { AuditScheduler } from './scheduler';
 
 export interface TriggerDeps {
   db: Db;
   clock: Clock;
   config: Config;
   scheduler: AuditScheduler;
+  log?: (message: string, err?: unknown) => void;
 }
 
 export interface TriggerResult {
@@ -37,9 +41,12 @@ export interface TriggerResult {
 
 /**
  * POST /audits. Test audits are idempotent per (workspace, domain) and never limited. Live audits
- * check tier, burst, first-free and quota, insert the row and start the workflow in ONE transaction
- * holding the account's row lock: concurrent triggers serialize per account, and an audit whose
- * workflow could not be started is rolled back, so it is neither stored nor charged.
+ * check tier, burst, first-free (per site, src/registrable-domain.ts) and quota and insert the row
+ * and its owed workflow start in ONE short transaction holding the account's row lock, so
+ * concurrent triggers serialize per account. The workflow is started only after the commit: nothing
+ * waits on Temporal while holding a connection or a lock. An accepted audit always runs (a start
+ * that fails now is made by the reconciler); while Temporal is known to be down, triggers are
+ * refused at once with 503 and store nothing.
  */
 export async function triggerAudit(
   deps: TriggerDeps,
@@ -61,28 +68,31 @@ export async function triggerAudit(
   requestedTier(body.tier, caller.usage.tier); // fail fast, before any DNS or locking
   await checkResolvable(domain.host, deps.config);
   const msPerPage = await currentMsPerPage(deps.db);
-  return deps.db.transaction(async (trx) => {
+  const siteKey = registrableDomain(domain.host);
+  const outcome = await deps.db.transaction(async (trx): Promise<{ result: TriggerResult; owed?: OwedStart }> => {
     const idempotency = idempotencyKey
       ? { workspaceId: identity.workspaceId, key: idempotencyKey, fingerprint: requestFingerprint(body), now }
       : null;
     if (idempotency) {
       const earlier = await claimIdempotencyKey(trx, idempotency);
       if (earlier) {
-        return { response: earlier.body as TriggerResult['response'], usage: await accountUsage(trx, identity.accountId, now), replayed: true };
+        const usage = await accountUsage(trx, identity.accountId, now);
+        return { result: { response: earlier.body as TriggerResult['response'], usage, replayed: true } };
       }
     }
+    refuseWhileUnavailable(deps.scheduler);
     const position = await lockAccountPosition(trx, {
       accountId: identity.accountId,
       now,
-      domain: domain.origin,
+      siteKey,
       burstWindowStart: new Date(now.getTime() - BURST_LIMIT.windowSeconds * 1000),
     });
     enforceBurst(position.recentTriggers, now);
-    const firstOfDomain = !position.domainSeen;
+    const firstOfSite = !position.siteSeen;
     // Decided under the lock: the tier may have changed since the request was authenticated.
     const { usage } = position;
     const tier = requestedTier(body.tier, usage.tier);
-    if (!firstOfDomain && usage.remaining <= 0) {
+    if (!firstOfSite && usage.remaining <= 0) {
       throw new ApiError(
         'audit_quota_exceeded',
         `the monthly quota of ${usage.limit} audits is used up; it resets at ${usage.period.end.toISOString()}`,
@@ -90,26 +100,31 @@ export async function triggerAudit(
     }
     const auditId = newLiveAuditId();
     const estimated = estimateCompletion('live', tier, now, msPerPage);
+    const audit: StartableAudit = { id: auditId, workspace_id: identity.workspaceId, mode: 'live', domain: domain.origin, tier };
     await insertAudit(trx, {
-      id: auditId,
-      workspace_id: identity.workspaceId,
+      ...audit,
       account_id: identity.accountId,
-      mode: 'live',
-      domain: domain.origin,
-      tier,
+      site_key: siteKey,
       status: 'queued',
-      charged: !firstOfDomain,
+      charged: !firstOfSite,
       webhook_url: webhookUrl,
       estimated_completion: estimated,
       created_at: now,
     });
-    if (!firstOfDomain) await publishChange(trx, { kind: 'account', id: identity.accountId });
-    await startOrUnavailable(deps, { auditId, workspaceId: identity.workspaceId, mode: 'live', domain: domain.origin, tier });
+    const pending = await recordPendingStart(trx, auditId);
+    if (!firstOfSite) await publishChange(trx, { kind: 'account', id: identity.accountId });
     const response = accepted(auditId, estimated);
     if (idempotency) await storeIdempotentResponse(trx, { ...idempotency, response: { status: 202, body: response } });
-    const after: Usage = firstOfDomain ? usage : { ...usage, used: usage.used + 1, remaining: Math.max(0, usage.remaining - 1) };
-    return { response, usage: after, replayed: false };
+    const after: Usage = firstOfSite ? usage : { ...usage, used: usage.used + 1, remaining: Math.max(0, usage.remaining - 1) };
+    return { result: { response, usage: after, replayed: false }, owed: { pending, audit } };
   });
+  if (outcome.owed) await startAfterCommit(deps, outcome.owed);
+  return outcome.result;
+}
+
+interface OwedStart {
+  pending: PendingStart;
+  audit: StartableAudit;
 }
 
 async function triggerTestAudit(
@@ -120,8 +135,9 @@ async function triggerTestAudit(
   const auditId = testAuditId(identity.workspaceId, input.domain.origin);
   const estimated = estimateCompletion('test', input.tier, input.now, 0);
   // A repeated test trigger runs the same deterministic audit again: same id, same findings.
-  // Row and workflow start share a transaction, so a failed start leaves nothing behind.
-  await deps.db.transaction(async (trx) => {
+  refuseWhileUnavailable(deps.scheduler);
+  const audit: StartableAudit = { id: auditId, workspace_id: identity.workspaceId, mode: 'test', domain: input.domain.origin, tier: input.tier };
+  const pending = await deps.db.transaction(async (trx) => {
     await trx('audits')
     .insert({
       id: auditId,
@@ -150,8 +166,9 @@ async function triggerTestAudit(
       updated_at: input.now,
     });
     await publishChange(trx, { kind: 'audit', id: auditId });
-    await startOrUnavailable(deps, { auditId, workspaceId: identity.workspaceId, mode: 'test', domain: input.domain.origin, tier: input.tier });
+    return recordPendingStart(trx, auditId);
   });
+  await startAfterCommit(deps, { pending, audit });
   return accepted(auditId, estimated);
 }
 
@@ -199,27 +216,22 @@ function enforceBurst(recentTriggers: Date[], now: Date): void {
   );
 }
 
-async function startOrUnavailable(
-  deps: TriggerDeps,
-  input: { auditId: string; workspaceId: string; mode: 'test' | 'live'; domain: string; tier: Tier },
-): Promise<void> {
+/** While Temporal is known to be down, answer at once: nothing stored, nothing charged. */
+function refuseWhileUnavailable(scheduler: AuditScheduler): void {
+  if (!scheduler.available()) {
+    throw new ApiError('audit_provider_unavailable', 'the audit engine is temporarily unavailable; nothing was stored or charged, retry later');
+  }
+}
+
+/**
+ * The audit is committed and accepted whatever happens here: a start the engine cannot take now
+ * stays owed and the reconciler makes it (or refunds it), so a failure is logged, never answered.
+ */
+async function startAfterCommit(deps: TriggerDeps, owed: OwedStart): Promise<void> {
   try {
-    await deps.scheduler.start({
-      ...input,
-      retryDelaysMs: deps.config.auditRetryDelaysMs,
-      heartbeatTimeoutMs: deps.config.auditHeartbeatTimeoutMs,
-      reportTaskQueue: deps.config.reportTaskQueue,
-      delivery: {
-        retryDelaysMs: deps.config.deliveryRetryDelaysMs,
-        redeliveryWindowMs: deps.config.redeliveryWindowMs,
-        timeoutMs: deps.config.deliveryTimeoutMs,
-      },
-    });
+    await startAuditWorkflow(deps, owed.pending, owed.audit);
   } catch (err) {
-    if (err instanceof SchedulerUnavailableError) {
-      throw new ApiError('audit_provider_unavailable', 'the audit engine is temporarily unavailable; nothing was stored or charged, retry later');
-    }
-    throw err;
+    deps.log?.(`workflow start of ${owed.audit.id} left to the reconciler`, err);
   }
 }
 

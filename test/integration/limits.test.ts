@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import dns from 'node:dns';
 import { setAccountTier, setKeyAllowlist, TierRequiredError } from '../../src/accounts/repository';
 import { api, getStack, newAccount, seedLiveAudits, startExtraApi, waitForAudit } from '../support/stack';
-import { serveSite, type LocalSite } from '../support/sites';
+import { closedPort, serveSite, type LocalSite } from '../support/sites';
 
 const HOME = '<!doctype html><html lang="en"><head><title>A site to audit under limits</title></head><body><h1>Hi</h1></body></html>';
 const MINUTE_AGO = () => new Date(Date.now() - 2 * 60_000);
@@ -40,13 +41,15 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       assert.equal(usage.status, 200);
       assert.deepEqual([usage.body.audits_used, usage.body.audits_remaining, usage.body.audits_limit], [5, 0, 5]);
       assert.equal((await api('GET', '/v1/audits', { key: account.liveKey })).status, 200);
-      // A new domain is still free even with no quota left.
+      // Another port of the same host is the same site: charged, so refused. A new site is still
+      // free even with no quota left (127.0.0.2 is another address; nothing listens there).
       const site2 = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
       try {
-        assert.equal((await trigger(account.liveKey, { domain: site2.origin })).status, 202);
+        assert.equal((await trigger(account.liveKey, { domain: site2.origin })).status, 429);
       } finally {
         await site2.close();
       }
+      assert.equal((await trigger(account.liveKey, { domain: site.origin.replace('127.0.0.1', '127.0.0.2') })).status, 202);
     });
 
     it('8 concurrent triggers against 3 remaining accept exactly 3', async () => {
@@ -84,6 +87,71 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       } finally {
         clock.reset();
       }
+    });
+  });
+
+  describe('first audit of a site is free (site = registrable domain, or canonical IP address)', () => {
+    // Names for this test resolve to 127.0.0.1, as /etc/hosts entries would: no DNS leaves the machine.
+    const names = ['acme.test', 'www.acme.test', 'shop.eu.acme.test', 'a.github.io', 'www.a.github.io', 'b.github.io'];
+    let restoreLookup: () => void;
+    before(() => (restoreLookup = resolveToLoopback(names)));
+    after(() => restoreLookup());
+
+    const chargedByDomain = async (accountId: string, auditIds: string[]) => {
+      const { db } = await getStack();
+      const rows = await db('audits').where({ account_id: accountId }).whereIn('id', auditIds).select('domain', 'charged');
+      return Object.fromEntries(rows.map((r) => [r.domain, r.charged]));
+    };
+
+    it('scheme, port, www. and other sub-domains of one registrable domain make one free audit; a.github.io and b.github.io are two', async () => {
+      const account = await newAccount('pro');
+      // Nothing listens there: each crawl stops at robots.txt, before any DNS look-up of its own.
+      const port = await closedPort();
+      const domains = [
+        `http://acme.test:${port}`,
+        'https://acme.test',
+        'https://www.acme.test',
+        `http://shop.eu.acme.test:${port}`,
+        'https://a.github.io',
+        'https://www.a.github.io',
+        `http://b.github.io:${port}`,
+      ];
+      const ids: string[] = [];
+      for (const domain of domains) {
+        const response = await trigger(account.liveKey, { domain });
+        assert.equal(response.status, 202, `${domain}: ${response.text}`);
+        ids.push(response.body.audit_id);
+      }
+      assert.deepEqual(await chargedByDomain(account.accountId, ids), {
+        [`http://acme.test:${port}`]: false,
+        'https://acme.test': true,
+        'https://www.acme.test': true,
+        [`http://shop.eu.acme.test:${port}`]: true,
+        'https://a.github.io': false,
+        'https://www.a.github.io': true,
+        [`http://b.github.io:${port}`]: false,
+      });
+      assert.equal((await api('GET', '/v1/usage', { key: account.testKey })).body.audits_used, 4);
+      // The crawls resolve these names too: let them finish before the names go away.
+      for (const id of ids) await waitForAudit(account.testKey, id, 30_000).catch(() => undefined);
+    });
+
+    it('keys IP literals on their canonical address: an IPv4-mapped IPv6 literal is the IPv4 host', async () => {
+      const account = await newAccount('pro');
+      const port = new URL(site.origin).port;
+      const domains = [site.origin, `https://127.0.0.1:${port}`, `http://[::ffff:127.0.0.1]:${port}`, `http://127.0.0.2:${port}`];
+      const ids: string[] = [];
+      for (const domain of domains) {
+        const response = await trigger(account.liveKey, { domain });
+        assert.equal(response.status, 202, `${domain}: ${response.text}`);
+        ids.push(response.body.audit_id);
+      }
+      assert.deepEqual(await chargedByDomain(account.accountId, ids), {
+        [site.origin]: false,
+        [`https://127.0.0.1:${port}`]: true,
+        [`http://[::ffff:7f00:1]:${port}`]: true,
+        [`http://127.0.0.2:${port}`]: false,
+      });
     });
   });
 
@@ -285,6 +353,21 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
     });
   });
 });
+
+/** Makes the system resolver answer 127.0.0.1 for these names (like /etc/hosts entries); returns the undo. */
+function resolveToLoopback(names: string[]): () => void {
+  const original = dns.promises.lookup;
+  const loopback = (async (hostname: string, options?: unknown) =>
+    names.includes(hostname.toLowerCase())
+      ? (options as { all?: boolean } | undefined)?.all
+        ? [{ address: '127.0.0.1', family: 4 }]
+        : { address: '127.0.0.1', family: 4 }
+      : original(hostname, options as dns.LookupOptions)) as typeof dns.promises.lookup;
+  dns.promises.lookup = loopback;
+  return () => {
+    dns.promises.lookup = original;
+  };
+}
 
 function pick(usage: Record<string, unknown>) {
   return { tier: usage.tier, audits_limit: usage.audits_limit, audits_used: usage.audits_used, audits_remaining: usage.audits_remaining };

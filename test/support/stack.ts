@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createDb, migrateLatest, type Db } from '../../src/db/knex';
 import { createAccount, createApiKey } from '../../src/accounts/repository';
 import { publishChange } from '../../src/db/change-feed';
+import { siteOfUrl } from '../../src/registrable-domain';
 import { createLiveEngine } from '../../src/audits/live-engine';
 import { startApi, startReportWorker, startWorker, type RunningApi } from '../../src/service';
 import type { RunningWorker } from '../../temporal/worker';
@@ -173,6 +174,7 @@ export async function seedLiveAudits(account: TestAccount, count: number, opts: 
     account_id: account.accountId,
     mode: 'live',
     domain: opts.domain ?? `https://seed-${i}.example.com`,
+    site_key: siteOfUrl(opts.domain ?? `https://seed-${i}.example.com`),
     tier: 'pro',
     status: 'completed',
     charged: opts.charged ?? true,
