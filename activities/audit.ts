@@ -1,10 +1,11 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context, log } from '@temporalio/activity';
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
-import { AuditFailure, type AuditFailureCode } from '../src/audits/failures';
+import { AuditFailure, INTERNAL_ERROR_MESSAGE, type AuditFailureCode } from '../src/audits/failures';
 import { loadAudit, markCompleted, markFailed, markRunning, markWaitingForRetry } from '../src/audits/repository';
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 import { recordCrawlSpeed } from '../src/audits/crawl-speed';
+import { untilDatabaseAnswers } from './database-outage';
 
 export interface AuditActivityDeps {
   db: Db;
@@ -15,6 +16,9 @@ export interface AuditActivityDeps {
 // A workflow may start a moment before the API's transaction that inserted its row commits.
 // Past this many attempts a missing row means the trigger was rolled back: nothing to project.
 const MISSING_ROW_ATTEMPTS = 30;
+// An unexpected error (a bug, not the site) gets this many activity attempts, then it is the
+// attempt's internal_error for the workflow's retry loop.
+const UNEXPECTED_ERROR_ATTEMPTS = 3;
 
 /** Activities of AuditWorkflow: thin wrappers that call the plain modules in src/. */
 export function createAuditActivities(deps: AuditActivityDeps) {
@@ -44,36 +48,73 @@ export function createAuditActivities(deps: AuditActivityDeps) {
       ensureRow(await markFailed(deps.db, input.auditId, { attempts: input.attempts, error: input.error, failedAt: deps.clock.now() }), input.auditId);
     },
 
-    /** Runs the audit (synthetic in test mode, a real crawl in live mode), validates and stores it. */
+    /**
+     * Runs the audit (synthetic in test mode, a real crawl in live mode), validates and stores it.
+     * Only the site's own behaviour (an AuditFailure) fails the attempt for the workflow's retry
+     * loop. A database outage is waited out, keeping the crawled result; a lost worker is retried
+     * by Temporal; an unexpected error gets a few quick retries, then ends as internal_error.
+     */
     async runAudit(input: { auditId: string; attempt: number; finalAttempt: boolean }): Promise<{ score: number; grade: string }> {
-      const row = await loadAudit(deps.db, input.auditId);
-      if (!row) throw ApplicationFailure.nonRetryable(`audit ${input.auditId} does not exist`, 'internal_error');
       const context = Context.current();
       // Heartbeat on a clock, not only per page: one slow page must not look like a lost worker.
       let progress: unknown = { phase: 'starting' };
-      const beat = setInterval(() => context.heartbeat(progress), Math.max(200, Math.min(10_000, (context.info.heartbeatTimeoutMs ?? 60_000) / 3)));
-      const run = { heartbeat: (p?: unknown) => (progress = p), signal: context.cancellationSignal, finalAttempt: input.finalAttempt };
-      const audit = await produceAuditJson(deps.engine, row, deps.clock, run)
-        .catch((err) => {
+      const beat = setInterval(() => context.heartbeat(progress), heartbeatEveryMs(context.info.heartbeatTimeoutMs));
+      try {
+        const row = await untilDatabaseAnswers(() => loadAudit(deps.db, input.auditId));
+        if (!row) throw ApplicationFailure.nonRetryable(INTERNAL_ERROR_MESSAGE, 'internal_error');
+        // Progress is passed on at once (the SDK throttles what it sends) and repeated by the clock above.
+        const report = (p?: unknown) => {
+          progress = p;
+          context.heartbeat(p);
+        };
+        const run = { heartbeat: report, signal: context.cancellationSignal, finalAttempt: input.finalAttempt };
+        const audit = await produceAuditJson(deps.engine, row, deps.clock, run).catch((err) => {
           // Classified failures are decided by the workflow's audit-level retry loop, not here.
           if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);
-          throw err;
-        })
-        .finally(() => clearInterval(beat));
-      if (audit.mode === 'live') {
-        await recordCrawlSpeed(deps.db, { pages: audit.crawl.pages_crawled, durationMs: audit.crawl.duration_ms, at: deps.clock.now() });
+          throw unexpected(err, input.auditId);
+        });
+        progress = { phase: 'storing' };
+        await untilDatabaseAnswers(async () => {
+          if (audit.mode === 'live') {
+            await recordCrawlSpeed(deps.db, { pages: audit.crawl.pages_crawled, durationMs: audit.crawl.duration_ms, at: deps.clock.now() });
+          }
+          const resultJson = JSON.stringify(audit);
+          ensureRow(
+            await markCompleted(deps.db, input.auditId, { resultJson, score: audit.score, grade: audit.grade, completedAt: new Date(audit.completed_at) }),
+            input.auditId,
+          );
+        }).catch((err) => {
+          throw unexpected(err, input.auditId);
+        });
+        return { score: audit.score, grade: audit.grade };
+      } finally {
+        clearInterval(beat);
       }
-      const resultJson = JSON.stringify(audit);
-      ensureRow(
-        await markCompleted(deps.db, input.auditId, { resultJson, score: audit.score, grade: audit.grade, completedAt: new Date(audit.completed_at) }),
-        input.auditId,
-      );
-      return { score: audit.score, grade: audit.grade };
     },
   };
 }
 
 export type AuditActivities = ReturnType<typeof createAuditActivities>;
+
+/**
+ * Heartbeats well inside the time-out: a third of it, so two late beats (a busy event loop) are
+ * still in time. The SDK sends at most one per throttle interval (see temporal/worker.ts).
+ */
+function heartbeatEveryMs(heartbeatTimeoutMs: number | undefined): number {
+  return Math.max(200, Math.min(10_000, (heartbeatTimeoutMs ?? 60_000) / 3));
+}
+
+/**
+ * An error that is neither the site's behaviour nor a database outage: retried like a transient
+ * fault a few times, then reported to the workflow as internal_error, its details kept in the log.
+ */
+function unexpected(err: unknown, auditId: string): unknown {
+  if (err instanceof ApplicationFailure || err instanceof CancelledFailure) return err;
+  const { attempt } = Context.current().info;
+  if (attempt < UNEXPECTED_ERROR_ATTEMPTS) return err;
+  log.error('audit attempt failed with an unexpected error', { auditId, error: String((err as Error)?.stack ?? err) });
+  return ApplicationFailure.nonRetryable(INTERNAL_ERROR_MESSAGE, 'internal_error');
+}
 
 function ensureRow(found: boolean, auditId: string): void {
   if (found) return;

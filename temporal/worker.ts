@@ -38,6 +38,11 @@ export async function startTemporalWorker(opts: TemporalWorkerOptions): Promise<
     // Bounded sticky cache: the default grows with the machine's memory; evicted workflows are
     // simply replayed from history when they next get a task.
     maxCachedWorkflows: 250,
+    // A killed worker is noticed fast: heartbeats are sent as often as activities beat (every few
+    // seconds, well inside the 10 s heartbeat time-out), and a workflow task waiting on a dead
+    // worker's sticky queue moves to the shared queue after 5 s instead of 10 s.
+    maxHeartbeatThrottleInterval: '2 seconds',
+    stickyQueueScheduleToStartTimeout: '5 seconds',
   });
   const done = worker.run().finally(() => connection.close());
   return {

@@ -17,7 +17,7 @@ import type { DeliveryActivities } from '../activities/delivery';
 import type { EventDetails } from '../src/webhooks/planning';
 import { DeliveryWorkflow } from './delivery';
 import type { AuditActivities } from '../activities/audit';
-import { AUDIT_FAILURE_CODES, NOT_RETRIED, isAuditFailureCode, type AuditFailureCode } from '../src/audits/failures';
+import { AUDIT_FAILURE_CODES, INTERNAL_ERROR_MESSAGE, NOT_RETRIED, isAuditFailureCode, type AuditFailureCode } from '../src/audits/failures';
 import type { AuditStatus, AuditWorkflowInput } from '../src/audits/workflow-input';
 import { AUDIT_DOMAIN, AUDIT_MODE, AUDIT_STATUS, WORKSPACE_ID } from '../temporal/search-attribute-keys';
 
@@ -44,13 +44,15 @@ const reportPlanning = proxyLocalActivities<ReportPlanningActivities>({
  */
 export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status: AuditStatus; attempts: number }> {
   const maxAttempts = 1 + input.retryDelaysMs.length;
-  // The audit run itself: classified failures go to the audit-level retry loop below; anything
-  // else (a worker lost mid-crawl, noticed by the missing heartbeat, or a bug) gets a couple of
-  // quick activity retries first.
+  // The audit run itself: classified failures (the site's behaviour, and internal_error once a bug
+  // has had its few quick retries in the activity) go to the audit-level retry loop below. A worker
+  // lost mid-crawl (noticed by the missing heartbeat) is retried without limit: infrastructure never
+  // costs an audit attempt. The schedule-to-close bound ends an attempt that cannot finish at all.
   const engine = proxyActivities<AuditActivities>({
     startToCloseTimeout: '20 minutes',
+    scheduleToCloseTimeout: '2 hours',
     heartbeatTimeout: input.heartbeatTimeoutMs,
-    retry: { maximumAttempts: 3, initialInterval: '1 second', nonRetryableErrorTypes: [...AUDIT_FAILURE_CODES] },
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [...AUDIT_FAILURE_CODES] },
   });
   for (let attempt = 1; ; attempt++) {
     await projection.markAuditRunning({ auditId: input.auditId, attempt });
@@ -145,5 +147,5 @@ function failureOf(err: unknown): { code: AuditFailureCode; message: string } {
   if (cause instanceof ApplicationFailure && isAuditFailureCode(cause.type)) {
     return { code: cause.type, message: cause.message };
   }
-  return { code: 'internal_error', message: 'the audit could not be completed because of an internal error' };
+  return { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE };
 }

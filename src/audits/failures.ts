@@ -12,6 +12,9 @@ export const AUDIT_FAILURE_CODES = [
 
 export type AuditFailureCode = (typeof AUDIT_FAILURE_CODES)[number];
 
+/** What customers see of an unexpected error; its details stay in the worker's log. */
+export const INTERNAL_ERROR_MESSAGE = 'the audit could not be completed because of an internal error';
+
 export const NOT_RETRIED: readonly AuditFailureCode[] = ['robots_disallowed'];
 
 export function isAuditFailureCode(value: unknown): value is AuditFailureCode {

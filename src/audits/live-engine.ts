@@ -33,6 +33,9 @@ export function createLiveEngine(config: Config, crawl: typeof crawlSite = crawl
       if (outage && !outage.ok && !finalAttempt) {
         throw new AuditFailure('audit_provider_unavailable', `a data provider did not answer: ${outage.error}`);
       }
+      // The analysis runs synchronously: report it just before, so the heartbeat time-out counts
+      // from here and not from the last crawled page.
+      heartbeat({ phase: 'analyzing', pages: snapshot.pages.length });
       const { analyzers, findings, pages } = runAnalyzers(snapshot);
       return assembleAuditJson({
         auditId: row.id,
