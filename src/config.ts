@@ -73,7 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reportTaskQueue: env.REPORT_TASK_QUEUE || `${env.TEMPORAL_TASK_QUEUE || 'audits'}-reports`,
     outboundAllowCidrs: validatedCidrSetting('OUTBOUND_ALLOW_CIDRS', env.OUTBOUND_ALLOW_CIDRS),
     auditRetryDelaysMs: delays('AUDIT_RETRY_DELAYS_MS', env.AUDIT_RETRY_DELAYS_MS, [30_000, 120_000, 480_000]),
-    auditHeartbeatTimeoutMs: integer('AUDIT_HEARTBEAT_TIMEOUT_MS', env.AUDIT_HEARTBEAT_TIMEOUT_MS, 60_000),
+    auditHeartbeatTimeoutMs: integer('AUDIT_HEARTBEAT_TIMEOUT_MS', env.AUDIT_HEARTBEAT_TIMEOUT_MS, 10_000),
     auditReconcileIntervalMs: integer('AUDIT_RECONCILE_INTERVAL_MS', env.AUDIT_RECONCILE_INTERVAL_MS, 5000),
     auditStartGiveUpMs: integer('AUDIT_START_GIVE_UP_MS', env.AUDIT_START_GIVE_UP_MS, 24 * 3600_000),
     deliveryRetryDelaysMs: delays('DELIVERY_RETRY_DELAYS_MS', env.DELIVERY_RETRY_DELAYS_MS, [
