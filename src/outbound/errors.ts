@@ -24,7 +24,7 @@ export class OutboundError extends Error {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'OutboundError';
     this.kind = kind;
-    if (opts.code !== undefined) this.code = opts.code;
+    this.code = opts.code;
   }
 }
 
@@ -111,9 +111,10 @@ const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_
 // OpenSSL verify errors come through as their X509_V_ERR names without the prefix.
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|INVALID_CA$|PATH_LENGTH_EXCEEDED$|INVALID_PURPOSE$|ERR_OSSL_)/;
 
-function codeOf(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
+/** The error's own `code` when it is a string, else ''. */
+function codeOf(err: object): string {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? code : '';
 }
 
 /**
@@ -121,15 +122,14 @@ function codeOf(err: unknown): string | undefined {
  * `cause`), so callers never need to know undici's error zoo.
  */
 export function classifyOutboundError(err: unknown): OutboundErrorKind {
+  // At most 5 levels: a cause chain may be cyclic.
   for (let e: unknown = err, depth = 0; e != null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof OutboundError) return e.kind;
     const code = codeOf(e);
-    if (code !== undefined) {
-      if (TIMEOUT_CODES.has(code)) return 'timeout';
-      if (DNS_CODES.has(code)) return 'dns';
-      if (TLS_CODE.test(code)) return 'tls';
-      if (CONNECT_CODES.has(code)) return 'connect';
-    }
+    if (TIMEOUT_CODES.has(code)) return 'timeout';
+    if (DNS_CODES.has(code)) return 'dns';
+    if (TLS_CODE.test(code)) return 'tls';
+    if (CONNECT_CODES.has(code)) return 'connect';
     if ((e as { library?: unknown }).library === 'SSL routines') return 'tls';
     if ((e as { name?: unknown }).name === 'TimeoutError') return 'timeout';
   }

@@ -30,6 +30,7 @@ export default {
     spec: [
       'test/unit/outbound-policy.test.ts',
       'test/unit/outbound-resolve.test.ts',
+      'test/unit/outbound-errors.test.ts',
       'test/unit/outbound-refusal.test.ts',
       'test/unit/domain.test.ts',
       'test/unit/webhook-signing.test.ts',

@@ -165,6 +165,18 @@ describe('outbound policy', () => {
     ];
     for (const [ip, reason] of cases) it(ip, () => blocked(ip, reason));
 
+    it('reads every octet of a dotted IPv4-compatible tail', () => {
+      blocked('::10.20.30.40', /^IPv4-compatible form of 10\.20\.30\.40: private/);
+      blocked('::ffff:10.20.30.40', /^IPv4-mapped form of 10\.20\.30\.40: private/);
+    });
+
+    it('recognises only the exact prefixes of each form', () => {
+      // Look-alikes of NAT64 (64:ff9b::/96) and IPv4-translated (::ffff:0:0:0/96) are plain reserved space.
+      for (const ip of ['65:ff9b::808:808', '64:ff9a::808:808', '64:1::808:808', '64:ff9b:0:0:1::808:808', '::ffff:1:808:808']) {
+        blocked(ip, /^reserved address \(outside global unicast 2000::\/3\)$/);
+      }
+    });
+
     it('allows them when the embedded address is public', () => {
       for (const ip of ['::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1']) allowed(ip);
     });

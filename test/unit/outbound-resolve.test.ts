@@ -56,6 +56,20 @@ describe('resolveAllowed', () => {
     assert.deepEqual(lookup.calls, []);
   });
 
+  it('asks for every address, and reports a lookup failure without a code as EUNKNOWN', async () => {
+    const seen: unknown[] = [];
+    const lookup: LookupAllFn = async (_host, options) => {
+      seen.push(options);
+      throw Object.assign(new Error('resolver broke'), { code: 42 });
+    };
+    await assert.rejects(resolveAllowed('odd.test', NONE, { lookup }), (e: unknown) => e instanceof DnsResolutionError && e.code === 'EUNKNOWN');
+    assert.deepEqual(seen, [{ all: true }]);
+  });
+
+  it('uses the system resolver (getaddrinfo, /etc/hosts) by default', async () => {
+    assert.deepEqual(await resolveAllowed('localhost', LOOPBACK), { address: '127.0.0.1', family: 4 });
+  });
+
   it('answers the family of the address it picked', async () => {
     const lookup = fakeLookup({ 'v6.test': [{ address: '2606:4700::1', family: 6 }], 'v4.test': [{ address: '93.184.215.14', family: 4 }] });
     assert.deepEqual(await resolveAllowed('v6.test', NONE, { lookup }), { address: '2606:4700::1', family: 6 });
