@@ -29,3 +29,19 @@ export function testAuditId(workspaceId: string, domain: string): string {
   for (let i = 0; out.length < 26; i++) out += BASE62[digest[i] % 62];
   return `aud_${out}`;
 }
+
+/**
+ * The shapes of the ids clients send back (prefix and alphabet, bounded length): anything else is
+ * refused before a query, so garbage such as NUL bytes or megabyte strings never reaches Postgres.
+ */
+export const ID_PATTERNS = {
+  audit: '^aud_[0-9A-Za-z]{1,64}$',
+  webhook: '^wh_[0-9A-Za-z]{1,64}$',
+  delivery: '^dlv_[0-9A-Za-z]{1,64}$',
+} as const;
+
+const ID_SHAPES = Object.fromEntries(Object.entries(ID_PATTERNS).map(([kind, pattern]) => [kind, new RegExp(pattern)])) as Record<keyof typeof ID_PATTERNS, RegExp>;
+
+export function hasIdShape(kind: keyof typeof ID_PATTERNS, value: unknown): value is string {
+  return typeof value === 'string' && ID_SHAPES[kind].test(value);
+}

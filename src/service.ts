@@ -12,7 +12,8 @@ import { SigningKeyring } from './reports/signing-keys';
 import { TemporalReportRenders } from '../temporal/report-control';
 import { parseCidrList } from './outbound/policy';
 import { KeyAuthenticator } from './accounts/authenticator';
-import { createApp } from './api/app';
+import { createApp, errorDocsUrl } from './api/app';
+import { answerClientError } from './api/client-error';
 import { ReadModel } from './api/read-model';
 import { ChangeFeed } from './db/change-feed';
 import type { HealthProbe, HealthReport } from './api/routes/system';
@@ -82,6 +83,8 @@ export async function startApi(
     log: opts.log,
   });
   const server = http.createServer(app.callback());
+  // Requests Node's HTTP parser refuses get the error envelope too, not Node's bare 400.
+  server.on('clientError', answerClientError({ docsUrl: errorDocsUrl({ config, baseUrl: () => config.publicBaseUrl ?? url }), clock }));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -3,43 +3,72 @@ import type { Clock } from '../clock';
 import { hashApiKey, parseApiKey } from './keys';
 import { findKeyByHash, type KeyIdentity } from './repository';
 
+export interface AuthenticatorOptions {
+  cacheTtlMs: number;
+  lastUsedFlushMs: number;
+  /** Valid identities kept in memory (there are only as many as keys in use). */
+  maxKnownKeys: number;
+  /** Unknown keys remembered as such; the oldest are forgotten first. */
+  maxUnknownKeys: number;
+}
+
+const DEFAULT_OPTIONS: AuthenticatorOptions = { cacheTtlMs: 10_000, lastUsedFlushMs: 15_000, maxKnownKeys: 50_000, maxUnknownKeys: 10_000 };
+
 /**
  * Resolves API keys to identities with a short cache, so a GET does not pay a key lookup each time.
  * The cache TTL bounds how long a revoked key keeps working on any instance (spec: within 30 s).
+ * Unknown keys go to a separate, smaller cache: a flood of made-up keys costs one lookup per key
+ * and can only push out other unknown keys, never a valid identity.
  * last_used_at is collected in memory and written in batches, not on every request.
  */
 export class KeyAuthenticator {
-  private readonly cache = new Map<string, { identity: KeyIdentity | null; expiresAt: number }>();
+  private readonly known: BoundedCache<KeyIdentity>;
+  private readonly unknown: BoundedCache<true>;
   private readonly lastUsed = new Map<string, Date>();
   private flushTimer: NodeJS.Timeout | null = null;
+
+  private readonly options: AuthenticatorOptions;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly options: { cacheTtlMs: number; lastUsedFlushMs: number } = { cacheTtlMs: 10_000, lastUsedFlushMs: 15_000 },
-  ) {}
+    options: Partial<AuthenticatorOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_OPTIONS, ...options };
+    this.known = new BoundedCache(this.options.maxKnownKeys, this.options.cacheTtlMs);
+    this.unknown = new BoundedCache(this.options.maxUnknownKeys, this.options.cacheTtlMs);
+  }
 
-  /** The identity of a valid, unrevoked key, or null. */
-  async authenticate(key: string): Promise<KeyIdentity | null> {
-    if (!parseApiKey(key)) return null;
-    const hash = hashApiKey(key);
-    const nowMs = Date.now();
-    let entry = this.cache.get(hash);
-    if (!entry || entry.expiresAt <= nowMs) {
-      entry = { identity: await findKeyByHash(this.db, hash), expiresAt: nowMs + this.options.cacheTtlMs };
-      if (this.cache.size > 50_000) this.cache.clear();
-      this.cache.set(hash, entry);
-    }
-    const identity = entry.identity;
-    if (!identity || identity.revoked) return null;
+  /**
+   * The identity of a valid, unrevoked key, or null. With `cachedOnly` it answers from memory
+   * alone: null unless this instance saw the key as valid within the cache TTL.
+   */
+  async authenticate(key: string, opts: { cachedOnly?: boolean } = {}): Promise<KeyIdentity | null> {
+    const identity = await this.resolve(key, !opts.cachedOnly);
+    if (!identity) return null;
     this.lastUsed.set(identity.keyId, this.clock.now());
     this.scheduleFlush();
     return identity;
   }
 
+  private async resolve(key: string, lookUp: boolean): Promise<KeyIdentity | null> {
+    if (!parseApiKey(key)) return null;
+    const hash = hashApiKey(key);
+    const nowMs = Date.now();
+    let identity: KeyIdentity | null | undefined = this.known.get(hash, nowMs);
+    if (identity === undefined) {
+      if (!lookUp || this.unknown.get(hash, nowMs)) return null;
+      identity = await findKeyByHash(this.db, hash);
+      if (identity) this.known.set(hash, identity, nowMs);
+      else this.unknown.set(hash, true, nowMs);
+    }
+    return identity && !identity.revoked ? identity : null;
+  }
+
   /** Drops cached identities (a key was created or revoked somewhere): next use reads the database. */
   forgetAll(): void {
-    this.cache.clear();
+    this.known.clear();
+    this.unknown.clear();
   }
 
   private scheduleFlush(): void {
@@ -68,5 +97,33 @@ export class KeyAuthenticator {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     await this.flush();
+  }
+}
+
+/** Entries expire after ttlMs; when full, the oldest entry makes room (Map keeps insertion order). */
+class BoundedCache<T> {
+  private readonly entries = new Map<string, { value: T; expiresAt: number }>();
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly ttlMs: number,
+  ) {}
+
+  get(key: string, nowMs: number): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt > nowMs) return entry.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, value: T, nowMs: number): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, { value, expiresAt: nowMs + this.ttlMs });
+  }
+
+  clear(): void {
+    this.entries.clear();
   }
 }

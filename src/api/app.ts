@@ -40,8 +40,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   const log = deps.log ?? ((message, err) => console.error(message, err));
   app.use(
     envelope({
-      // Resolved per response: the listening address is known only once the server is up.
-      docsUrl: () => deps.config.docsUrl ?? `${deps.baseUrl()}/docs/errors`,
+      docsUrl: errorDocsUrl(deps),
       clock: deps.clock,
       log,
     }),
@@ -51,20 +50,25 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   const system = systemRoutes({
     health: deps.health,
     apiBaseUrl: () => `${deps.baseUrl()}/v1`,
-    docsUrl: () => deps.config.docsUrl ?? `${deps.baseUrl()}/docs/errors`,
+    docsUrl: errorDocsUrl(deps),
   });
   app.use(system.routes());
   app.use(mockReceiverRoutes().routes());
   app.use(reportLinkRoutes(deps).routes());
 
   const v1 = new Router<ApiState>({ prefix: '/v1' });
-  v1.use(authenticate({ authenticator: deps.authenticator, readModel: deps.readModel, clock: deps.clock }));
+  v1.use(authenticate({ authenticator: deps.authenticator, readModel: deps.readModel, clock: deps.clock, failureLimit: deps.config.authFailureLimit }));
   v1.use(limitRetrieval({ db: deps.db, clock: deps.clock }));
   for (const routes of [auditRoutes(deps), usageRoutes(), webhookRoutes(deps), reportRoutes(deps)]) v1.use(routes.routes());
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   app.use(system.allowedMethods());
   return app;
+}
+
+/** Where `docs_url` points; resolved per response: the listening address is known only once the server is up. */
+export function errorDocsUrl(deps: Pick<AppDeps, 'config' | 'baseUrl'>): () => string {
+  return () => deps.config.docsUrl ?? `${deps.baseUrl()}/docs/errors`;
 }
 
 /** Turns the router's bare 405/501 (known path, other method) into the error envelope. */

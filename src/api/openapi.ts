@@ -1,6 +1,7 @@
 import { auditJsonSchema, findingSchema } from '../schemas/audit';
 import {
   createWebhookBodySchema,
+  pageQuerySchema,
   deliverySchema,
   webhookSchema,
   auditListSchema,
@@ -15,6 +16,7 @@ import {
   reportLinkSchema,
   reportRenderingSchema,
 } from '../schemas/api';
+import { ID_PATTERNS } from '../ids';
 import { ERROR_CATALOG, type ErrorCode } from './error-catalog';
 
 /** The OpenAPI 3.1 document, generated from the same JSON Schemas ajv validates with. */
@@ -46,8 +48,12 @@ export function buildOpenApi(serverUrl: string): object {
         { description: codes.filter((c) => ERROR_CATALOG[c].status === status).join(', '), ...json(ref('Error')) },
       ]),
     );
-  const common: ErrorCode[] = ['invalid_api_key', 'ip_not_allowed', 'retrieval_limit_exceeded', 'internal_error'];
-  const auditIdParam = { name: 'audit_id', in: 'path', required: true, schema: { type: 'string' } };
+  const common: ErrorCode[] = ['invalid_api_key', 'ip_not_allowed', 'too_many_failed_authentications', 'retrieval_limit_exceeded', 'internal_error'];
+  // Ids of another shape are answered 404 without a lookup.
+  const idParam = (name: string, kind: keyof typeof ID_PATTERNS) => ({ name, in: 'path', required: true, schema: { type: 'string', pattern: ID_PATTERNS[kind] } });
+  const auditIdParam = idParam('audit_id', 'audit');
+  const webhookIdParam = idParam('webhook_id', 'webhook');
+  const pageParams = Object.entries(pageQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
   const rateHeaders = {
     'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Monthly audit quota of the tier.' },
     'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Audits left this period.' },
@@ -174,14 +180,15 @@ export function buildOpenApi(serverUrl: string): object {
         get: {
           operationId: 'listWebhooks',
           summary: 'List webhooks (never the secret)',
-          responses: { '200': ok('A page of webhooks.', { type: 'object', properties: { data: { type: 'array', items: ref('Webhook') }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } } }), ...errors('tier_required', ...common) },
+          parameters: pageParams,
+          responses: { '200': ok('A page of webhooks.', { type: 'object', properties: { data: { type: 'array', items: ref('Webhook') }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } } }), ...errors('invalid_request', 'tier_required', ...common) },
         },
       },
       '/webhooks/{webhook_id}': {
         delete: {
           operationId: 'deleteWebhook',
           summary: 'Remove a webhook: later events are not POSTed to it',
-          parameters: [{ name: 'webhook_id', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [webhookIdParam],
           responses: { '204': { description: 'Removed.' }, ...errors('webhook_not_found', 'tier_required', ...common) },
         },
       },
@@ -189,18 +196,15 @@ export function buildOpenApi(serverUrl: string): object {
         get: {
           operationId: 'listDeliveries',
           summary: 'The delivery log: one entry per delivery with every attempt',
-          parameters: [{ name: 'webhook_id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { '200': ok('A page of deliveries.', { type: 'object', properties: { data: { type: 'array', items: ref('Delivery') }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } } }), ...errors('webhook_not_found', 'tier_required', ...common) },
+          parameters: [webhookIdParam, ...pageParams],
+          responses: { '200': ok('A page of deliveries.', { type: 'object', properties: { data: { type: 'array', items: ref('Delivery') }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } } }), ...errors('invalid_request', 'webhook_not_found', 'tier_required', ...common) },
         },
       },
       '/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': {
         post: {
           operationId: 'redeliver',
           summary: 'Manual redelivery (within 7 days of the event); the same redeliver signal operators send with the Temporal CLI',
-          parameters: [
-            { name: 'webhook_id', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'delivery_id', in: 'path', required: true, schema: { type: 'string' } },
-          ],
+          parameters: [webhookIdParam, idParam('delivery_id', 'delivery')],
           responses: { '202': ok('Redelivery requested.', { type: 'object' }), ...errors('webhook_not_found', 'delivery_not_found', 'redelivery_window_expired', 'tier_required', ...common) },
         },
       },

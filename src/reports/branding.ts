@@ -29,6 +29,8 @@ export const BRANDING_LIMITS = Object.freeze({
   logoBytes: 40 * 1024,
   // PNGs are decoded to pixels when embedded: bound the pixel count, not only the file size.
   logoPixels: 4096,
+  // width × height × channels × bytes per sample: a 40 KiB file can inflate to hundreds of MiB.
+  logoDecodedBytes: 16 * 1024 * 1024,
 });
 
 export class BrandingError extends Error {
@@ -66,10 +68,60 @@ export function imageFormat(bytes: Buffer): 'png' | 'jpeg' | null {
   return null;
 }
 
-/** Width and height from a PNG's IHDR chunk; null for other formats. */
-function pngSize(bytes: Buffer): { width: number; height: number } | null {
-  if (imageFormat(bytes) !== 'png' || bytes.length < 24) return null;
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+/** What decoding an image costs: its pixels, channels per pixel and bytes per channel sample. */
+export interface ImageGeometry {
+  width: number;
+  height: number;
+  channels: number;
+  bytesPerSample: number;
+}
+
+// PNG colour types: grey, RGB, palette index, grey + alpha, RGBA.
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+// Start-of-frame markers, as pdfkit looks for them.
+const JPEG_FRAME_MARKERS = new Set([0xffc0, 0xffc1, 0xffc2, 0xffc3, 0xffc5, 0xffc6, 0xffc7, 0xffc8, 0xffc9, 0xffca, 0xffcb, 0xffcc, 0xffcd, 0xffce, 0xffcf]);
+
+/** From a PNG's IHDR chunk or a JPEG's frame header; null when the bytes do not say (unreadable). */
+export function imageGeometry(bytes: Buffer): ImageGeometry | null {
+  const format = imageFormat(bytes);
+  if (format === 'png') {
+    if (bytes.length < 29 || bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') return null;
+    const channels = PNG_CHANNELS[bytes[25]];
+    if (channels === undefined) return null;
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20), channels, bytesPerSample: bytes[24] === 16 ? 2 : 1 };
+  }
+  if (format === 'jpeg') {
+    // The same walk as pdfkit's: the frame header it finds is the one that is embedded.
+    let pos = 2;
+    while (pos + 4 <= bytes.length) {
+      while (pos < bytes.length && bytes[pos] !== 0xff) pos++;
+      if (pos + 4 > bytes.length) return null;
+      const marker = bytes.readUInt16BE(pos);
+      pos += 2;
+      if (JPEG_FRAME_MARKERS.has(marker)) {
+        if (pos + 8 > bytes.length) return null;
+        return { width: bytes.readUInt16BE(pos + 5), height: bytes.readUInt16BE(pos + 3), channels: bytes[pos + 7], bytesPerSample: bytes[pos + 2] > 8 ? 2 : 1 };
+      }
+      pos += bytes.readUInt16BE(pos);
+    }
+  }
+  return null;
+}
+
+/** Throws a BrandingError when decoding an image of this geometry would cost too much. */
+export function checkLogoGeometry(geometry: ImageGeometry): void {
+  const { width, height, channels, bytesPerSample } = geometry;
+  if (width > BRANDING_LIMITS.logoPixels || height > BRANDING_LIMITS.logoPixels) {
+    throw new BrandingError('logo', `must be at most ${BRANDING_LIMITS.logoPixels}×${BRANDING_LIMITS.logoPixels} pixels, got ${width}×${height}`);
+  }
+  const decoded = width * height * channels * bytesPerSample;
+  if (decoded > BRANDING_LIMITS.logoDecodedBytes) {
+    const mib = (n: number) => `${Math.ceil((n / 1024 / 1024) * 10) / 10} MiB`;
+    throw new BrandingError(
+      'logo',
+      `must decode to at most ${mib(BRANDING_LIMITS.logoDecodedBytes)} (width × height × channels), got ${mib(decoded)} (${width}×${height}, ${channels} channel${channels === 1 ? '' : 's'}${bytesPerSample > 1 ? ', 16 bits' : ''})`,
+    );
+  }
 }
 
 /**
@@ -101,10 +153,9 @@ export function validateBranding(input: unknown): Branding {
       throw new BrandingError('logo', `must be at most ${BRANDING_LIMITS.logoBytes} bytes, got ${logo.length}`);
     }
     if (imageFormat(logo) === null) throw new BrandingError('logo', 'must be a PNG or JPEG image');
-    const size = pngSize(logo);
-    if (size && (size.width > BRANDING_LIMITS.logoPixels || size.height > BRANDING_LIMITS.logoPixels)) {
-      throw new BrandingError('logo', `must be at most ${BRANDING_LIMITS.logoPixels}×${BRANDING_LIMITS.logoPixels} pixels, got ${size.width}×${size.height}`);
-    }
+    // An image whose header cannot be read is refused when it is test-embedded.
+    const geometry = imageGeometry(logo);
+    if (geometry) checkLogoGeometry(geometry);
     branding.logo = logo;
   }
   const footerText = text(obj, 'footerText', BRANDING_LIMITS.footerText, false);

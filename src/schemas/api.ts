@@ -11,9 +11,9 @@ export const triggerAuditBodySchema = {
   additionalProperties: false,
   required: ['domain'],
   properties: {
-    domain: { type: 'string', description: 'Absolute http:// or https:// URL of the site, e.g. https://example.com' },
+    domain: { type: 'string', maxLength: 2048, description: 'Absolute http:// or https:// URL of the site, e.g. https://example.com' },
     tier: { type: 'string', enum: ['free', 'pro', 'team', 'enterprise'], description: 'Audit depth; defaults to the account tier.' },
-    webhook_url: { type: 'string', description: 'Overrides the default webhook(s) for this audit.' },
+    webhook_url: { type: 'string', minLength: 1, maxLength: 2048, description: 'Overrides the default webhook(s) for this audit.' },
   },
 } as const;
 export type TriggerAuditBody = FromSchema<typeof triggerAuditBodySchema>;
@@ -24,9 +24,9 @@ export const listAuditsQuerySchema = {
   additionalProperties: false,
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-    cursor: { type: 'string', minLength: 1 },
+    cursor: { type: 'string', minLength: 1, maxLength: 512 },
     status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
-    domain: { type: 'string', minLength: 1 },
+    domain: { type: 'string', minLength: 1, maxLength: 2048, description: 'An origin (https://example.com) or a bare host (either protocol, any port).' },
     completed_after: timestamp,
     completed_before: timestamp,
   },
@@ -141,7 +141,14 @@ export const createWebhookBodySchema = {
       items: { type: 'string', enum: ['audit.completed', 'audit.failed', 'audit.retried'] },
       description: 'Defaults to all three.',
     },
-    secret: { type: 'string', minLength: 16, maxLength: 256, description: 'HMAC signing secret; generated (whsec_…) when omitted.' },
+    secret: {
+      type: 'string',
+      minLength: 16,
+      maxLength: 128,
+      // Printable ASCII only: every client encodes it to the same HMAC key bytes.
+      pattern: '^[!-~]+$',
+      description: 'HMAC signing secret of 16 to 128 printable ASCII characters without spaces; generated (whsec_…) when omitted.',
+    },
   },
 } as const;
 export type CreateWebhookBody = FromSchema<typeof createWebhookBodySchema>;
@@ -152,7 +159,7 @@ export const pageQuerySchema = {
   additionalProperties: false,
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-    cursor: { type: 'string', minLength: 1 },
+    cursor: { type: 'string', minLength: 1, maxLength: 512 },
   },
 } as const;
 export type PageQuery = FromSchema<typeof pageQuerySchema>;

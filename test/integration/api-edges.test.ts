@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { api, getStack, newAccount, startExtraApi, type ApiResponse } from '../support/stack';
-
-function assertEnvelope(response: ApiResponse, status: number, code: string, message?: RegExp): void {
-  assert.equal(response.status, status, response.text);
-  assert.equal(response.body.error.code, code);
-  assert.equal(typeof response.body.error.message, 'string');
-  if (message) assert.match(response.body.error.message, message);
-  assert.match(response.body.error.request_id, /^req_[0-9A-Za-z]{20}$/);
-  assert.equal(response.body.error.request_id, response.headers.get('x-request-id'));
-  assert.match(response.body.error.docs_url, new RegExp(`^http://127\\.0\\.0\\.1:\\d+/docs/errors#${code}$`));
-  for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
-    assert.ok(response.headers.get(header), `${header} missing on ${status}`);
-  }
-}
+import { createHmac } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import { KeyAuthenticator } from '../../src/accounts/authenticator';
+import { api, getStack, newAccount, startExtraApi, waitForAudit } from '../support/stack';
+import { assertEnvelope } from '../support/envelope';
 
 async function auditCount(workspaceId: string): Promise<number> {
   const { db } = await getStack();
@@ -57,7 +48,7 @@ describe('API edges: authentication, errors, envelope and headers', () => {
   it('accepts JSON only, within 64 KiB, and stores nothing on bad input', async () => {
     const { testKey, workspaceId } = await newAccount('pro');
     const plain = await api('POST', '/v1/audits', { key: testKey, rawBody: 'domain=https://a.com', headers: { 'Content-Type': 'text/plain' } });
-    assertEnvelope(plain, 415, 'invalid_request', /Content-Type must be application\/json/);
+    assertEnvelope(plain, 400, 'invalid_request', /Content-Type must be application\/json, got "text\/plain"/);
     assertEnvelope(await api('POST', '/v1/audits', { key: testKey, rawBody: '{"domain": ', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_request', /not valid JSON/);
     const huge = { domain: 'https://example.com', webhook_url: `https://hooks.example.com/${'x'.repeat(70 * 1024)}` };
     assertEnvelope(await api('POST', '/v1/audits', { key: testKey, body: huge }), 413, 'payload_too_large');
@@ -89,7 +80,8 @@ describe('API edges: authentication, errors, envelope and headers', () => {
     assert.equal((await api('GET', '/healthz')).status, 200);
     const ready = await api('GET', '/v1/readyz');
     assert.equal(ready.status, 200);
-    assert.deepEqual(ready.body.checks, { api: true, worker: true, temporal: true, database: true });
+    assert.equal(ready.body.status, 'ready');
+    for (const component of ['api', 'temporal', 'database']) assert.equal(ready.body.components[component], 'up', component);
     const openapi = await api('GET', '/v1/openapi.json');
     assert.equal(openapi.body.openapi, '3.1.0');
     assert.ok(openapi.body.paths['/audits'].post);
@@ -104,3 +96,257 @@ describe('API edges: authentication, errors, envelope and headers', () => {
     }
   });
 });
+
+describe('API edges: hardening', () => {
+  it('takes the Bearer scheme in any case', async () => {
+    const { testKey } = await newAccount('pro');
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      const response = await api('GET', '/v1/usage', { headers: { Authorization: `${scheme} ${testKey}` } });
+      assert.equal(response.status, 200, `${scheme}: ${response.text}`);
+    }
+    assertEnvelope(await api('GET', '/v1/usage', { headers: { Authorization: `Token ${testKey}` } }), 401, 'invalid_api_key', /malformed|missing/);
+  });
+
+  it('refuses another content type with 400 invalid_request naming it, storing nothing', async () => {
+    const { testKey, workspaceId } = await newAccount('pro');
+    for (const type of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x']) {
+      const response = await api('POST', '/v1/audits', { key: testKey, rawBody: '{"domain":"https://a.example"}', headers: { 'Content-Type': type } });
+      assertEnvelope(response, 400, 'invalid_request', new RegExp(`got "${type.split(';')[0]}`));
+    }
+    assert.equal(await auditCount(workspaceId), 0);
+  });
+
+  it('keeps a custom webhook secret byte for byte: printable ASCII of 16 to 128 characters', async () => {
+    const { testKey, workspaceId } = await newAccount('pro');
+    const { db } = await getStack();
+    const secret = `${'!~'.repeat(8)}${String.fromCharCode(...Array.from({ length: 94 }, (_, i) => 0x21 + i))}`.slice(0, 128);
+    assert.equal(secret.length, 110);
+    const created = await api('POST', '/v1/webhooks', { key: testKey, body: { url: 'http://127.0.0.1:9/hook', secret } });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.secret, secret);
+    const row = await db('webhooks').where({ id: created.body.webhook_id }).first('secret');
+    assert.equal(row.secret, secret);
+    // What a receiver computes from the secret it configured is what the service signs with.
+    const body = '{"event":"audit.completed"}';
+    assert.equal(createHmac('sha256', row.secret).update(body).digest('hex'), createHmac('sha256', secret).update(body).digest('hex'));
+    for (const bad of [`${'a'.repeat(20)}\ud800`, `${'a'.repeat(20)}\u00e9`, 'a'.repeat(15), 'a'.repeat(129), `${'a'.repeat(10)} ${'b'.repeat(10)}`]) {
+      assertEnvelope(await api('POST', '/v1/webhooks', { key: testKey, body: { url: 'http://127.0.0.1:9/hook', secret: bad } }), 400, 'invalid_request', /field secret/);
+    }
+    const [{ count }] = await db('webhooks').where({ workspace_id: workspaceId }).count<{ count: string }[]>('* as count');
+    assert.equal(Number(count), 1);
+  });
+
+  it('sends Cache-Control: no-store with secrets, keys, every /v1 JSON answer and every error', async () => {
+    const account = await newAccount('pro');
+    const responses = [
+      await api('POST', '/v1/webhooks', { key: account.testKey, body: { url: 'http://127.0.0.1:9/hook' } }),
+      await api('GET', '/v1/webhooks', { key: account.testKey }),
+      await api('GET', '/v1/usage', { key: account.liveKey }),
+      await api('GET', '/v1/audits', { key: account.testKey }),
+      await api('POST', '/v1/audits', { key: account.testKey, body: { domain: 'https://cache.example.com' } }),
+      await api('GET', '/v1/branding', { key: account.testKey }),
+      await api('GET', '/v1/audits/aud_nothing', { key: account.testKey }),
+      await api('GET', '/v1/usage'),
+      await api('GET', '/nowhere'),
+    ];
+    for (const response of responses) assert.equal(response.headers.get('cache-control'), 'no-store', `${response.status} ${response.text.slice(0, 100)}`);
+  });
+
+  it('answers 304 to If-None-Match on a report link, after checking the signature', async function () {
+    this.timeout(90_000);
+    const account = await newAccount('pro');
+    const trigger = await api('POST', '/v1/audits', { key: account.testKey, body: { domain: 'https://etag.example.com' } });
+    assert.equal(trigger.status, 202, trigger.text);
+    assert.equal((await waitForAudit(account.testKey, trigger.body.audit_id)).body.status, 'completed');
+    let link = await api('GET', `/v1/audits/${trigger.body.audit_id}/pdf`, { key: account.testKey });
+    for (let i = 0; link.status === 202 && i < 60; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      link = await api('GET', `/v1/audits/${trigger.body.audit_id}/pdf`, { key: account.testKey });
+    }
+    assert.equal(link.status, 200, link.text);
+    // The link is a credential.
+    assert.equal(link.headers.get('cache-control'), 'no-store');
+
+    const first = await fetch(link.body.url);
+    const etag = first.headers.get('etag');
+    assert.equal(first.status, 200);
+    assert.match(etag ?? '', /^"[0-9a-f]{64}"$/);
+    assert.ok((await first.arrayBuffer()).byteLength > 1000);
+
+    for (const condition of [etag!, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const again = await fetch(link.body.url, { headers: { 'If-None-Match': condition } });
+      assert.equal(again.status, 304, condition);
+      assert.equal(again.headers.get('etag'), etag);
+      assert.equal((await again.arrayBuffer()).byteLength, 0);
+    }
+    const changed = await fetch(link.body.url, { headers: { 'If-None-Match': '"another-version"' } });
+    assert.equal(changed.status, 200);
+    await changed.arrayBuffer();
+    // A forged link gets no 304, whatever it asks.
+    const forged = new URL(link.body.url);
+    forged.searchParams.set('signature', 'A'.repeat(43));
+    const refused = await fetch(forged, { headers: { 'If-None-Match': etag! } });
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'invalid_signature');
+  });
+
+  it('checks big logos off the event loop: /healthz stays responsive while four are checked', async function () {
+    this.timeout(120_000);
+    const { testKey } = await newAccount('pro');
+    // 2048×2048 RGBA: 16 MiB once decoded (the most accepted), about 20 KiB as a file.
+    const logos = [1, 2, 3, 4].map((shade) => pngBytes(2048, 2048, 6, shade * 40));
+    for (const logo of logos) assert.ok(logo.length < 40 * 1024);
+    const put = (logo: Buffer) => api('PUT', '/v1/branding', { key: testKey, body: { display_name: 'Acme', primary_color: '#123456', logo: logo.toString('base64') } });
+    // Warm the logo check thread, so the measurement is of the checks.
+    assert.equal((await put(pngBytes(16, 16, 6, 1))).status, 200);
+
+    const latencies: number[] = [];
+    let checking = true;
+    const probe = (async () => {
+      while (checking) {
+        const started = performance.now();
+        assert.ok([200, 503].includes((await api('GET', '/healthz')).status));
+        latencies.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })();
+    const started = performance.now();
+    const results = await Promise.all(logos.map(put));
+    const checksMs = performance.now() - started;
+    checking = false;
+    await probe;
+    for (const result of results) assert.equal(result.status, 200, result.text);
+    assert.ok(latencies.length >= 3, `only ${latencies.length} probes in ${checksMs} ms`);
+    const worst = Math.max(...latencies);
+    console.log(`      4 logo checks took ${Math.round(checksMs)} ms; /healthz worst ${Math.round(worst)} ms over ${latencies.length} probes`);
+    assert.ok(worst < 750, `/healthz took ${Math.round(worst)} ms while logos were checked`);
+  });
+
+  it('refuses logos that decode too big before decoding them, PNG and JPEG', async () => {
+    const { testKey } = await newAccount('pro');
+    const put = (logo: Buffer) => api('PUT', '/v1/branding', { key: testKey, body: { display_name: 'Acme', primary_color: '#123456', logo: logo.toString('base64') } });
+    // The logo from the report: 33 KB, grey + alpha, 4096×4096 = 32 MiB decoded.
+    const greyAlpha = pngBytes(4096, 4096, 4, 0);
+    assert.ok(greyAlpha.length < 40 * 1024, `${greyAlpha.length} bytes`);
+    const started = performance.now();
+    assertEnvelope(await put(greyAlpha), 400, 'invalid_request', /field logo must decode to at most 16 MiB .*got 32 MiB \(4096×4096, 2 channels\)/);
+    assert.ok(performance.now() - started < 1500, 'refused from its header');
+    assertEnvelope(await put(jpegHeader(20_000, 100)), 400, 'invalid_request', /field logo must be at most 4096×4096 pixels, got 20000×100/);
+    assertEnvelope(await put(jpegHeader(4000, 4000)), 400, 'invalid_request', /field logo must decode to at most 16 MiB/);
+    assertEnvelope(await put(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10])), 400, 'invalid_request', /field logo could not be read as an image/);
+  });
+});
+
+describe('API edges: failed authentication', () => {
+  it('limits failed authentications per address with 429, remembers unknown keys, and keeps valid keys working', async () => {
+    const stack = await getStack();
+    const instance = await startExtraApi({ config: { ...stack.config, authFailureLimit: 5 } });
+    const account = await newAccount('pro');
+    const other = await newAccount('pro');
+    const lookups = countKeyLookups(stack);
+    try {
+      assert.equal((await api('GET', '/v1/usage', { key: account.testKey, baseUrl: instance.url })).status, 200);
+      lookups.reset();
+
+      const unknown = `svc_test_${'U'.repeat(32)}`;
+      for (let i = 0; i < 3; i++) assertEnvelope(await api('GET', '/v1/usage', { key: unknown, baseUrl: instance.url }), 401, 'invalid_api_key');
+      assert.equal(lookups.count(), 1, 'an unknown key is looked up once, then remembered');
+      assertEnvelope(await api('GET', '/v1/usage', { key: 'svc_test_malformed', baseUrl: instance.url }), 401, 'invalid_api_key');
+      assertEnvelope(await api('GET', '/v1/usage', { key: `svc_live_${'V'.repeat(32)}`, baseUrl: instance.url }), 401, 'invalid_api_key');
+      assert.equal(lookups.count(), 2);
+
+      const refused = await api('GET', '/v1/usage', { key: `svc_live_${'W'.repeat(32)}`, baseUrl: instance.url });
+      assertEnvelope(refused, 429, 'too_many_failed_authentications', /more than 5 failed authentications/);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+      assert.equal(lookups.count(), 2, 'no lookup once the address is over the limit');
+
+      // A key this instance knows as valid still works; others wait for the window.
+      assert.equal((await api('GET', '/v1/usage', { key: account.testKey, baseUrl: instance.url })).status, 200);
+      assertEnvelope(await api('GET', '/v1/usage', { key: other.testKey, baseUrl: instance.url }), 429, 'too_many_failed_authentications');
+      // Other instances keep their own count: the shared stack is unaffected.
+      assert.equal((await api('GET', '/v1/usage', { key: other.testKey })).status, 200);
+    } finally {
+      lookups.stop();
+    }
+  });
+
+  it('bounds the memory of unknown keys without pushing out valid identities', async () => {
+    const stack = await getStack();
+    const account = await newAccount('pro');
+    const authenticator = new KeyAuthenticator(stack.db, stack.clock, { maxUnknownKeys: 50 });
+    const lookups = countKeyLookups(stack);
+    try {
+      assert.ok(await authenticator.authenticate(account.testKey));
+      const flood = Array.from({ length: 200 }, (_, i) => `svc_test_${String(i).padStart(32, 'F')}`);
+      for (const key of flood) assert.equal(await authenticator.authenticate(key), null);
+      lookups.reset();
+      assert.equal((await authenticator.authenticate(account.testKey))?.workspaceId, account.workspaceId);
+      assert.equal(await authenticator.authenticate(flood[199]), null);
+      assert.equal(lookups.count(), 0, 'the valid key and the newest unknown key are answered from memory');
+      assert.equal(await authenticator.authenticate(flood[0]), null);
+      assert.equal(lookups.count(), 1, 'the oldest unknown key was forgotten: the cache is bounded');
+    } finally {
+      lookups.stop();
+      await authenticator.close();
+    }
+  });
+});
+
+/** Counts the key lookups (the api_keys query by hash) the shared database connection pool runs. */
+function countKeyLookups(stack: Awaited<ReturnType<typeof getStack>>) {
+  let count = 0;
+  const onQuery = (query: { sql: string }) => {
+    if (query.sql.includes('secret_hash')) count++;
+  };
+  stack.db.on('query', onQuery);
+  return {
+    count: () => count,
+    reset: () => (count = 0),
+    stop: () => stack.db.removeListener('query', onQuery),
+  };
+}
+
+/** A PNG of one flat colour: tiny as a file, `width × height × channels` bytes once decoded. */
+function pngBytes(width: number, height: number, colorType: 4 | 6, shade: number): Buffer {
+  const channels = colorType === 6 ? 4 : 2;
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = colorType;
+  const raw = Buffer.alloc(height * (1 + width * channels), shade);
+  for (let y = 0; y < height; y++) raw[y * (1 + width * channels)] = 0;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(raw, { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A JPEG start and frame header (SOF0) claiming width×height in RGB, without image data. */
+function jpegHeader(width: number, height: number): Buffer {
+  const frame = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0, 0, 0, 0, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+  frame.writeUInt16BE(height, 5);
+  frame.writeUInt16BE(width, 7);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), frame, Buffer.from([0xff, 0xd9])]);
+}

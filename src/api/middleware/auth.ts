@@ -8,15 +8,33 @@ import type { ReadModel } from '../read-model';
 import { ApiError } from '../api-error';
 import { ipAllowed } from '../../accounts/ip-allowlist';
 import type { ApiState } from '../context';
+import { AuthFailureLimiter } from '../../accounts/auth-failure-limit';
 
-const BEARER = /^Bearer ([^\s]+)$/;
+// RFC 9110: the auth scheme is case-insensitive ("bearer" is "Bearer"); one or more spaces follow it.
+const BEARER = /^Bearer +(\S+)$/i;
+const FAILURE_WINDOW_MS = 60_000;
 
-/** RFC 6750 bearer auth; every failure is the same 401 so keys cannot be probed. */
-export function authenticate(deps: { authenticator: KeyAuthenticator; readModel: ReadModel; clock: Clock }): Middleware<ApiState> {
+/**
+ * RFC 6750 bearer auth; every failure is the same 401 so keys cannot be probed. A client address
+ * that presents more than `failureLimit` bad keys a minute gets 429 until its window frees a slot;
+ * meanwhile only keys this instance already knows as valid get through (from memory, no lookup).
+ */
+export function authenticate(deps: { authenticator: KeyAuthenticator; readModel: ReadModel; clock: Clock; failureLimit: number }): Middleware<ApiState> {
+  const failures = new AuthFailureLimiter({ limit: deps.failureLimit, windowMs: FAILURE_WINDOW_MS, maxAddresses: 10_000 });
   return async (ctx, next) => {
     const match = BEARER.exec(ctx.get('Authorization'));
-    const identity = match ? await deps.authenticator.authenticate(match[1]) : null;
+    const nowMs = Date.now();
+    const retryAfter = match ? failures.retryAfterSeconds(ctx.ip, nowMs) : 0;
+    const identity = match ? await deps.authenticator.authenticate(match[1], { cachedOnly: retryAfter > 0 }) : null;
+    if (!identity && retryAfter > 0) {
+      throw new ApiError(
+        'too_many_failed_authentications',
+        `more than ${deps.failureLimit} failed authentications from this address within ${FAILURE_WINDOW_MS / 1000} seconds; retry in ${retryAfter} s`,
+        { 'Retry-After': String(retryAfter) },
+      );
+    }
     if (!identity) {
+      if (match) failures.recordFailure(ctx.ip, nowMs);
       throw new ApiError(
         'invalid_api_key',
         match ? 'the API key is malformed, unknown or revoked' : 'missing Authorization header: send "Authorization: Bearer <API_KEY>"',

@@ -1,7 +1,8 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { newRequestId } from '../../ids';
 import { TIER_RULES } from '../../accounts/tiers';
 import { periodAt, unixSeconds } from '../../accounts/period';
+import type { Usage } from '../../accounts/usage';
 import type { Clock } from '../../clock';
 import { ApiError } from '../api-error';
 import type { ApiState } from '../context';
@@ -23,29 +24,33 @@ export function envelope(opts: { docsUrl: () => string; clock: Clock; log: (msg:
       if (apiError.status >= 500) opts.log(`${ctx.method} ${ctx.path} failed (${requestId})`, err);
       ctx.status = apiError.status;
       for (const [name, value] of Object.entries(apiError.headers)) ctx.set(name, value);
-      ctx.body = {
-        error: {
-          code: apiError.code,
-          message: apiError.message,
-          request_id: requestId,
-          docs_url: `${opts.docsUrl()}#${apiError.code}`,
-        },
-      };
+      ctx.body = errorBody(apiError, requestId, opts.docsUrl());
     } finally {
-      setRateLimitHeaders(ctx, opts.clock);
+      ctx.set(rateLimitHeaders(ctx.state.usage, opts.clock));
+      if (mayNotBeStored(ctx)) ctx.set('Cache-Control', 'no-store');
     }
   };
 }
 
-/** Unauthenticated responses carry the free tier's values (DECISIONS.md). */
-function setRateLimitHeaders(ctx: Parameters<Middleware<ApiState>>[0], clock: Clock): void {
-  const usage = ctx.state.usage;
+/** The error envelope: `{error: {code, message, request_id, docs_url}}`. */
+export function errorBody(error: ApiError, requestId: string, docsUrl: string) {
+  return { error: { code: error.code, message: error.message, request_id: requestId, docs_url: `${docsUrl}#${error.code}` } };
+}
+
+/** X-RateLimit-*; unauthenticated responses carry the free tier's values (README, Tiers and limits). */
+export function rateLimitHeaders(usage: Usage | undefined, clock: Clock): Record<string, string> {
   const limit = usage?.limit ?? (TIER_RULES.free.monthlyQuota as number);
   const remaining = usage?.remaining ?? limit;
   const reset = usage?.period.end ?? periodAt(clock.now()).end;
-  ctx.set('X-RateLimit-Limit', String(limit));
-  ctx.set('X-RateLimit-Remaining', String(remaining));
-  ctx.set('X-RateLimit-Reset', String(unixSeconds(reset)));
+  return { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(unixSeconds(reset)) };
+}
+
+/**
+ * /v1 JSON answers are per key and may carry a secret (a webhook's, once) or a credential (a
+ * signed report link): no cache may keep them. Errors are never worth keeping either.
+ */
+function mayNotBeStored(ctx: Context): boolean {
+  return ctx.status >= 400 || (/^\/v1(\/|$)/.test(ctx.path) && ctx.response.is('json') !== false);
 }
 
 function fromUnknown(err: unknown): ApiError {

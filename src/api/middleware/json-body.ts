@@ -5,7 +5,8 @@ import type { ApiContext } from '../context';
 /** Reads a JSON request body: application/json only, bounded size, clear messages. */
 export async function readJsonBody(ctx: ApiContext, maxBytes: number): Promise<unknown> {
   if (!ctx.is('application/json')) {
-    throw new ApiError('invalid_request', `Content-Type must be application/json, got ${ctx.get('Content-Type') || 'none'}`, {}, 415);
+    const given = ctx.get('Content-Type');
+    throw new ApiError('invalid_request', `Content-Type must be application/json, got ${given ? JSON.stringify(given.slice(0, 100)) : 'none'}`);
   }
   const declared = Number(ctx.get('Content-Length') || 0);
   if (declared > maxBytes) throw new ApiError('payload_too_large', `request body is larger than ${maxBytes / 1024} KiB`);

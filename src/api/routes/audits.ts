@@ -10,6 +10,7 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import type { ApiContext, ApiState } from '../context';
 import { readJsonBody } from '../middleware/json-body';
 import { bodyValidator, queryValidator } from '../validation';
+import { hasIdShape } from '../../ids';
 
 const validateTrigger = bodyValidator<TriggerAuditBody>(triggerAuditBodySchema);
 const validateList = queryValidator<ListAuditsQuery>(listAuditsQuerySchema);
@@ -38,7 +39,7 @@ export function auditRoutes(deps: TriggerDeps & { readModel: ReadModel }): Route
       workspaceId,
       mode,
       limit: query.limit ?? 50,
-      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: query.cursor ? decodeCursor(query.cursor, 'audit') : undefined,
       status: query.status,
       domain: query.domain ? domainFilter(query.domain) : undefined,
       completedAfter: query.completed_after,
@@ -91,9 +92,12 @@ export function identity(ctx: ApiContext) {
 
 export async function requireAudit(ctx: ApiContext, deps: { readModel: ReadModel }): Promise<AuditRow> {
   const { workspaceId, mode } = identity(ctx);
-  const row = await deps.readModel.audit(ctx.params.auditId);
+  const auditId = ctx.params.auditId;
+  // An id of another shape names no audit: answered without a query (and without echoing it).
+  if (!hasIdShape('audit', auditId)) throw new ApiError('audit_not_found', 'no audit with this id in this workspace');
+  const row = await deps.readModel.audit(auditId);
   // Test keys see only test audits, live keys only live ones, each only in their workspace.
-  if (!row || row.workspace_id !== workspaceId || row.mode !== mode) throw new ApiError('audit_not_found', `no audit ${ctx.params.auditId} in this workspace`);
+  if (!row || row.workspace_id !== workspaceId || row.mode !== mode) throw new ApiError('audit_not_found', `no audit ${auditId} in this workspace`);
   return row;
 }
 

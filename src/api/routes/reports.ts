@@ -6,7 +6,7 @@ import type { Db } from '../../db/knex';
 import { putBrandingBodySchema, type PutBrandingBody } from '../../schemas/api';
 import { BrandingError, validateBranding } from '../../reports/branding';
 import { brandingResource, brandingRevision, loadBranding, saveBranding } from '../../reports/branding-repository';
-import { checkLogoEmbeds } from '../../reports/pdf';
+import { LogoChecks } from '../../reports/logo-checks';
 import type { ReportRenderRequests } from '../../reports/render-requests';
 import { checkReportLink, parseLinkParams, reportLinkUrl, signReportLink } from '../../reports/report-link';
 import type { SigningKeyring } from '../../reports/signing-keys';
@@ -38,6 +38,8 @@ const RENDER_RETRY_AFTER_SECONDS = 2;
 /** PDF reports (pro and up): the signed link to an audit's report, and the workspace's branding. */
 export function reportRoutes(deps: ReportRouteDeps): Router<ApiState> {
   const router = new Router<ApiState>();
+  // Decoding a logo is seconds of CPU at worst: done in a worker thread, one at a time.
+  const logoChecks = new LogoChecks();
 
   router.get('/audits/:auditId/pdf', async (ctx) => {
     requireTier(ctx.state.usage, 'pdf_reports', 'PDF reports');
@@ -81,7 +83,7 @@ export function reportRoutes(deps: ReportRouteDeps): Router<ApiState> {
     requireTier(ctx.state.usage, 'branding', 'Report branding');
     const body = validateBrandingBody(await readJsonBody(ctx, deps.config.maxBodyBytes));
     const { workspaceId, mode } = identity(ctx);
-    const branding = await brandingFromBody(body);
+    const branding = await brandingFromBody(body, logoChecks);
     ctx.body = brandingResource(await saveBranding(deps.db, { workspaceId, mode }, branding, deps.clock.now()));
   });
 
@@ -121,7 +123,7 @@ export function reportLinkRoutes(deps: Pick<ReportRouteDeps, 'db' | 'clock' | 's
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('X-Robots-Tag', 'noindex');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    if (ctx.fresh) {
+    if (matchesIfNoneMatch(ctx.get('If-None-Match'), report.sha256)) {
       file.stream.destroy();
       ctx.status = 304;
       return;
@@ -133,6 +135,16 @@ export function reportLinkRoutes(deps: Pick<ReportRouteDeps, 'db' | 'clock' | 's
   return router;
 }
 
+/**
+ * RFC 9110 If-None-Match (weak comparison): `*` or any listed tag naming this content. Koa's
+ * ctx.fresh is not used: it ignores the header when the request also says Cache-Control: no-cache,
+ * which fetch() adds to every conditional request.
+ */
+function matchesIfNoneMatch(header: string, sha256: string): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${sha256}"`);
+}
+
 /** e.g. audit-example.com-2026-11-21.pdf (ASCII only: the host is punycode already). */
 function reportFileName(domain: string, completedAt: Date | null): string {
   const host = domain.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]/g, '_');
@@ -140,7 +152,7 @@ function reportFileName(domain: string, completedAt: Date | null): string {
   return `audit-${host}-${day}.pdf`;
 }
 
-async function brandingFromBody(body: PutBrandingBody) {
+async function brandingFromBody(body: PutBrandingBody, logoChecks: LogoChecks) {
   let logo: Buffer | undefined;
   if (typeof body.logo === 'string') {
     if (!BASE64.test(body.logo)) throw new ApiError('invalid_request', 'field logo must be base64-encoded PNG or JPEG bytes');
@@ -154,7 +166,7 @@ async function brandingFromBody(body: PutBrandingBody) {
       contactLine: body.contact_line ?? undefined,
       logo,
     });
-    if (branding.logo) await checkLogoEmbeds(branding.logo);
+    if (branding.logo) await logoChecks.check(branding.logo);
     return branding;
   } catch (err) {
     if (err instanceof BrandingError) throw new ApiError('invalid_request', `field ${snakeCase(err.field)} ${err.message.replace(/^branding\.\w+: /, '')}`);

@@ -15,6 +15,7 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import { readJsonBody } from '../middleware/json-body';
 import { bodyValidator, queryValidator } from '../validation';
 import { requireTier } from '../../accounts/tier-gate';
+import { hasIdShape } from '../../ids';
 
 const validateCreate = bodyValidator<CreateWebhookBody>(createWebhookBodySchema);
 const validatePage = queryValidator<PageQuery>(pageQuerySchema);
@@ -58,19 +59,20 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
 
   router.get('/webhooks', proOnly, async (ctx) => {
     const page = validatePage({ ...ctx.query });
-    const { rows, hasMore } = await listWebhooks(deps.db, scopeOf(ctx), { limit: page.limit ?? 50, after: page.cursor ? decodeCursor(page.cursor) : undefined });
+    const { rows, hasMore } = await listWebhooks(deps.db, scopeOf(ctx), { limit: page.limit ?? 50, after: page.cursor ? decodeCursor(page.cursor, 'webhook') : undefined });
     ctx.body = { data: rows.map(present), has_more: hasMore, next_cursor: hasMore ? encodeCursor(rows[rows.length - 1]) : null };
   });
 
   router.delete('/webhooks/:webhookId', proOnly, async (ctx) => {
-    if (!(await deleteWebhook(deps.db, scopeOf(ctx), ctx.params.webhookId, deps.clock.now()))) throw notFound(ctx.params.webhookId);
+    const webhookId = ctx.params.webhookId;
+    if (!hasIdShape('webhook', webhookId) || !(await deleteWebhook(deps.db, scopeOf(ctx), webhookId, deps.clock.now()))) throw notFound(webhookId);
     ctx.status = 204;
   });
 
   router.get('/webhooks/:webhookId/deliveries', proOnly, async (ctx) => {
     const webhook = await requireWebhook(ctx);
     const page = validatePage({ ...ctx.query });
-    const { rows, attempts, hasMore } = await listDeliveries(deps.db, webhook.id, { limit: page.limit ?? 50, after: page.cursor ? decodeCursor(page.cursor) : undefined });
+    const { rows, attempts, hasMore } = await listDeliveries(deps.db, webhook.id, { limit: page.limit ?? 50, after: page.cursor ? decodeCursor(page.cursor, 'delivery') : undefined });
     ctx.body = {
       data: rows.map((row) => ({
         delivery_id: row.id,
@@ -102,8 +104,9 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
 
   router.post('/webhooks/:webhookId/deliveries/:deliveryId/retry', proOnly, async (ctx) => {
     const webhook = await requireWebhook(ctx);
-    const delivery = await findDelivery(deps.db, webhook.id, ctx.params.deliveryId);
-    if (!delivery) throw new ApiError('delivery_not_found', `no delivery ${ctx.params.deliveryId} for webhook ${webhook.id}`);
+    const deliveryId = ctx.params.deliveryId;
+    const delivery = hasIdShape('delivery', deliveryId) ? await findDelivery(deps.db, webhook.id, deliveryId) : undefined;
+    if (!delivery) throw new ApiError('delivery_not_found', `no delivery ${hasIdShape('delivery', deliveryId) ? deliveryId : 'with this id'} for webhook ${webhook.id}`);
     const windowEnd = new Date(delivery.created_at).getTime() + deps.config.redeliveryWindowMs;
     const expired = () =>
       new ApiError('redelivery_window_expired', `manual redelivery was possible until ${new Date(windowEnd).toISOString()}; fetch the audit with GET /audits/${delivery.audit_id} instead`);
@@ -114,8 +117,9 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
   });
 
   async function requireWebhook(ctx: ApiContext): Promise<WebhookRow> {
-    const webhook = await findWebhook(deps.db, scopeOf(ctx), ctx.params.webhookId);
-    if (!webhook) throw notFound(ctx.params.webhookId);
+    const webhookId = ctx.params.webhookId;
+    const webhook = hasIdShape('webhook', webhookId) ? await findWebhook(deps.db, scopeOf(ctx), webhookId) : undefined;
+    if (!webhook) throw notFound(webhookId);
     return webhook;
   }
 
@@ -142,7 +146,8 @@ function present(row: Pick<WebhookRow, 'id' | 'url' | 'events' | 'created_at'>) 
 }
 
 function notFound(webhookId: string): ApiError {
-  return new ApiError('webhook_not_found', `no webhook ${webhookId} in this workspace`);
+  // Ids of another shape are not echoed: they may hold anything.
+  return new ApiError('webhook_not_found', `no webhook ${hasIdShape('webhook', webhookId) ? webhookId : 'with this id'} in this workspace`);
 }
 
 function iso(value: Date | null): string | null {
