@@ -1,4 +1,4 @@
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { NamespaceNotFoundError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { SchedulerRejectedError, SchedulerUnavailableError, type AuditScheduler } from '../src/audits/scheduler';
 import type { AuditWorkflowInput } from '../src/audits/workflow-input';
@@ -62,17 +62,17 @@ export class TemporalAuditScheduler implements AuditScheduler {
       );
     } catch (err) {
       const message = `could not start workflow ${input.auditId}: ${(err as Error).message}`;
-      if (PERMANENT.has(grpcCode(err) ?? -1)) throw new SchedulerRejectedError(message);
+      if (isPermanent(err)) throw new SchedulerRejectedError(message);
       this.up = false;
       throw new SchedulerUnavailableError(message);
     }
   }
 }
 
-/** The gRPC status of a failed call, whether the client wrapped it (ServiceError) or not. */
-function grpcCode(err: unknown): number | undefined {
+/** A refusal no retry changes, whether the client translated it, wrapped it (ServiceError) or not. */
+function isPermanent(err: unknown): boolean {
+  if (err instanceof NamespaceNotFoundError) return true;
   const cause = (err as { cause?: unknown }).cause;
-  if (isGrpcServiceError(err)) return err.code;
-  if (isGrpcServiceError(cause)) return cause.code;
-  return undefined;
+  const status = isGrpcServiceError(err) ? err : isGrpcServiceError(cause) ? cause : null;
+  return status !== null && PERMANENT.has(status.code);
 }
