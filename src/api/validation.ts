@@ -101,7 +101,7 @@ export function describe(error: ErrorObject | undefined, where: Where): string {
     case 'pattern': {
       // The schema's description says in words what the pattern wants.
       const hint = (error.parentSchema as { description?: string } | undefined)?.description;
-      return `${noun} ${field} is invalid${hint ? `: ${hint}` : ''}`;
+      return `${noun} ${field} must match pattern ${error.params.pattern}${hint ? ` (${hint})` : ''}`;
     }
     default:
       return `${noun} ${field || where} ${error.message ?? 'is invalid'}`;

@@ -191,7 +191,7 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     for (const [body, message] of cases) {
       assertEnvelope(await api('PUT', '/v1/branding', { key: account.liveKey, body }), 400, 'invalid_request', message);
     }
-    assertEnvelope(await api('PUT', '/v1/branding', { key: account.liveKey, rawBody: 'display_name=x', headers: { 'Content-Type': 'text/plain' } }), 415, 'invalid_request');
+    assertEnvelope(await api('PUT', '/v1/branding', { key: account.liveKey, rawBody: 'display_name=x', headers: { 'Content-Type': 'text/plain' } }), 400, 'invalid_request');
     assertEnvelope(
       await api('PUT', '/v1/branding', { key: account.liveKey, body: { display_name: 'Acme', primary_color: '#112233', logo: 'A'.repeat(70_000) } }),
       413,
