@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { createAuditActivities, createDeliveryActivities, createReportPlanningActivities } from '../../activities';
+import { createLiveEngine } from '../../src/audits/live-engine';
+import { parseCidrList } from '../../src/outbound/policy';
+import { startTemporalWorker } from '../../temporal/worker';
+import { api, getStack, newAccount, startExtraApi, waitForAudit, workflowBundle } from '../support/stack';
+import { startReceiver, until } from '../support/receiver';
+
+describe('a test-mode re-trigger that terminates an audit while it plans its webhook deliveries', function () {
+  this.timeout(60_000);
+
+  it('leaves no pending delivery row without a delivery workflow; every logged delivery is delivered', async () => {
+    const stack = await getStack();
+    const { client } = stack.service.temporal;
+    const taskQueue = 'audits-retrigger-test';
+    const config = { ...stack.config, taskQueue };
+    // The real activities; the first planning of an event is held for a moment, so the re-trigger
+    // surely terminates the run between planning its deliveries and starting them.
+    let planningReached: () => void = () => undefined;
+    const firstPlanning = new Promise<void>((resolve) => (planningReached = resolve));
+    let held = false;
+    const delivery = createDeliveryActivities({
+      db: stack.db,
+      clock: stack.clock,
+      timeoutMs: config.deliveryTimeoutMs,
+      allow: parseCidrList(config.outboundAllowCidrs),
+      testMockUrl: `${stack.url}/mock/webhooks`,
+    });
+    const worker = await startTemporalWorker({
+      address: stack.temporalAddress,
+      namespace: config.temporalNamespace,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: {
+        ...createAuditActivities({ db: stack.db, clock: stack.clock, engine: createLiveEngine(config) }),
+        ...createReportPlanningActivities({ db: stack.db }),
+        ...delivery,
+        async planDeliveries(input: Parameters<typeof delivery.planDeliveries>[0]) {
+          const planned = await delivery.planDeliveries(input);
+          if (!held) {
+            held = true;
+            planningReached();
+            await new Promise((resolve) => setTimeout(resolve, 2000));
+          }
+          return planned;
+        },
+      },
+    });
+    const customer = await startReceiver();
+    try {
+      const apiForQueue = await startExtraApi({ config });
+      const account = await newAccount('pro');
+      const webhook = await api('POST', '/v1/webhooks', { key: account.testKey, baseUrl: apiForQueue.url, body: { url: customer.url } });
+      assert.equal(webhook.status, 201, webhook.text);
+      const trigger = () => api('POST', '/v1/audits', { key: account.testKey, baseUrl: apiForQueue.url, body: { domain: 'https://retrigger.example.com' } });
+      const first = await trigger();
+      assert.equal(first.status, 202, first.text);
+      await firstPlanning;
+      const second = await trigger();
+      assert.equal(second.body.audit_id, first.body.audit_id, 'the same test audit, re-run');
+      const auditId: string = second.body.audit_id;
+      const done = await waitForAudit(account.testKey, auditId, 30_000);
+      assert.equal(done.body.status, 'completed', done.text);
+
+      // The second run's audit.completed is delivered; nothing of the terminated run stays pending.
+      const rows = await until(async () => {
+        const deliveries = await stack.db('deliveries').where({ audit_id: auditId }).select('id', 'state');
+        return deliveries.length > 0 && deliveries.every((d) => d.state === 'delivered') && deliveries;
+      }, 20_000, 'every logged delivery to be delivered').catch(async (err) => {
+        const pending = await stack.db('deliveries').where({ audit_id: auditId, state: 'pending' }).pluck('id');
+        const behind = await Promise.all(pending.map((id) => client.workflow.getHandle(id).describe().then((d) => `${id} ${d.status.name}`, () => `${id} without workflow`)));
+        throw new Error(`${(err as Error).message}; pending: ${behind.join(', ')}`);
+      });
+      assert.equal(rows.length, 1);
+      for (const row of rows) {
+        const described = await client.workflow.getHandle(row.id).describe().catch((err) => {
+          if (err instanceof WorkflowNotFoundError) assert.fail(`delivery ${row.id} has no workflow`);
+          throw err;
+        });
+        assert.equal(described.type, 'DeliveryWorkflow');
+      }
+      assert.equal(customer.received.length, 0, 'test-mode deliveries go to the mock receiver');
+    } finally {
+      await worker.shutdown();
+      await customer.close();
+    }
+  });
+});
