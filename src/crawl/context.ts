@@ -1,0 +1,54 @@
+import type { CidrList } from '../outbound/policy';
+import { registrableDomain, siteOfUrl } from '../registrable-domain';
+import type { Aborter } from './abort';
+import { HostLimits } from './host-limits';
+
+export interface CrawlProgress {
+  pagesCrawled: number;
+  queued: number;
+}
+
+export interface CrawlSiteInput {
+  /** Normalized origin (normalizeDomain().origin), e.g. https://example.com */
+  origin: string;
+  pageBudget: number;
+  allow: CidrList;
+  userAgent: string;
+  onProgress?: (p: CrawlProgress) => void;
+  signal?: AbortSignal;
+  /** Collect DNS facts of the host and its registrable domain (default true; skipped for IP literals). */
+  lookupDns?: boolean;
+  /** Probe TLS of https origins (default true). */
+  probeTls?: boolean;
+}
+
+/** What every part of one crawl shares: the input, the audited origin and the per-host limits. */
+export interface CrawlContext {
+  readonly input: CrawlSiteInput;
+  readonly aborter: Aborter;
+  readonly originUrl: URL;
+  /** e.g. https://example.com */
+  readonly origin: string;
+  /** `${origin}/` */
+  readonly homeUrl: string;
+  /** Registrable domain of the origin: URLs within it belong to the audited site. */
+  readonly site: string;
+  readonly hostLimits: HostLimits;
+}
+
+export function createCrawlContext(input: CrawlSiteInput, aborter: Aborter): CrawlContext {
+  const originUrl = new URL(input.origin);
+  return {
+    input,
+    aborter,
+    originUrl,
+    origin: originUrl.origin,
+    homeUrl: `${originUrl.origin}/`,
+    site: registrableDomain(originUrl.hostname),
+    hostLimits: new HostLimits(),
+  };
+}
+
+export function isSameSite(context: CrawlContext, url: string): boolean {
+  return siteOfUrl(url) === context.site;
+}

@@ -1,0 +1,122 @@
+import type { DisallowedUrl, LinkCheck, SnapshotPage, SnapshotResource } from '../analyzers/snapshot';
+import { isSameSite, type CrawlContext } from './context';
+import { CRAWL_LIMITS } from './limits';
+import type { PageLinks } from './page-links';
+import type { SiteRobots } from './robots';
+
+/** Linked URLs that are certainly not HTML documents: link-checked instead of crawled. */
+const NON_DOCUMENT_EXT = /\.(?:pdf|zip|gz|tgz|rar|7z|tar|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|m4v|mov|avi|webm|ogg|wav|flac|woff2?|ttf|otf|eot|css|js|mjs|json|xml|rss|atom|txt|csv|docx?|xlsx?|pptx?|exe|dmg|apk|iso)$/i;
+
+/** A URL of the site found by the crawl: how deep, and on which pages (at most foundOnCap). */
+export interface Discovered {
+  url: string;
+  depth: number;
+  foundOn: string[];
+}
+
+type DisallowedRecord = DisallowedUrl & { foundOn: string[] };
+
+function addFoundOn(foundOn: string[], pageUrl: string): void {
+  if (foundOn.length < CRAWL_LIMITS.foundOnCap && !foundOn.includes(pageUrl)) foundOn.push(pageUrl);
+}
+
+/**
+ * The crawl's state: pages crawled, URLs discovered (deduplicated across crawled, disallowed and
+ * not-crawled targets), the subresources to check, and the page requests that kept answering 429.
+ */
+export class Frontier {
+  readonly pages: SnapshotPage[] = [];
+  /** Requested and redirect-target URLs: not discovered again. */
+  readonly seen: Set<string>;
+  readonly disallowed = new Map<string, DisallowedRecord>();
+  /** Internal link targets not crawled (depth, type or page budget): link-checked later. */
+  readonly uncrawled = new Map<string, { foundOn: string[] }>();
+  readonly resourceRefs = new Map<string, { kind: SnapshotResource['kind']; foundOn: string[] }>();
+  /** Pages found but unreachable: reported as link checks with no status. */
+  readonly unreachablePages: LinkCheck[] = [];
+  /** url → discovery record, for foundOn updates. */
+  private readonly discovered = new Map<string, Discovered>();
+  pageRequests = 0;
+  rateLimitedPages = 0;
+
+  constructor(readonly budget: number, readonly home: Discovered) {
+    this.seen = new Set([home.url]);
+    this.discovered.set(home.url, home);
+  }
+
+  /** Most page requests kept answering 429 (once at least `minRequests` were made). */
+  mostlyRateLimited(minRequests: number): boolean {
+    return this.pageRequests >= minRequests && this.rateLimitedPages * 2 > this.pageRequests;
+  }
+
+  rateLimitMessage(): string {
+    return `${this.rateLimitedPages} of ${this.pageRequests} page requests kept answering 429 Too Many Requests`;
+  }
+
+  recordUnreachablePage(page: Discovered): void {
+    this.unreachablePages.push({ url: page.url, status: null, foundOn: page.foundOn, kind: 'page' });
+  }
+
+  recordUncrawled(pages: readonly Discovered[]): void {
+    for (const page of pages) this.uncrawled.set(page.url, { foundOn: page.foundOn });
+  }
+
+  recordDisallowed(url: string, depth: number, foundOn: string[], inSitemap?: true): void {
+    if (this.disallowed.size >= CRAWL_LIMITS.maxDisallowedRecorded) return;
+    this.disallowed.set(url, { url, depth, foundOn, ...(inSitemap ? { inSitemap } : {}) });
+  }
+
+  flagDisallowedInSitemap(sitemapUrls: ReadonlySet<string>): void {
+    for (const record of this.disallowed.values()) if (sitemapUrls.has(record.url)) (record as { inSitemap?: boolean }).inSitemap = true;
+  }
+
+  /** Requested and final URLs of every crawled page. */
+  crawledUrls(): Set<string> {
+    const urls = new Set<string>();
+    for (const page of this.pages) {
+      urls.add(page.url);
+      urls.add(page.finalUrl);
+    }
+    return urls;
+  }
+
+  /** Subresources of a crawled page, first come first kept (at most 4 × maxResources distinct). */
+  recordResources(pageUrl: string, resources: PageLinks['resources']): void {
+    for (const resource of resources) {
+      const known = this.resourceRefs.get(resource.url);
+      if (known) addFoundOn(known.foundOn, pageUrl);
+      else if (this.resourceRefs.size < CRAWL_LIMITS.maxResources * 4) this.resourceRefs.set(resource.url, { kind: resource.kind, foundOn: [pageUrl] });
+    }
+  }
+
+  /**
+   * A link of the site found on `pageUrl` at `depth`: a known URL gains a foundOn; a new one is
+   * returned to crawl, or recorded as disallowed or as a target to check (too deep, not a document).
+   */
+  async discover(context: CrawlContext, robots: SiteRobots, link: string, pageUrl: string, depth: number): Promise<Discovered | null> {
+    if (!isSameSite(context, link)) return null;
+    const known = this.discovered.get(link);
+    if (known) {
+      if (known.url !== pageUrl) addFoundOn(known.foundOn, pageUrl);
+      return null;
+    }
+    const knownElsewhere = this.disallowed.get(link) ?? this.uncrawled.get(link);
+    if (knownElsewhere) {
+      addFoundOn(knownElsewhere.foundOn, pageUrl);
+      return null;
+    }
+    if (this.seen.has(link)) return null; // a redirect target already crawled
+    if (!(await robots.isAllowed(link))) {
+      this.recordDisallowed(link, depth, [pageUrl]);
+      return null;
+    }
+    if (depth > CRAWL_LIMITS.maxDepth || NON_DOCUMENT_EXT.test(new URL(link).pathname)) {
+      this.uncrawled.set(link, { foundOn: [pageUrl] });
+      return null;
+    }
+    const found: Discovered = { url: link, depth, foundOn: [pageUrl] };
+    this.discovered.set(link, found);
+    this.seen.add(link);
+    return found;
+  }
+}

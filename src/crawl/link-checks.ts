@@ -1,0 +1,64 @@
+import type { LinkCheck, SnapshotResource } from '../analyzers/snapshot';
+import { OutboundError } from '../outbound/errors';
+import { runPool } from './abort';
+import type { CrawlContext } from './context';
+import type { Frontier } from './frontier';
+import { CRAWL_LIMITS } from './limits';
+import { crawlRequest, fetchWithBackoff } from './polite-fetch';
+
+/** After the crawl: the subresources pages load and the link targets not crawled, checked for their status. */
+
+export interface CheckedTargets {
+  /** In the order the pages referenced them. */
+  resources: SnapshotResource[];
+  linkChecks: LinkCheck[];
+}
+
+export async function checkTargets(context: CrawlContext, frontier: Frontier): Promise<CheckedTargets> {
+  const checked: CheckedTargets = { resources: [], linkChecks: [] };
+  const resourceList = [...frontier.resourceRefs].slice(0, CRAWL_LIMITS.maxResources);
+  await runPool(context.aborter, resourceList, CRAWL_LIMITS.concurrencyPerHost * 2, ([url, ref]) => checkResource(context, url, ref, checked));
+  const crawledUrls = frontier.crawledUrls();
+  const linkList = [...frontier.uncrawled].filter(([url]) => !crawledUrls.has(url)).slice(0, CRAWL_LIMITS.maxLinkChecks);
+  await runPool(context.aborter, linkList, CRAWL_LIMITS.concurrencyPerHost, async ([url, ref]) => {
+    checked.linkChecks.push({ url, status: await finalStatus(context, url), foundOn: ref.foundOn, kind: 'page' });
+  });
+  for (const unreachable of frontier.unreachablePages) checked.linkChecks.push(unreachable);
+  const order = new Map(resourceList.map(([url], index) => [url, index]));
+  checked.resources.sort((a, b) => (order.get(a.url) ?? 0) - (order.get(b.url) ?? 0));
+  return checked;
+}
+
+async function checkResource(
+  context: CrawlContext,
+  url: string,
+  ref: { kind: SnapshotResource['kind']; foundOn: string[] },
+  checked: CheckedTargets,
+): Promise<void> {
+  try {
+    const { result } = await fetchWithBackoff(context, crawlRequest(context, url, CRAWL_LIMITS.resourceMaxBytes, { accept: '*/*' }));
+    const response = result.response;
+    // A truncated body is counted at its declared size, so heavy resources stay visible.
+    const declared = Number(response.headers['content-length']);
+    const bytes = response.truncated && Number.isFinite(declared) && declared > response.body.length ? declared : response.body.length;
+    checked.resources.push({ url, status: response.status, headers: response.headers, bytes, ...(ref.kind ? { kind: ref.kind } : {}), foundOn: ref.foundOn });
+    if (response.status >= 400) checked.linkChecks.push({ url, status: response.status, foundOn: ref.foundOn, kind: 'resource' });
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    checked.linkChecks.push({ url, status: null, foundOn: ref.foundOn, kind: 'resource' });
+  }
+}
+
+/** Final status of a URL after redirects (HEAD, GET when HEAD is refused); null when unreachable. */
+async function finalStatus(context: CrawlContext, url: string): Promise<number | null> {
+  try {
+    const head = await fetchWithBackoff(context, crawlRequest(context, url, 0, {}, 'HEAD'));
+    const status = head.result.response.status;
+    if (status !== 405 && status !== 501 && status !== 403) return status;
+    const get = await fetchWithBackoff(context, crawlRequest(context, url, 1024));
+    return get.result.response.status;
+  } catch (error) {
+    if (error instanceof OutboundError) return null;
+    throw error;
+  }
+}

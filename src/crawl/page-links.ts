@@ -1,0 +1,69 @@
+import { Parser } from 'htmlparser2';
+import type { SnapshotResource } from '../analyzers/snapshot';
+
+export interface PageLinks {
+  links: string[];
+  resources: Array<{ url: string; kind: SnapshotResource['kind'] }>;
+}
+
+/** Absolute http(s) URL without fragment, or null. */
+export function resolveUrl(raw: string | undefined, base: string): string | null {
+  if (raw === undefined) return null;
+  const trimmed = raw.trim();
+  if (trimmed === '' || /^(?:javascript|mailto|tel|data|blob|about):/i.test(trimmed)) return null;
+  try {
+    const url = new URL(trimmed, base);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.username || url.password) return null;
+    url.hash = '';
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
+/** Links and subresources of an HTML page, with <base href> honoured. One streaming pass. */
+export function extractLinks(html: string, pageUrl: string): PageLinks {
+  let base = pageUrl;
+  let baseSeen = false;
+  const links: string[] = [];
+  const resources: PageLinks['resources'] = [];
+  const addResource = (raw: string | undefined, kind: SnapshotResource['kind']) => {
+    const url = resolveUrl(raw, base);
+    if (url) resources.push({ url, kind });
+  };
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        switch (name) {
+          case 'base':
+            if (!baseSeen && attribs.href !== undefined) {
+              baseSeen = true;
+              base = resolveUrl(attribs.href, pageUrl) ?? pageUrl;
+            }
+            break;
+          case 'a':
+          case 'area': {
+            const url = resolveUrl(attribs.href, base);
+            if (url) links.push(url);
+            break;
+          }
+          case 'script':
+            addResource(attribs.src, 'script');
+            break;
+          case 'link':
+            if ((attribs.rel ?? '').toLowerCase().split(/\s+/).includes('stylesheet')) addResource(attribs.href, 'stylesheet');
+            break;
+          case 'img':
+            addResource(attribs.src, 'image');
+            break;
+          default:
+            break;
+        }
+      },
+    },
+    { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true },
+  );
+  parser.end(html);
+  return { links, resources };
+}

@@ -1,0 +1,41 @@
+import { isIP } from 'node:net';
+import { collectDnsFacts } from '../analyzers/dns-facts';
+import type { DnsFacts, ProviderFacts, TlsFacts } from '../analyzers/snapshot';
+import { collectTlsFacts } from '../analyzers/tls-facts';
+import { resolveAllowed } from '../outbound/resolve';
+import type { CrawlContext } from './context';
+import { CRAWL_LIMITS } from './limits';
+
+/** TLS and DNS facts of the origin; a failure is recorded for the analyzers, only an abort rejects. */
+
+/** The hostname without IPv6 brackets. */
+function bareHostname(url: URL): string {
+  return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+}
+
+export async function tlsProbe(context: CrawlContext): Promise<ProviderFacts<TlsFacts> | undefined> {
+  const { originUrl, input, aborter } = context;
+  if (originUrl.protocol !== 'https:' || input.probeTls === false) return undefined;
+  try {
+    const resolved = await aborter.race(resolveAllowed(originUrl.hostname, input.allow));
+    const port = originUrl.port === '' ? 443 : Number(originUrl.port);
+    const facts = await aborter.race(collectTlsFacts(bareHostname(originUrl), port, { connectTimeoutMs: CRAWL_LIMITS.requestTimeoutMs, lookupAddress: resolved.address }));
+    return { ok: true, facts };
+  } catch (error) {
+    if (input.signal?.aborted) throw error;
+    return { ok: false, error: `TLS probe of ${originUrl.host} failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** DNS facts of the host and its registrable domain; skipped for IP literals. */
+export async function dnsProbe(context: CrawlContext): Promise<ProviderFacts<DnsFacts> | undefined> {
+  const { originUrl, input, aborter } = context;
+  const hostname = bareHostname(originUrl);
+  if (input.lookupDns === false || isIP(hostname) !== 0) return undefined;
+  try {
+    return { ok: true, facts: await aborter.race(collectDnsFacts(hostname, context.site)) };
+  } catch (error) {
+    if (input.signal?.aborted) throw error;
+    return { ok: false, error: `DNS lookup of ${hostname} failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}

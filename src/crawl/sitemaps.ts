@@ -1,0 +1,138 @@
+import { Parser } from 'htmlparser2';
+import type { SitemapFetch } from '../analyzers/snapshot';
+import { OutboundError } from '../outbound/errors';
+import { isSameSite, type CrawlContext } from './context';
+import { decodeBodyText } from './decode';
+import type { Frontier } from './frontier';
+import { CRAWL_LIMITS } from './limits';
+import { resolveUrl } from './page-links';
+import { crawlRequest, fetchWithBackoff } from './polite-fetch';
+import { errorText } from './responses';
+import type { SiteRobots } from './robots';
+
+interface ParsedSitemap {
+  root: string | null;
+  xmlError?: string;
+  locCount: number;
+  locs: string[];
+}
+
+/** Parses a sitemap (urlset or sitemapindex) with htmlparser2 in xmlMode, checking tag balance. */
+export function parseSitemapXml(xml: string, maxLocs: number): ParsedSitemap {
+  let root: string | null = null;
+  let xmlError: string | undefined;
+  const openElements: string[] = [];
+  let locCount = 0;
+  const locs: string[] = [];
+  let inLoc = false;
+  let locText = '';
+  let closedRoot = false;
+  let textAfterRoot = false;
+  const localName = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (openElements.length === 0) {
+          if (root !== null || closedRoot) xmlError ??= `more than one root element (<${name}>)`;
+          root ??= localName(name);
+        }
+        openElements.push(name);
+        if (localName(name) === 'loc') {
+          inLoc = true;
+          locText = '';
+        }
+      },
+      ontext(text) {
+        if (inLoc) locText += text;
+        else if (openElements.length === 0 && text.trim() !== '') textAfterRoot = true;
+      },
+      onclosetag(name, isImplied) {
+        if (isImplied) xmlError ??= `element <${name}> is not closed`;
+        if (openElements.pop() !== name) xmlError ??= `mismatched closing tag </${name}>`;
+        if (localName(name) === 'loc' && inLoc) {
+          inLoc = false;
+          locCount++;
+          const loc = locText.trim();
+          if (locs.length < maxLocs && loc !== '') locs.push(loc);
+        }
+        if (openElements.length === 0) closedRoot = true;
+      },
+      onerror(error) {
+        xmlError ??= error.message;
+      },
+    },
+    { xmlMode: true, decodeEntities: true },
+  );
+  parser.end(xml);
+  if (root === null) xmlError ??= 'no root element';
+  if (textAfterRoot) xmlError ??= 'text outside the root element';
+  return { root, ...(xmlError !== undefined ? { xmlError } : {}), locCount, locs };
+}
+
+type SitemapSource = SitemapFetch['source'];
+
+/** The sitemaps robots.txt names, then /sitemap.xml, then those sitemap indexes list (at most maxSitemapFetches). */
+export async function collectSitemaps(context: CrawlContext, robots: SiteRobots): Promise<SitemapFetch[]> {
+  const fetches: SitemapFetch[] = [];
+  const requested = new Set<string>();
+  const queue: Array<{ url: string; source: SitemapSource }> = [];
+  const enqueue = (url: string | null, source: SitemapSource) => {
+    if (url && !requested.has(url)) {
+      requested.add(url);
+      queue.push({ url, source });
+    }
+  };
+  for (const named of robots.originRules.sitemaps()) enqueue(resolveUrl(named, `${context.origin}/robots.txt`), 'robots');
+  enqueue(`${context.origin}/sitemap.xml`, 'default');
+  while (queue.length > 0 && fetches.length < CRAWL_LIMITS.maxSitemapFetches) {
+    const { url, source } = queue.shift()!;
+    const { sitemap, finalUrl } = await fetchSitemap(context, url, source);
+    fetches.push(sitemap);
+    if (sitemap.root === 'sitemapindex') for (const loc of sitemap.locs ?? []) enqueue(resolveUrl(loc, finalUrl), 'index');
+  }
+  return fetches;
+}
+
+async function fetchSitemap(context: CrawlContext, url: string, source: SitemapSource): Promise<{ sitemap: SitemapFetch; finalUrl: string }> {
+  const maxBytes = CRAWL_LIMITS.sitemapMaxBytes;
+  try {
+    const { result } = await fetchWithBackoff(context, crawlRequest(context, url, maxBytes, { accept: 'application/xml,text/xml;q=0.9,*/*;q=0.5' }));
+    const response = result.response;
+    if (response.status < 200 || response.status > 299) return { sitemap: { url, source, status: response.status, root: null }, finalUrl: result.finalUrl };
+    let text = decodeBodyText(response, maxBytes);
+    // A .xml.gz served as application/gzip without Content-Encoding.
+    const gzipFile = /\.gz$/i.test(new URL(result.finalUrl).pathname) && response.body[0] === 0x1f && response.body[1] === 0x8b;
+    if (gzipFile && !response.headers['content-encoding']) {
+      text = decodeBodyText({ ...response, headers: { ...response.headers, 'content-encoding': 'gzip' } }, maxBytes);
+    }
+    const parsed = parseSitemapXml(text, CRAWL_LIMITS.maxLocsKept);
+    return { sitemap: { url, source, status: response.status, bytes: Buffer.byteLength(text), ...parsed }, finalUrl: result.finalUrl };
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    return { sitemap: { url, source, status: null, error: errorText(error), root: null }, finalUrl: url };
+  }
+}
+
+/**
+ * After the crawl: disallowed URLs listed in a sitemap are flagged as such, and sitemap entries of the
+ * site that were not crawled become link-check targets (or disallowed URLs when robots.txt says so).
+ */
+export async function mergeSitemapUrls(context: CrawlContext, frontier: Frontier, robots: SiteRobots, sitemaps: readonly SitemapFetch[]): Promise<void> {
+  const sitemapUrls = new Set<string>();
+  for (const sitemap of sitemaps) {
+    for (const loc of sitemap.locs ?? []) {
+      const url = resolveUrl(loc, context.homeUrl);
+      if (url) sitemapUrls.add(url);
+    }
+  }
+  frontier.flagDisallowedInSitemap(sitemapUrls);
+  const crawledUrls = frontier.crawledUrls();
+  for (const url of sitemapUrls) {
+    if (!isSameSite(context, url) || crawledUrls.has(url) || frontier.uncrawled.has(url) || frontier.disallowed.has(url)) continue;
+    if (!(await robots.isAllowed(url))) {
+      frontier.recordDisallowed(url, 1, [], true);
+      continue;
+    }
+    frontier.uncrawled.set(url, { foundOn: [] });
+  }
+}
