@@ -61,17 +61,24 @@ export function queryValidator<T>(schema: QuerySchema): (value: unknown) => T {
   };
 }
 
-/** Strings that Postgres refuses (NUL) or stores altered, and control characters, named by field. */
-export function rejectUnstorableStrings(value: unknown, path: string, where: Where): void {
-  if (typeof value === 'string') {
-    const noun = where === 'query' ? 'query parameter' : 'field';
-    if (CONTROL.test(value)) throw new ApiError('invalid_request', `${noun} ${path || where} must not contain control characters`);
-    if (LONE_SURROGATE.test(value)) throw new ApiError('invalid_request', `${noun} ${path || where} must be valid Unicode text`);
-  } else if (Array.isArray(value)) {
-    // A repeated query parameter keeps its name; body arrays name the item.
-    value.forEach((item, index) => rejectUnstorableStrings(item, where === 'query' ? path : join(path, String(index)), where));
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) rejectUnstorableStrings(item, join(path, key), where);
+/**
+ * Strings that Postgres refuses (NUL) or stores altered, and control characters, named by field.
+ * Walks with its own stack: a 64 KiB body can nest arrays thousands deep.
+ */
+function rejectUnstorableStrings(value: unknown, path: string, where: Where): void {
+  const noun = where === 'query' ? 'query parameter' : 'field';
+  const pending: Array<[unknown, string]> = [[value, path]];
+  while (pending.length > 0) {
+    const [item, at] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (CONTROL.test(item)) throw new ApiError('invalid_request', `${noun} ${at || where} must not contain control characters`);
+      if (LONE_SURROGATE.test(item)) throw new ApiError('invalid_request', `${noun} ${at || where} must be valid Unicode text`);
+    } else if (Array.isArray(item)) {
+      // A repeated query parameter keeps its name; body arrays name the item.
+      item.forEach((element, index) => pending.push([element, where === 'query' ? at : join(at, String(index))]));
+    } else if (item && typeof item === 'object') {
+      for (const [key, element] of Object.entries(item)) pending.push([element, join(at, key)]);
+    }
   }
 }
 
