@@ -4,22 +4,25 @@ import { writeHistoryFile } from '../replay/history-file';
 import { startTestInfrastructure } from '../support/infrastructure';
 
 /**
- * `node --import tsx test/tools/record-histories.ts`: runs the real stack (Temporal dev server,
- * Postgres, API and worker, as `npm test` does, with its short retry delays) through one scenario
- * per workflow path and saves each execution's event history to test/replay/histories/<name>.json.
- * test/integration/replay.test.ts replays them against the current workflow code, so a change that
- * would break workflows already running fails the suite. Re-record to pin a new path, never to make
- * a failing replay pass.
+ * `node --import tsx test/tools/record-histories.ts <label>`: runs the real stack (Temporal dev
+ * server, Postgres, API and worker, as `npm test` does, with its short retry delays) through one
+ * scenario per workflow path and saves each execution's event history to
+ * test/replay/histories/<label>-<name>.json. test/integration/replay.test.ts replays every file
+ * against the current workflow code, so a change that would break workflows already running fails
+ * the suite. Record under a new label after a patched() change, keeping the older files; never
+ * re-record to make a failing replay pass.
  */
 const OUT_DIR = path.join(__dirname, '..', 'replay', 'histories');
 const HOME = '<!doctype html><html lang="en"><head><title>Replay fixture site for audits</title></head><body><h1>Hi</h1></body></html>';
 
 async function main(): Promise<void> {
+  const label = process.argv[2];
+  if (!label || !/^[a-z0-9-]+$/.test(label)) throw new Error('usage: record-histories.ts <label>, e.g. v2');
   const infra = await startTestInfrastructure((line) => console.log(`[setup] ${line}`));
   // Loaded once the infrastructure exists: the stack reads TEST_DATABASE_URL and TEST_TEMPORAL_ADDRESS.
-  const stack = await import('../support/stack');
-  const { serveSite, closedPort } = await import('../support/sites');
-  const { startReceiver, until } = await import('../support/receiver');
+  const stack = require('../support/stack') as typeof import('../support/stack');
+  const { serveSite, closedPort } = require('../support/sites') as typeof import('../support/sites');
+  const { startReceiver, until } = require('../support/receiver') as typeof import('../support/receiver');
   const { client } = (await stack.getStack()).service.temporal;
   const site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
   const healthy = await startReceiver(() => 200);
@@ -31,8 +34,8 @@ async function main(): Promise<void> {
     const handle = client.workflow.getHandle(workflowId);
     await handle.result().catch(() => undefined);
     const history = await handle.fetchHistory();
-    writeHistoryFile(path.join(OUT_DIR, `${name}.json`), history);
-    console.log(`recorded ${name} (${history.events?.length ?? 0} events)`);
+    writeHistoryFile(path.join(OUT_DIR, `${label}-${name}.json`), history);
+    console.log(`recorded ${label}-${name} (${history.events?.length ?? 0} events)`);
   };
   const childrenOf = async (workflowId: string, type: string): Promise<string[]> => {
     const history = await client.workflow.getHandle(workflowId).fetchHistory();
