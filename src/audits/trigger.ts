@@ -20,9 +20,13 @@ import { insertAudit } from './repository';
 import { recordPendingStart, type PendingStart } from './pending-starts';
 import { startAuditWorkflow, type StartableAudit } from './workflow-start';
 import { registrableDomain } from '../registrable-domain';
+import { TriggerSlots } from './trigger-slots';
 import { checkWebhookUrl } from '../webhooks/url-policy';
 import { requireTier } from '../accounts/tier-gate';
 import type { AuditScheduler } from './scheduler';
+
+// Of the pool's 10 connections, at most 4 wait on trigger locks: the rest stay free for reads.
+const triggerSlots = new TriggerSlots(4);
 
 export interface TriggerDeps {
   db: Db;
@@ -69,7 +73,7 @@ export async function triggerAudit(
   await checkResolvable(domain.host, deps.config);
   const msPerPage = await currentMsPerPage(deps.db);
   const siteKey = registrableDomain(domain.host);
-  const outcome = await deps.db.transaction(async (trx): Promise<{ result: TriggerResult; owed?: OwedStart }> => {
+  const outcome = await triggerSlots.run(() => deps.db.transaction(async (trx): Promise<{ result: TriggerResult; owed?: OwedStart }> => {
     const idempotency = idempotencyKey
       ? { workspaceId: identity.workspaceId, key: idempotencyKey, fingerprint: requestFingerprint(body), now }
       : null;
@@ -117,7 +121,7 @@ export async function triggerAudit(
     if (idempotency) await storeIdempotentResponse(trx, { ...idempotency, response: { status: 202, body: response } });
     const after: Usage = firstOfSite ? usage : { ...usage, used: usage.used + 1, remaining: Math.max(0, usage.remaining - 1) };
     return { result: { response, usage: after, replayed: false }, owed: { pending, audit } };
-  });
+  }));
   if (outcome.owed) await startAfterCommit(deps, outcome.owed);
   return outcome.result;
 }
@@ -137,7 +141,7 @@ async function triggerTestAudit(
   // A repeated test trigger runs the same deterministic audit again: same id, same findings.
   refuseWhileUnavailable(deps.scheduler);
   const audit: StartableAudit = { id: auditId, workspace_id: identity.workspaceId, mode: 'test', domain: input.domain.origin, tier: input.tier };
-  const pending = await deps.db.transaction(async (trx) => {
+  const pending = await triggerSlots.run(() => deps.db.transaction(async (trx) => {
     await trx('audits')
     .insert({
       id: auditId,
@@ -167,7 +171,7 @@ async function triggerTestAudit(
     });
     await publishChange(trx, { kind: 'audit', id: auditId });
     return recordPendingStart(trx, auditId);
-  });
+  }));
   await startAfterCommit(deps, { pending, audit });
   return accepted(auditId, estimated);
 }
