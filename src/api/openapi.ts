@@ -145,9 +145,11 @@ export function buildOpenApi(serverUrl: string): object {
             { name: 'expires', in: 'query', required: true, schema: { type: 'integer' }, description: 'Unix seconds.' },
             { name: 'key', in: 'query', required: true, schema: { type: 'string' }, description: 'Id of the signing key.' },
             { name: 'signature', in: 'query', required: true, schema: { type: 'string' }, description: 'base64url HMAC-SHA256 of the audit id and expiry.' },
+            { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The ETag of a copy already held: 304 when it is still the report.' },
           ],
           responses: {
-            '200': { description: 'The report.', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },
+            '200': { description: 'The report, with its ETag.', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },
+            '304': { description: 'Not modified: If-None-Match names this report (the signature is checked first).' },
             ...errors('invalid_signature', 'link_expired', 'audit_not_found'),
           },
         },

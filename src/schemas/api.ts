@@ -23,12 +23,12 @@ export const listAuditsQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size, written in digits.' },
     cursor: { type: 'string', minLength: 1, maxLength: 512 },
     status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
     domain: { type: 'string', minLength: 1, maxLength: 2048, description: 'An origin (https://example.com) or a bare host (either protocol, any port).' },
-    completed_after: timestamp,
-    completed_before: timestamp,
+    completed_after: { ...timestamp, description: 'RFC 3339, years 0001 to 9999.' },
+    completed_before: { ...timestamp, description: 'RFC 3339, years 0001 to 9999.' },
   },
 } as const;
 export type ListAuditsQuery = FromSchema<typeof listAuditsQuerySchema>;
@@ -158,7 +158,7 @@ export const pageQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size, written in digits.' },
     cursor: { type: 'string', minLength: 1, maxLength: 512 },
   },
 } as const;
