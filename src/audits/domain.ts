@@ -101,7 +101,7 @@ export function normalizeDomain(input: unknown): NormalizedDomain {
   } catch {
     fail('invalid_host', 'host is not a valid domain name');
   }
-  if (reparsed.origin !== origin || reparsed.hostname !== host) {
+  if (reparsed.origin !== origin) {
     fail('invalid_host', 'host is not a valid domain name');
   }
   return { origin, host, protocol, port };
@@ -225,7 +225,7 @@ function checkDnsName(name: string): void {
   const prefix = 'host is not a valid domain name';
   if (name.length > MAX_HOST_LENGTH) fail('invalid_host', `${prefix}: it is longer than ${MAX_HOST_LENGTH} characters`);
   const labels = name.split('.');
-  if (labels.length > 1 && labels[labels.length - 1] === '') {
+  if (labels[labels.length - 1] === '') {
     fail('invalid_host', `${prefix}: it must not end with a dot`);
   }
   if (labels.length < 2) fail('invalid_host', `${prefix}: it needs at least one dot, e.g. example.com`);

@@ -111,12 +111,6 @@ const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_
 // OpenSSL verify errors come through as their X509_V_ERR names without the prefix.
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|INVALID_CA$|PATH_LENGTH_EXCEEDED$|INVALID_PURPOSE$|ERR_OSSL_)/;
 
-/** The error's own `code` when it is a string, else ''. */
-function codeOf(err: object): string {
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' ? code : '';
-}
-
 /**
  * Error class for logs: accepts our own errors and raw Node/undici errors alike (walking
  * `cause`), so callers never need to know undici's error zoo.
@@ -125,11 +119,13 @@ export function classifyOutboundError(err: unknown): OutboundErrorKind {
   // At most 5 levels: a cause chain may be cyclic.
   for (let e: unknown = err, depth = 0; e != null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof OutboundError) return e.kind;
-    const code = codeOf(e);
-    if (TIMEOUT_CODES.has(code)) return 'timeout';
-    if (DNS_CODES.has(code)) return 'dns';
-    if (TLS_CODE.test(code)) return 'tls';
-    if (CONNECT_CODES.has(code)) return 'connect';
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (TIMEOUT_CODES.has(code)) return 'timeout';
+      if (DNS_CODES.has(code)) return 'dns';
+      if (TLS_CODE.test(code)) return 'tls';
+      if (CONNECT_CODES.has(code)) return 'connect';
+    }
     if ((e as { library?: unknown }).library === 'SSL routines') return 'tls';
     if ((e as { name?: unknown }).name === 'TimeoutError') return 'timeout';
   }

@@ -17,7 +17,7 @@ export function serviceSignature(secret: string, body: string | Buffer): string 
 export function standardWebhooksKey(secret: string): Buffer {
   const base64 = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : null;
   if (base64 && /^[A-Za-z0-9+/]+={0,2}$/.test(base64)) return Buffer.from(base64, 'base64');
-  return Buffer.from(secret, 'utf8');
+  return Buffer.from(secret);
 }
 
 /** Standard Webhooks `webhook-signature`: v1,<base64 HMAC-SHA256 of "id.timestamp.body">. */

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { ApiError } from '../api/api-error';
 import type { CidrList } from '../outbound/policy';
 import { hostRefusal, type RefusalLog } from '../outbound/refusal';
@@ -37,9 +36,11 @@ export async function checkWebhookUrl(
   return url.toString();
 }
 
-/** "intranet" or "intranet." — a name only a local resolver or search domain can answer. */
+/**
+ * "intranet" or "intranet." — a name only a local resolver or search domain can answer. WHATWG
+ * hostnames of IPv4 literals always have dots and IPv6 literals keep their brackets.
+ */
 function isSingleLabel(hostname: string): boolean {
-  if (hostname.startsWith('[') || isIP(hostname) !== 0) return false;
-  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
-  return !name.includes('.');
+  // A trailing dot (the root) is no label separator.
+  return !hostname.startsWith('[') && !hostname.slice(0, -1).includes('.');
 }

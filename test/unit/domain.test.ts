@@ -11,6 +11,7 @@ function rejects(input: unknown, reason: InvalidDomainReason, message?: RegExp):
   assert.ok(thrown instanceof InvalidDomainError, `${JSON.stringify(input)} should be rejected`);
   assert.equal(thrown.reason, reason, `${JSON.stringify(input)}: ${thrown.message}`);
   assert.equal(thrown.code, 'invalid_domain');
+  assert.equal(thrown.name, 'InvalidDomainError');
   if (message) assert.match(thrown.message, message);
 }
 
@@ -42,6 +43,8 @@ describe('normalizeDomain', () => {
       ['https://example.com:00443', 'https://example.com', 'example.com', 'https:', null],
       ['http://example.com:08080', 'http://example.com:8080', 'example.com', 'http:', 8080],
       ['http://0.0.0.0', 'http://0.0.0.0', '0.0.0.0', 'http:', null],
+      ['https://bücher.123.de', 'https://xn--bcher-kva.123.de', 'xn--bcher-kva.123.de', 'https:', null],
+      ['https://a1.b2.example', 'https://a1.b2.example', 'a1.b2.example', 'https:', null],
       ['http://255.255.255.255', 'http://255.255.255.255', '255.255.255.255', 'http:', null],
     ];
     for (const [input, origin, host, protocol, port] of good) {
@@ -71,10 +74,15 @@ describe('normalizeDomain', () => {
       }
     });
     it('empty', () => rejects('', 'empty', /empty/));
-    it('too long', () => rejects(`https://${'a'.repeat(3000)}.com`, 'too_long', /too long/));
+    it('too long', () => {
+      rejects(`https://${'a'.repeat(3000)}.com`, 'too_long', /^domain is too long: at most 2048 characters$/);
+      rejects(`https://${'a'.repeat(2049 - 'https://'.length)}`, 'too_long');
+      // Exactly 2048 characters passes the length check and fails later, on the host.
+      rejects(`https://${'a'.repeat(2048 - 'https://'.length)}`, 'invalid_host');
+    });
 
     it('missing protocol', () => {
-      for (const v of ['example.com', 'www.example.com/', '//example.com', 'example.com:8080', 'localhost:3000', '127.0.0.1', '://example.com']) {
+      for (const v of ['example.com', 'www.example.com/', '//example.com', 'example.com:8080', 'localhost:3000', '127.0.0.1', '://example.com', '1https://example.com', '-http://example.com']) {
         rejects(v, 'missing_protocol', /missing a protocol: use https:\/\/example\.com/);
       }
     });
@@ -138,7 +146,7 @@ describe('normalizeDomain', () => {
     it('invalid host names', () => {
       const cases: Array<[string, RegExp]> = [
         ['https://localhost', /at least one dot/],
-        ['http://intranet', /at least one dot, e\.g\. example\.com$/],
+        ['http://intranet', /^host is not a valid domain name: it needs at least one dot, e\.g\. example\.com$/],
         ['http://intranet:8080/', /at least one dot/],
         ['http://intranet.', /must not end with a dot/],
         ['https://com', /at least one dot/],
@@ -146,6 +154,12 @@ describe('normalizeDomain', () => {
         ['https://a..example.com', /empty label/],
         ['https://.example.com', /empty label/],
         ['https://my_site.example.com', /label "my_site" contains an underscore/],
+        [`https://${'a'.repeat(30)}_b.example.com`, /^host is not a valid domain name: label "a{24}…" contains an underscore$/],
+        [`https://${'a'.repeat(23)}_.example.com`, /label "a{23}_" contains an underscore$/],
+        [`https://${'a'.repeat(24)}_.example.com`, /label "a{24}…" contains an underscore$/],
+        ['https://ü*.de', /^host is not a valid domain name: label "xn--\*-dha" contains "\*"$/],
+        ['https://a1.2.3.4', /top-level domain "4" must contain only letters/],
+        ['https://1a.2.3.4', /top-level domain "4" must contain only letters/],
         ['https://-example.com', /label "-example" must not start or end with a hyphen/],
         ['https://example-.com', /label "example-" must not start or end with a hyphen/],
         [`https://${'a'.repeat(64)}.com`, /longer than 63 characters/],

@@ -98,6 +98,7 @@ describe('signed report links', () => {
       assert.equal(parseLinkParams(audit, { ...good, [field]: ` ${good[field]}` }), null, `leading space in ${field}`);
       assert.equal(parseLinkParams(audit, { ...good, [field]: `${good[field]} ` }), null, `trailing space in ${field}`);
       assert.equal(parseLinkParams(audit, { ...good, [field]: 1 }), null, `${field} as a number`);
+      assert.equal(parseLinkParams(audit, { ...good, [field]: [good[field]] }), null, `${field} repeated in the query`);
     }
   });
 
