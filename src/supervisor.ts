@@ -81,7 +81,7 @@ export function supervise(opts: SupervisorOptions): Supervised {
       if (halted()) break;
       state = 'restarting';
       const delay = backoff.next(Date.now() - startedAt);
-      opts.log(`${opts.name} ${ending}; restarting in ${(delay / 1000).toFixed(1)} s`);
+      opts.log(`${opts.name} ${ending}; restarting in ${delay % 1000 === 0 ? `${delay / 1000} s` : `${delay} ms`}`);
       await pause(delay);
     }
   };

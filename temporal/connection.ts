@@ -46,7 +46,7 @@ export async function probeNamespace(address: string, namespace: string): Promis
 
 /**
  * Waits, however long it takes, until Temporal serves `namespace` (checking at 0.5 s growing to
- * 5 s): a worker started while Temporal is down waits for it instead of exiting. Returns false
+ * 2 s): a worker started while Temporal is down waits for it instead of exiting. Returns false
  * if `signal` aborted the wait.
  */
 export async function waitForNamespace(
@@ -54,7 +54,7 @@ export async function waitForNamespace(
   namespace: string,
   opts: { signal?: AbortSignal; onUnavailable?: (reason: string) => void } = {},
 ): Promise<boolean> {
-  const backoff = new RestartBackoff({ initialMs: 500, maxMs: 5000, stableMs: Infinity });
+  const backoff = new RestartBackoff({ initialMs: 500, maxMs: 2000, stableMs: Infinity });
   let reported = false;
   while (!opts.signal?.aborted) {
     try {

@@ -47,6 +47,7 @@ describe('npm start supervision (real processes)', function () {
     return found;
   };
   const auditWorker = () => child((c) => c.workerKind === 'audits');
+  const reportWorker = () => child((c) => c.workerKind === 'reports');
   const devServer = () => child((c) => c.command.includes('start-dev'));
   const listenOn = (port: number) =>
     new Promise<net.Server | false>((resolve) => {
@@ -125,7 +126,7 @@ describe('npm start supervision (real processes)', function () {
     }
     // The back-off doubled between the crashes instead of giving up.
     const restarts = service.output().match(/^\[audit-service\] worker .*\(SIGKILL\).*; restarting in .*$/gm) ?? [];
-    assert.deepEqual(restarts.map((line) => /restarting in (.*)$/.exec(line)![1]), ['1.0 s', '2.0 s', '4.0 s'], service.output());
+    assert.deepEqual(restarts.map((line) => /restarting in (.*)$/.exec(line)![1]), ['1 s', '2 s', '4 s'], service.output());
 
     const recovered = await healthUntil((h) => h.status === 200, 60_000, 'the worker to come back');
     assert.equal(recovered.body.components.worker, 'up');
@@ -145,14 +146,19 @@ describe('npm start supervision (real processes)', function () {
     // Hold its port for a while: the restarts fail until it is released, so the outage is visible.
     // The port is free once the process is fully gone; the first restart comes a second after that.
     const temporalPort = Number(/Temporal dev server at 127\.0\.0\.1:(\d+)/.exec(service.output())![1]);
-    const blocker = await until(() => listenOn(temporalPort), 10_000, 'the dead dev server\'s port to be free');
+    const blocker = await until(() => listenOn(temporalPort), 10_000, "the dead dev server's port to be free");
+    // A worker (re)started while Temporal is unreachable waits for it instead of crash-looping.
+    const outageLogFrom = service.output().length;
+    process.kill(reportWorker()!.pid, 'SIGKILL');
+    const outageLog = () => service.output().slice(outageLogFrom);
     try {
       const down = await healthUntil((h) => h.status === 503 && h.body.components.temporal === 'down', 30_000, '/healthz to report Temporal down');
       assert.equal(down.body.components.api, 'up');
       const read = await api('GET', `/v1/audits/${audit.audit_id}`, { key: account.liveKey, baseUrl: service.url });
       assert.equal(read.status, 200, read.text);
       assert.equal(read.body.audit_id, audit.audit_id);
-      await until(async () => /Temporal dev server failed to start/.test(service.output()) || (await pause(100)), 60_000, 'a failed restart attempt');
+      await until(async () => /\[report worker\] Temporal at .* is not available/.test(outageLog()) || (await pause(100)), 60_000, 'the restarted report worker to wait for Temporal');
+      await until(async () => /Temporal dev server failed to start/.test(outageLog()) || (await pause(100)), 60_000, 'a failed restart attempt');
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
@@ -162,6 +168,9 @@ describe('npm start supervision (real processes)', function () {
     console.log(`      healthy again ${Date.now() - t0} ms after the port was released`);
     assert.deepEqual(up.body.components, { api: 'up', temporal: 'up', worker: 'up', report_worker: 'up' });
     assert.ok(devServer()!.pid !== server.pid);
+    const workerRestarts = outageLog().match(/^\[audit-service\] (report )?worker .*restarting in.*$/gm) ?? [];
+    assert.equal(workerRestarts.length, 1, `only the kill: the new report worker waited for Temporal\n${workerRestarts.join('\n')}`);
+    assert.match(workerRestarts[0], /report worker exited \(SIGKILL\)/);
 
     await until(async () => !['queued', 'running'].includes((await auditStatus(audit.audit_id)) ?? 'queued') || (await pause(200)), 90_000, 'the audit under way to finish');
     const done = await api('GET', `/v1/audits/${audit.audit_id}`, { key: account.liveKey, baseUrl: service.url });
