@@ -134,7 +134,7 @@ interface OwedStart {
 async function triggerTestAudit(
   deps: TriggerDeps,
   identity: KeyIdentity,
-  input: { domain: { origin: string }; tier: Tier; webhookUrl: string | null; now: Date },
+  input: { domain: { origin: string; host: string }; tier: Tier; webhookUrl: string | null; now: Date },
 ): Promise<TriggerResult['response']> {
   const auditId = testAuditId(identity.workspaceId, input.domain.origin);
   const estimated = estimateCompletion('test', input.tier, input.now, 0);
@@ -149,6 +149,7 @@ async function triggerTestAudit(
       account_id: identity.accountId,
       mode: 'test',
       domain: input.domain.origin,
+      site_key: registrableDomain(input.domain.host),
       tier: input.tier,
       status: 'queued',
       charged: false,
