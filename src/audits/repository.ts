@@ -10,7 +10,7 @@ export interface AuditRow {
   account_id: string;
   mode: Mode;
   domain: string;
-  /** The site the first-free rule is keyed on (src/registrable-domain.ts); null on rows from outside the trigger. */
+  /** The site the first-free rule is keyed on (src/registrable-domain.ts); null on rows not written by a trigger. */
   site_key: string | null;
   tier: Tier;
   status: AuditStatus;
