@@ -1,11 +1,9 @@
 import { getElementsByTagName, textContent } from 'domutils';
 import { isTag, type ChildNode, type Element } from 'domhandler';
 import { attr, hasAncestor, snippet, truncate, type ParsedPage } from './parse';
-import { EVIDENCE_MAX, pageAnalyzer, pageIssues, type Analyzer, type Issue } from './types';
+import { EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, pageAnalyzer, pageIssues, type Analyzer, type Issue } from './types';
 
 /** Accessibility checks of form fields, control names and the ids ARIA refers to. */
-
-const MAX_ISSUES_PER_PAGE = 20;
 
 function nonBlank(v: string | undefined): boolean {
   return v !== undefined && v.trim() !== '';

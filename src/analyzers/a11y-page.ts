@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { attr, metaNamed, snippet, startTag, truncate, type ParsedPage } from './parse';
-import { EVIDENCE_MAX, PAGE_PASS, pageAnalyzer, pageFail, pageIssues, type Analyzer, type Issue } from './types';
+import { EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, PAGE_PASS, pageAnalyzer, pageFail, pageIssues, type Analyzer, type Issue } from './types';
 
 /** Accessibility checks that need only the markup (no rendering, so no contrast or focus checks). */
 
@@ -33,8 +33,6 @@ export const langInvalid = pageAnalyzer('A11Y_LANG_INVALID', (p) => {
 });
 
 // ── A11Y_IMG_ALT_MISSING ─────────────────────────────────────────────────────────────────────────
-
-const MAX_ISSUES_PER_PAGE = 20;
 
 function nonBlank(v: string | undefined): boolean {
   return v !== undefined && v.trim() !== '';

@@ -2,7 +2,7 @@ import type { Element } from 'domhandler';
 import { headerEvidence } from './evidence';
 import { attr, snippet, truncate } from './parse';
 import { headerValue, mediaType, type HeaderMap } from './snapshot';
-import { EVIDENCE_MAX, PAGE_PASS, pageAnalyzer, pageIssues, perPage, siteAnalyzer, type Analyzer, type Issue } from './types';
+import { EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, PAGE_PASS, pageAnalyzer, pageIssues, perPage, siteAnalyzer, type Analyzer, type Issue } from './types';
 
 /** Performance checks that need no browser: transfer encoding and markup that causes layout shift. */
 
@@ -59,8 +59,6 @@ export const compressionMissing = siteAnalyzer('PERF_COMPRESSION_MISSING', (snap
 });
 
 // ── PERF_IMG_UNSIZED ─────────────────────────────────────────────────────────────────────────────
-
-const MAX_ISSUES_PER_PAGE = 20;
 
 /** Lighthouse unsized-images: explicit width and height attributes, or both (or aspect-ratio) in inline CSS. */
 export function imgIsSized(img: Element): boolean {

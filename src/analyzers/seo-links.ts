@@ -1,16 +1,13 @@
-import { textContent } from 'domutils';
 import type { Element } from 'domhandler';
-import { attr, hasAncestor, snippet, truncate, type ParsedPage } from './parse';
-import { titleText } from './seo-page';
+import { attr, snippet, truncate, type ParsedPage } from './parse';
+import { anchorNotCrawlable, linkTextGeneric } from './seo-anchors';
 import { headerValues } from './snapshot';
-import { isAbsoluteHttpUrl, normalizeUrl, pageStatusIndex } from './site-util';
+import { isAbsoluteHttpUrl, knownUrlStatuses, normalizeUrl } from './site-util';
 import {
-  EVIDENCE_MAX, PAGE_PASS, defineAnalyzer, pageAnalyzer, pageIssues, perPage, type Analyzer, type Issue, type PageResult,
+  EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, defineAnalyzer, pageIssues, perPage, type Analyzer, type Issue,
 } from './types';
 
-/** SEO checks of titles across pages, canonical and hreflang links, anchors and structured data. */
-
-const MAX_ISSUES_PER_PAGE = 20;
+/** SEO checks of links: canonical and hreflang <link>s here, <a> anchors in seo-anchors.ts. */
 
 function relTokens(el: Element): string[] {
   return (attr(el, 'rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
@@ -21,52 +18,11 @@ function ownUrls(p: { url: string; page: { url: string } }): string[] {
   return [normalizeUrl(p.url), normalizeUrl(p.page.url)].filter((u): u is string => u !== null);
 }
 
-// ── SEO_TITLE_DUPLICATE ──────────────────────────────────────────────────────────────────────────
-
-export const TITLE_MIN_CHARS = 30;
-export const TITLE_MAX_CHARS = 60;
-
-interface TitleObservation {
-  title: string;
-  /** Pages declaring the same canonical are one document for search engines: their titles may match. */
-  key: string;
-}
-
-function firstCanonical(p: ParsedPage): string | null {
+/** The page's canonical URL (first non-empty <link rel=canonical>), resolved and normalized. */
+export function firstCanonical(p: ParsedPage): string | null {
   const link = p.elements('link').find((l) => relTokens(l).includes('canonical') && (attr(l, 'href') ?? '').trim() !== '');
   return link ? normalizeUrl(attr(link, 'href')!, p.url) : null;
 }
-
-/** A title shared by distinct pages fails; a unique title outside 30–60 characters warns. */
-export const titleDuplicate = defineAnalyzer<TitleObservation | null>({
-  code: 'SEO_TITLE_DUPLICATE',
-  observe(p) {
-    if (!p.isHtml) return null;
-    const title = titleText(p);
-    if (title === null || title === '') return null; // SEO_TITLE_MISSING reports it
-    return { title, key: firstCanonical(p) ?? normalizeUrl(p.url) ?? p.url };
-  },
-  finish(_s, observed) {
-    const keysByTitle = new Map<string, Set<string>>();
-    for (const o of observed) {
-      if (!o.value) continue;
-      const set = keysByTitle.get(o.value.title) ?? new Set<string>();
-      set.add(o.value.key);
-      keysByTitle.set(o.value.title, set);
-    }
-    return perPage(observed, ({ value: t }) => {
-      if (!t) return null;
-      const issues: Issue[] = [];
-      const evidence = truncate(`<title>${t.title}</title>`, EVIDENCE_MAX);
-      const shared = keysByTitle.get(t.title)!.size;
-      if (shared > 1) issues.push({ outcome: 'fail', message: `The same title is used on ${shared} different pages.`, evidence });
-      const length = [...t.title].length;
-      if (length < TITLE_MIN_CHARS) issues.push({ outcome: 'warn', message: `The title is only ${length} characters long (under ${TITLE_MIN_CHARS}).`, evidence });
-      else if (length > TITLE_MAX_CHARS) issues.push({ outcome: 'warn', message: `The title is ${length} characters long (over ${TITLE_MAX_CHARS}), so search results cut it off.`, evidence });
-      return pageIssues(issues);
-    });
-  },
-});
 
 // ── SEO_CANONICAL_INVALID ────────────────────────────────────────────────────────────────────────
 
@@ -133,11 +89,7 @@ export const canonicalInvalid = defineAnalyzer<CanonicalObservation | null>({
     return { issues, target, targetEvidence: declared[0]!.evidence };
   },
   finish(snapshot, observed) {
-    const statuses = pageStatusIndex(snapshot.pages);
-    for (const c of snapshot.linkChecks ?? []) {
-      const u = normalizeUrl(c.url);
-      if (u !== null && c.status !== null && !statuses.has(u)) statuses.set(u, { status: c.status });
-    }
+    const statuses = knownUrlStatuses(snapshot);
     return perPage(observed, ({ value: c }) => {
       if (!c) return null;
       const issues = [...c.issues];
@@ -238,115 +190,4 @@ export const hreflangInvalid = defineAnalyzer<HreflangObservation | null>({
   },
 });
 
-// ── SEO_LINK_TEXT_GENERIC ────────────────────────────────────────────────────────────────────────
-
-/** Lighthouse link-text's English list, plus a few common variants. */
-export const GENERIC_LINK_TEXTS: ReadonlySet<string> = new Set([
-  'click here', 'click this', 'click', 'go', 'here', 'information', 'learn more', 'more', 'more info', 'more information',
-  'right here', 'read more', 'see more', 'start', 'this', 'continue', 'continue reading', 'details', 'find out more',
-  'link', 'read on', 'this page', 'this link',
-]);
-
-/** Lower-cased, whitespace collapsed, surrounding punctuation and arrows ("Read more »", "here.") removed. */
-export function normalizeLinkText(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
-}
-
-function isNavigableHref(href: string | undefined): href is string {
-  if (href === undefined) return false;
-  const h = href.trim();
-  return h !== '' && !h.startsWith('#') && !/^javascript:/i.test(h);
-}
-
-export const linkTextGeneric = pageAnalyzer('SEO_LINK_TEXT_GENERIC', (p) => {
-  if (!p.isHtml) return null;
-  const issues: Issue[] = [];
-  let links = 0;
-  for (const a of p.elements('a')) {
-    if (!isNavigableHref(attr(a, 'href'))) continue;
-    links++;
-    if (issues.length >= MAX_ISSUES_PER_PAGE) continue;
-    const label = (attr(a, 'aria-label') ?? '').trim();
-    const text = normalizeLinkText(label !== '' ? label : textContent(a));
-    if (GENERIC_LINK_TEXTS.has(text)) issues.push({ outcome: 'fail', message: `A link's text is just "${text}", which does not say where it leads.`, evidence: snippet(p, a) });
-  }
-  if (links === 0) return null;
-  return pageIssues(issues);
-});
-
-// ── SEO_ANCHOR_NOT_CRAWLABLE ─────────────────────────────────────────────────────────────────────
-
-/** Roles that declare the anchor is not a link (Lighthouse crawlable-anchors ignores them). */
-const NON_LINK_ROLES = /^(button|tab|menuitem|menuitemcheckbox|menuitemradio|option|switch|checkbox|radio|treeitem|presentation|none)$/;
-
-/** Why an anchor cannot be followed by a crawler, or null when it is fine (or not meant as a link). */
-export function anchorProblem(a: Element): string | null {
-  if (hasAncestor(a, 'svg')) return null;
-  const role = (attr(a, 'role') ?? '').trim().toLowerCase();
-  if (NON_LINK_ROLES.test(role)) return null;
-  const href = attr(a, 'href');
-  const onclick = attr(a, 'onclick') ?? '';
-  if (href === undefined) {
-    if (attr(a, 'name') !== undefined) return null; // a named jump target, not a link
-    if (attr(a, 'id') !== undefined && textContent(a).trim() === '') return null;
-    return 'has no href';
-  }
-  const h = href.trim();
-  if (/^javascript:/i.test(h)) return 'uses a javascript: URL';
-  if ((h === '' || h === '#') && /window\.(location|open)\b|location\.href\s*=/.test(onclick)) return 'navigates with a script instead of an href';
-  return null;
-}
-
-export const anchorNotCrawlable = pageAnalyzer('SEO_ANCHOR_NOT_CRAWLABLE', (p) => {
-  if (!p.isHtml) return null;
-  const anchors = p.elements('a');
-  if (anchors.length === 0) return null;
-  const issues: Issue[] = [];
-  for (const a of anchors) {
-    if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-    const problem = anchorProblem(a);
-    if (problem) issues.push({ outcome: 'fail', message: `A link ${problem}, so crawlers cannot follow it.`, evidence: snippet(p, a) });
-  }
-  return pageIssues(issues);
-});
-
-// ── SEO_STRUCTURED_DATA_INVALID ──────────────────────────────────────────────────────────────────
-
-/** A JSON-LD item needs an @type; a top-level array or @graph holds items. Nested values need none. */
-export function jsonLdMissingType(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length === 0 || value.some(jsonLdMissingType);
-  if (value === null || typeof value !== 'object') return true;
-  const obj = value as Record<string, unknown>;
-  if (Array.isArray(obj['@graph'])) return obj['@graph'].length === 0 || obj['@graph'].some(jsonLdMissingType);
-  const t = obj['@type'];
-  return !(typeof t === 'string' ? t.trim() !== '' : Array.isArray(t) && t.length > 0);
-}
-
-function isJsonLd(script: Element): boolean {
-  return (attr(script, 'type') ?? '').split(';')[0]!.trim().toLowerCase() === 'application/ld+json';
-}
-
-export const structuredDataInvalid = pageAnalyzer('SEO_STRUCTURED_DATA_INVALID', (p): PageResult | null => {
-  if (!p.isHtml) return null;
-  const blocks = p.elements('script').filter(isJsonLd);
-  if (blocks.length === 0) return null;
-  const issues: Issue[] = [];
-  for (const s of blocks.slice(0, MAX_ISSUES_PER_PAGE)) {
-    const text = textContent(s).trim();
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (e) {
-      const reason = text === '' ? 'it is empty' : (e as Error).message;
-      issues.push({ outcome: 'fail', message: 'A JSON-LD block is not valid JSON.', evidence: truncate(`${truncate(reason, 80)}: ${snippet(p, s, 200)}`, EVIDENCE_MAX) });
-      continue;
-    }
-    if (jsonLdMissingType(data)) issues.push({ outcome: 'fail', message: 'A JSON-LD item has no @type.', evidence: snippet(p, s) });
-  }
-  return issues.length === 0 ? PAGE_PASS : pageIssues(issues);
-});
-
-export const SEO_LINK_ANALYZERS: readonly Analyzer[] = [
-  titleDuplicate, canonicalInvalid, hreflangInvalid, linkTextGeneric, anchorNotCrawlable, structuredDataInvalid,
-];
-
+export const SEO_LINK_ANALYZERS: readonly Analyzer[] = [canonicalInvalid, hreflangInvalid, linkTextGeneric, anchorNotCrawlable];

@@ -3,10 +3,15 @@ import { textContent } from 'domutils';
 import type { Element } from 'domhandler';
 import { headerEvidence } from './evidence';
 import { attr, hasAncestor, metaNamed, snippet, truncate, type ParsedPage } from './parse';
+import { firstCanonical } from './seo-links';
 import { headerValues } from './snapshot';
-import { EVIDENCE_MAX, PAGE_PASS, defineAnalyzer, pageAnalyzer, pageFail, pageIssues, pageWarn, perPage, type Analyzer, type Issue } from './types';
+import { normalizeUrl } from './site-util';
+import {
+  EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, PAGE_PASS, defineAnalyzer, pageAnalyzer, pageFail, pageIssues, pageWarn, perPage,
+  type Analyzer, type Issue, type PageResult,
+} from './types';
 
-/** On-page SEO checks of each crawled document. */
+/** On-page SEO checks of each crawled document (and titles shared across pages). */
 
 /** The document's title element: the first <title> outside inline SVG (whose <title> is a tooltip). */
 export function documentTitle(p: ParsedPage): Element | undefined {
@@ -140,4 +145,84 @@ export const noindex = pageAnalyzer('SEO_NOINDEX', (p) => {
   return pageIssues(issues);
 });
 
-export const SEO_PAGE_ANALYZERS: readonly Analyzer[] = [httpStatusError, noindex, titleMissing, metaDescMissing, h1Missing];
+// ── SEO_TITLE_DUPLICATE ──────────────────────────────────────────────────────────────────────────
+
+export const TITLE_MIN_CHARS = 30;
+export const TITLE_MAX_CHARS = 60;
+
+interface TitleObservation {
+  title: string;
+  /** Pages declaring the same canonical are one document for search engines: their titles may match. */
+  key: string;
+}
+
+/** A title shared by distinct pages fails; a unique title outside 30–60 characters warns. */
+export const titleDuplicate = defineAnalyzer<TitleObservation | null>({
+  code: 'SEO_TITLE_DUPLICATE',
+  observe(p) {
+    if (!p.isHtml) return null;
+    const title = titleText(p);
+    if (title === null || title === '') return null; // SEO_TITLE_MISSING reports it
+    return { title, key: firstCanonical(p) ?? normalizeUrl(p.url) ?? p.url };
+  },
+  finish(_s, observed) {
+    const keysByTitle = new Map<string, Set<string>>();
+    for (const o of observed) {
+      if (!o.value) continue;
+      const set = keysByTitle.get(o.value.title) ?? new Set<string>();
+      set.add(o.value.key);
+      keysByTitle.set(o.value.title, set);
+    }
+    return perPage(observed, ({ value: t }) => {
+      if (!t) return null;
+      const issues: Issue[] = [];
+      const evidence = truncate(`<title>${t.title}</title>`, EVIDENCE_MAX);
+      const shared = keysByTitle.get(t.title)!.size;
+      if (shared > 1) issues.push({ outcome: 'fail', message: `The same title is used on ${shared} different pages.`, evidence });
+      const length = [...t.title].length;
+      if (length < TITLE_MIN_CHARS) issues.push({ outcome: 'warn', message: `The title is only ${length} characters long (under ${TITLE_MIN_CHARS}).`, evidence });
+      else if (length > TITLE_MAX_CHARS) issues.push({ outcome: 'warn', message: `The title is ${length} characters long (over ${TITLE_MAX_CHARS}), so search results cut it off.`, evidence });
+      return pageIssues(issues);
+    });
+  },
+});
+
+// ── SEO_STRUCTURED_DATA_INVALID ──────────────────────────────────────────────────────────────────
+
+/** A JSON-LD item needs an @type; a top-level array or @graph holds items. Nested values need none. */
+export function jsonLdMissingType(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0 || value.some(jsonLdMissingType);
+  if (value === null || typeof value !== 'object') return true;
+  const obj = value as Record<string, unknown>;
+  if (Array.isArray(obj['@graph'])) return obj['@graph'].length === 0 || obj['@graph'].some(jsonLdMissingType);
+  const t = obj['@type'];
+  return !(typeof t === 'string' ? t.trim() !== '' : Array.isArray(t) && t.length > 0);
+}
+
+function isJsonLd(script: Element): boolean {
+  return (attr(script, 'type') ?? '').split(';')[0]!.trim().toLowerCase() === 'application/ld+json';
+}
+
+export const structuredDataInvalid = pageAnalyzer('SEO_STRUCTURED_DATA_INVALID', (p): PageResult | null => {
+  if (!p.isHtml) return null;
+  const blocks = p.elements('script').filter(isJsonLd);
+  if (blocks.length === 0) return null;
+  const issues: Issue[] = [];
+  for (const s of blocks.slice(0, MAX_ISSUES_PER_PAGE)) {
+    const text = textContent(s).trim();
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      const reason = text === '' ? 'it is empty' : (e as Error).message;
+      issues.push({ outcome: 'fail', message: 'A JSON-LD block is not valid JSON.', evidence: truncate(`${truncate(reason, 80)}: ${snippet(p, s, 200)}`, EVIDENCE_MAX) });
+      continue;
+    }
+    if (jsonLdMissingType(data)) issues.push({ outcome: 'fail', message: 'A JSON-LD item has no @type.', evidence: snippet(p, s) });
+  }
+  return issues.length === 0 ? PAGE_PASS : pageIssues(issues);
+});
+
+export const SEO_PAGE_ANALYZERS: readonly Analyzer[] = [
+  httpStatusError, noindex, titleMissing, titleDuplicate, metaDescMissing, h1Missing, structuredDataInvalid,
+];

@@ -1,7 +1,8 @@
+import { STATUS_CODES } from 'node:http';
 import { siteOfUrl } from '../registrable-domain';
 import type { CrawlSnapshot, SnapshotPage } from './snapshot';
 
-/** Small helpers shared by the site-level analyzers (seo-site, seo-links, performance-site). */
+/** Small helpers shared by the site-level analyzers (the SEO site and link checks, performance-site). */
 
 /** Absolute URL without its fragment, or null when it does not parse. */
 export function normalizeUrl(href: string, base?: string): string | null {
@@ -57,4 +58,25 @@ export function homeUrl(snapshot: CrawlSnapshot): string {
 
 export function plural(n: number, word: string, pluralWord = `${word}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? word : pluralWord}`;
+}
+
+/** Status line text for messages, e.g. "HTTP 404 (Not Found)". */
+export function statusText(status: number): string {
+  const reason = STATUS_CODES[status];
+  return `HTTP ${status}${reason ? ` (${reason})` : ''}`;
+}
+
+export function worstStatus(a: 'pass' | 'warn' | 'fail', b: 'pass' | 'warn' | 'fail'): 'pass' | 'warn' | 'fail' {
+  if (a === 'fail' || b === 'fail') return 'fail';
+  return a === 'warn' || b === 'warn' ? 'warn' : 'pass';
+}
+
+/** pageStatusIndex plus the statuses link checks saw for URLs not crawled. */
+export function knownUrlStatuses(snapshot: CrawlSnapshot): Map<string, UrlStatus> {
+  const statuses = pageStatusIndex(snapshot.pages);
+  for (const check of snapshot.linkChecks ?? []) {
+    const url = normalizeUrl(check.url);
+    if (url !== null && check.status !== null && !statuses.has(url)) statuses.set(url, { status: check.status });
+  }
+  return statuses;
 }

@@ -74,6 +74,8 @@ export function siteAnalyzer(code: AnalyzerCode, fn: (snapshot: CrawlSnapshot, o
 export const MAX_FINDINGS_PER_ANALYZER = 20;
 export const MAX_URLS_PER_FINDING = 100;
 export const EVIDENCE_MAX = 300;
+/** Issues a page check lists for one page at most. */
+export const MAX_ISSUES_PER_PAGE = 20;
 
 export function notApplicable(): AnalyzerOutcome {
   return { status: 'not_applicable', score: 0, findings: [] };

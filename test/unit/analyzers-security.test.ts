@@ -11,9 +11,10 @@ import type { Analyzer, AnalyzerOutcome } from '../../src/analyzers/types';
 import {
   httpNotRedirected, tlsCertExpiring, tlsCertInvalid, tlsLegacyProtocol, tlsWeakKey,
 } from '../../src/analyzers/security-transport';
-import {
-  cookieInsecure, corsCredentialedAny, cspUnsafe, mixedContent, parseSetCookie, securityTxtMissing, sriMissing,
-} from '../../src/analyzers/security-content';
+import { corsCredentialedAny, securityTxtMissing } from '../../src/analyzers/security-content';
+import { cookieInsecure, parseSetCookie } from '../../src/analyzers/security-cookies';
+import { cspUnsafe } from '../../src/analyzers/security-csp';
+import { mixedContent, sriMissing } from '../../src/analyzers/security-subresources';
 import { collectTlsFacts } from '../../src/analyzers/tls-facts';
 
 const ORIGIN = 'https://example.com';

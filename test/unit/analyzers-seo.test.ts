@@ -3,13 +3,12 @@ import { ANALYZERS, runAnalyzers } from '../../src/analyzers';
 import { parsePages } from '../../src/analyzers/parse';
 import type { CrawlSnapshot, HeaderMap, RedirectHop, SitemapFetch, SnapshotPage } from '../../src/analyzers/snapshot';
 import type { Analyzer, AnalyzerOutcome } from '../../src/analyzers/types';
-import {
-  brokenLink, lintRobotsTxt, llmsTxt, redirectChain, robotsBlocked, robotsTxtInvalid, sitemapInvalid,
-} from '../../src/analyzers/seo-site';
-import {
-  anchorNotCrawlable, canonicalInvalid, hreflangInvalid, isValidHreflang, jsonLdMissingType, linkHeaderCanonicals,
-  linkTextGeneric, normalizeLinkText, structuredDataInvalid, titleDuplicate,
-} from '../../src/analyzers/seo-links';
+import { brokenLink, llmsTxt, redirectChain } from '../../src/analyzers/seo-site';
+import { lintRobotsTxt, robotsBlocked, robotsTxtInvalid } from '../../src/analyzers/seo-robots';
+import { sitemapInvalid } from '../../src/analyzers/seo-sitemap';
+import { canonicalInvalid, hreflangInvalid, isValidHreflang, linkHeaderCanonicals } from '../../src/analyzers/seo-links';
+import { anchorNotCrawlable, linkTextGeneric, normalizeLinkText } from '../../src/analyzers/seo-anchors';
+import { jsonLdMissingType, structuredDataInvalid, titleDuplicate } from '../../src/analyzers/seo-page';
 
 const ORIGIN = 'https://example.com';
 const HTML: HeaderMap = { 'content-type': 'text/html; charset=utf-8' };
