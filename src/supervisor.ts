@@ -46,7 +46,7 @@ export function supervise(opts: SupervisorOptions): Supervised {
   let state: SupervisedState = 'starting';
   let current: Incarnation | null = null;
   let stopRequested = false;
-  let readyWaiters: Array<() => void> = [];
+  const readyWaiters: Array<() => void> = [];
   let wakeUp: (() => void) | null = null;
   const halted = () => stopRequested || opts.signal?.aborted === true;
   opts.signal?.addEventListener('abort', () => wakeUp?.(), { once: true });
