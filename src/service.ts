@@ -13,7 +13,7 @@ import { TemporalReportRenders } from '../temporal/report-control';
 import { parseCidrList } from './outbound/policy';
 import { KeyAuthenticator } from './accounts/authenticator';
 import { createApp, errorDocsUrl } from './api/app';
-import { answerClientError } from './api/client-error';
+import { answerClientError, refuseConnect } from './api/client-error';
 import { ReadModel } from './api/read-model';
 import { ChangeFeed } from './db/change-feed';
 import type { HealthProbe, HealthReport } from './api/routes/system';
@@ -84,7 +84,9 @@ export async function startApi(
   });
   const server = http.createServer(app.callback());
   // Requests Node's HTTP parser refuses get the error envelope too, not Node's bare 400.
-  server.on('clientError', answerClientError({ docsUrl: errorDocsUrl({ config, baseUrl: () => config.publicBaseUrl ?? url }), clock }));
+  const rawAnswers = { docsUrl: errorDocsUrl({ config, baseUrl: () => config.publicBaseUrl ?? url }), clock };
+  server.on('clientError', answerClientError(rawAnswers));
+  server.on('connect', refuseConnect(rawAnswers));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -19,12 +19,17 @@ const PARSER_MESSAGES: Record<string, string> = {
   ERR_HTTP_REQUEST_TIMEOUT: 'the request was not received in time',
 };
 
+interface RawAnswerOptions {
+  docsUrl: () => string;
+  clock: Clock;
+}
+
 /**
  * The server's `clientError` handler: a request Node's HTTP parser refuses never reaches Koa, so
  * it is answered here with the same envelope, X-Request-Id and (free tier) rate-limit headers as
  * every other error, instead of Node's bare "400 Bad Request".
  */
-export function answerClientError(opts: { docsUrl: () => string; clock: Clock }) {
+export function answerClientError(opts: RawAnswerOptions) {
   return (err: Error & { code?: string }, socket: Duplex): void => {
     // As Node's default: only while no response of this connection has begun.
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -34,18 +39,30 @@ export function answerClientError(opts: { docsUrl: () => string; clock: Clock })
     }
     const code = err.code ?? '';
     const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const requestId = newRequestId();
-    const error = new ApiError('invalid_request', `the request is not valid HTTP: ${PARSER_MESSAGES[code] ?? 'the request line or headers are malformed'}`, {}, status);
-    const body = JSON.stringify(errorBody(error, requestId, opts.docsUrl()));
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(body)),
-      'Cache-Control': 'no-store',
-      Connection: 'close',
-      'X-Request-Id': requestId,
-      ...rateLimitHeaders(undefined, opts.clock),
-    };
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+    const message = `the request is not valid HTTP: ${PARSER_MESSAGES[code] ?? 'the request line or headers are malformed'}`;
+    writeError(socket, new ApiError('invalid_request', message, {}, status), opts);
   };
+}
+
+/** The server's `connect` handler: without one Node drops CONNECT requests without a word. */
+export function refuseConnect(opts: RawAnswerOptions) {
+  return (_request: unknown, socket: Duplex): void => {
+    writeError(socket, new ApiError('method_not_allowed', 'CONNECT is not allowed: this is not a proxy', { Allow: 'GET, HEAD, POST, PUT, DELETE' }), opts);
+  };
+}
+
+function writeError(socket: Duplex, error: ApiError, opts: RawAnswerOptions): void {
+  const requestId = newRequestId();
+  const body = JSON.stringify(errorBody(error, requestId, opts.docsUrl()));
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+    'X-Request-Id': requestId,
+    ...rateLimitHeaders(undefined, opts.clock),
+    ...error.headers,
+  };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
 }
