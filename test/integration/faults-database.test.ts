@@ -72,7 +72,8 @@ describe('a database outage', function () {
       assert.equal(receiver.received.length, 1);
       assert.deepEqual([...new Set(receiver.received.map((r) => r.headers['x-service-delivery']))], [deliveryId]);
       const described = await stack.service.temporal.client.workflow.getHandle(deliveryId).describe();
-      assert.equal(described.status.name, 'RUNNING', 'the delivery waits out its redelivery window, not failed');
+      // Waiting out its redelivery window (or past it): never failed.
+      assert.ok(['RUNNING', 'COMPLETED'].includes(described.status.name), described.status.name);
     } finally {
       await (outage as { end(): Promise<void> } | null)?.end();
       await receiver.close();
