@@ -190,6 +190,9 @@ describe('normalizeDomain', () => {
       rejects('http://[::1', 'invalid_host', /missing the closing \]/);
       rejects('http://[::1]x', 'invalid_host', /unexpected characters after \]/);
       rejects('http://[fe80::1%25eth0]', 'invalid_host', /zone identifier/);
+      rejects('http://[2606:4700::11%25eth0]', 'invalid_host', /zone identifier/);
+      rejects('http://[2606:4700::11', 'invalid_host', /missing the closing \]/);
+      rejects('http://2606:4700::11]', 'invalid_host', /IPv6 addresses must be enclosed in brackets|more than one ":"/);
       rejects('http://[zz::1]', 'invalid_host', /not a valid IPv6 address/);
       rejects('http://[127.0.0.1]', 'invalid_host', /not a valid IPv6 address/);
     });
