@@ -1,17 +1,13 @@
 import type { AuditRow } from './repository';
 import { claimDueStarts, refundUnstarted, releaseClaim, type DueStart } from './pending-starts';
-import { startAuditWorkflow, type WorkflowStartDeps } from './workflow-start';
+import { startAuditWorkflow, type StartOutcome, type WorkflowStartDeps } from './workflow-start';
 
 export interface ReconcilerDeps extends WorkflowStartDeps {
   /** A start still impossible after this long is refunded (AUDIT_START_GIVE_UP_MS). */
   giveUpMs: number;
 }
 
-export interface ReconcileResult {
-  started: number;
-  refunded: number;
-  postponed: number;
-}
+export type ReconcileResult = Record<StartOutcome, number>;
 
 const BATCH = 50;
 
@@ -22,31 +18,21 @@ const BATCH = 50;
  */
 export async function reconcilePendingStarts(deps: ReconcilerDeps): Promise<ReconcileResult> {
   const result: ReconcileResult = { started: 0, refunded: 0, postponed: 0 };
-  const engineUp = deps.scheduler.available();
-  const due = await claimDueStarts(deps.db, { limit: BATCH, giveUpMs: deps.giveUpMs, overdueOnly: !engineUp });
-  for (const [index, start] of due.entries()) {
-    if (!engineUp || !deps.scheduler.available()) {
-      await giveUpOrRelease(deps, start, result);
+  const due = await claimDueStarts(deps.db, { limit: BATCH, giveUpMs: deps.giveUpMs, overdueOnly: !deps.scheduler.available() });
+  for (const start of due) {
+    // Also once a start of this pass found Temporal gone: the rest of the batch waits for it too.
+    if (!deps.scheduler.available()) {
+      if (!(await giveUpIfOverdue(deps, start, result))) await releaseClaim(deps.db, start);
       continue;
     }
     const audit = await deps.db<AuditRow>('audits').where({ id: start.auditId }).first('id', 'workspace_id', 'mode', 'domain', 'tier');
     // The owed row goes with its audit (ON DELETE CASCADE): a pruned audit owes nothing.
     if (!audit) continue;
     const outcome = await startAuditWorkflow(deps, start, audit);
-    if (outcome === 'postponed') {
-      // Temporal just went away: the rest of the batch waits for it too.
-      result.postponed++;
-      await giveUpIfOverdue(deps, start, result);
-      for (const rest of due.slice(index + 1)) await giveUpOrRelease(deps, rest, result);
-      break;
-    }
-    result[outcome === 'started' ? 'started' : 'refunded']++;
+    result[outcome]++;
+    if (outcome === 'postponed') await giveUpIfOverdue(deps, start, result);
   }
   return result;
-}
-
-async function giveUpOrRelease(deps: ReconcilerDeps, start: DueStart, result: ReconcileResult): Promise<void> {
-  if (!(await giveUpIfOverdue(deps, start, result))) await releaseClaim(deps.db, start);
 }
 
 async function giveUpIfOverdue(deps: ReconcilerDeps, start: DueStart, result: ReconcileResult): Promise<boolean> {
