@@ -1,7 +1,7 @@
 import { ApplicationFailure, CancelledFailure, Context, log } from '@temporalio/activity';
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
-import { AuditFailure, INTERNAL_ERROR_MESSAGE, type AuditFailureCode } from '../src/audits/failures';
+import { AuditFailure, INTERNAL_ERROR_MESSAGE, type AuditFailureCode } from '../workflows/contracts';
 import { loadAudit, markCompleted, markFailed, markRunning, markWaitingForRetry } from '../src/audits/repository';
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 import { recordCrawlSpeed } from '../src/audits/crawl-speed';

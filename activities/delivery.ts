@@ -1,8 +1,8 @@
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
 import { attemptDelivery, markDeliveryFailed, type AttemptDeps } from '../src/webhooks/attempt';
-import type { DeliveryRecord } from '../src/webhooks/delivery-input';
-import { planDeliveries, recordDelivery, type EventDetails, type PlannedDelivery } from '../src/webhooks/planning';
+import { planDeliveries, recordDelivery, type PlannedDelivery } from '../src/webhooks/planning';
+import type { DeliveryRecord, EventDetails } from '../workflows/contracts';
 import { untilDatabaseAnswers } from './database-outage';
 
 /** Activities of webhook delivery: planning an event's deliveries, recording each, and one signed POST each. */

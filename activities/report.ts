@@ -7,6 +7,7 @@ import { tierAtLeast, FEATURE_MIN_TIER } from '../src/accounts/tiers';
 import { brandingRevision } from '../src/reports/branding-repository';
 import { renderAndStoreReport } from '../src/reports/stored-reports';
 import type { ReportStorage } from '../src/reports/storage';
+import { AUDIT_NOT_COMPLETED } from '../workflows/contracts';
 
 /** AuditWorkflow's question after completion: does the audit get its report rendered now? */
 export function createReportPlanningActivities(deps: { db: Db }) {
@@ -35,7 +36,7 @@ export function createReportRenderingActivities(deps: { db: Db; clock: Clock; st
     async renderReport(input: { auditId: string }) {
       const result = await renderAndStoreReport(deps, input.auditId);
       if (result.outcome === 'not_completed') {
-        throw ApplicationFailure.nonRetryable(`audit ${input.auditId} has no completed result to render`, 'audit_not_completed');
+        throw ApplicationFailure.nonRetryable(`audit ${input.auditId} has no completed result to render`, AUDIT_NOT_COMPLETED);
       }
       return result;
     },

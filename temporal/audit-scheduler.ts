@@ -1,8 +1,8 @@
 import { NamespaceNotFoundError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { SchedulerRejectedError, SchedulerUnavailableError, type AuditScheduler } from '../src/audits/scheduler';
-import type { AuditWorkflowInput } from '../src/audits/workflow-input';
-import { AUDIT_DOMAIN, AUDIT_MODE, AUDIT_STATUS, WORKSPACE_ID } from './search-attribute-keys';
+import { AuditWorkflow } from '../workflows';
+import { auditSearchAttributes, auditWorkflowId, type AuditWorkflowInput } from '../workflows/contracts';
 
 // gRPC answers that no retry changes, the request itself (or the namespace) being wrong:
 // INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION.
@@ -43,8 +43,8 @@ export class TemporalAuditScheduler implements AuditScheduler {
     if (!this.up) throw new SchedulerUnavailableError(`not starting workflow ${input.auditId}: Temporal is unavailable`);
     try {
       await this.connection.withDeadline(Date.now() + this.startDeadlineMs, () =>
-        this.client.workflow.start('AuditWorkflow', {
-          workflowId: input.auditId,
+        this.client.workflow.start(AuditWorkflow, {
+          workflowId: auditWorkflowId(input.auditId),
           taskQueue: this.taskQueue,
           args: [input],
           // A live id is started once (a repeated start joins the running workflow). Test audits are
@@ -52,12 +52,7 @@ export class TemporalAuditScheduler implements AuditScheduler {
           // so the re-triggered audit always gets a run of its own.
           workflowIdConflictPolicy: input.mode === 'test' ? WorkflowIdConflictPolicy.TERMINATE_EXISTING : WorkflowIdConflictPolicy.USE_EXISTING,
           workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-          typedSearchAttributes: [
-            { key: AUDIT_STATUS, value: 'queued' },
-            { key: AUDIT_DOMAIN, value: input.domain },
-            { key: WORKSPACE_ID, value: input.workspaceId },
-            { key: AUDIT_MODE, value: input.mode },
-          ],
+          typedSearchAttributes: auditSearchAttributes(input, 'queued'),
         }),
       );
     } catch (err) {

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { REDELIVER_SIGNAL } from '../src/webhooks/delivery-input';
+import { deliveryWorkflowId, redeliverSignal } from '../workflows/contracts';
 
 /** Manual redelivery through the same signal operators send with the Temporal CLI. */
 export class TemporalDeliveryControl {
@@ -8,7 +8,7 @@ export class TemporalDeliveryControl {
   /** 'closed' when the delivery's workflow has ended (its redelivery window is over). */
   async redeliver(deliveryId: string): Promise<'signalled' | 'closed'> {
     try {
-      await this.client.workflow.getHandle(deliveryId).signal(REDELIVER_SIGNAL);
+      await this.client.workflow.getHandle(deliveryWorkflowId(deliveryId)).signal(redeliverSignal);
       return 'signalled';
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return 'closed';

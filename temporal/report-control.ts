@@ -1,26 +1,22 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { ReportRenderRequests, ReportSubject } from '../src/reports/render-requests';
-import { reportWorkflowId } from '../src/reports/workflow-id';
-import { AUDIT_DOMAIN, AUDIT_MODE, WORKSPACE_ID } from './search-attribute-keys';
+import { ReportWorkflow } from '../workflows';
+import { auditSearchAttributes, reportWorkflowId } from '../workflows/contracts';
 
 /** Report renders as ReportWorkflows: concurrent requests for one audit and branding share one. */
 export class TemporalReportRenders implements ReportRenderRequests {
   constructor(private readonly client: Client, private readonly taskQueue: string) {}
 
   async renderAndWait(subject: ReportSubject, brandingRevision: number, waitMs: number): Promise<'done' | 'pending'> {
-    const handle = await this.client.workflow.start('ReportWorkflow', {
+    const handle = await this.client.workflow.start(ReportWorkflow, {
       workflowId: reportWorkflowId(subject.auditId, brandingRevision),
       taskQueue: this.taskQueue,
       args: [{ auditId: subject.auditId }],
       // Join a render under way; after one has ended (failed, or its file was lost) start anew.
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      typedSearchAttributes: [
-        { key: AUDIT_DOMAIN, value: subject.domain },
-        { key: WORKSPACE_ID, value: subject.workspaceId },
-        { key: AUDIT_MODE, value: subject.mode },
-      ],
+      typedSearchAttributes: auditSearchAttributes(subject),
     });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'pending'>((resolve) => {

@@ -1,6 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-
-export const PRUNE_SCHEDULE_ID = 'prune-expired-data';
+import { PruneWorkflow } from '../workflows';
+import { PRUNE_SCHEDULE_ID } from '../workflows/contracts';
 
 /**
  * The daily retention job as a Temporal Schedule, so operators see it (and can trigger or pause it)
@@ -11,7 +11,7 @@ export async function ensurePruneSchedule(client: Client, taskQueue: string): Pr
     await client.schedule.create({
       scheduleId: PRUNE_SCHEDULE_ID,
       spec: { calendars: [{ hour: 3, minute: 17, comment: 'daily at 03:17 UTC' }] },
-      action: { type: 'startWorkflow', workflowType: 'PruneWorkflow', workflowId: PRUNE_SCHEDULE_ID, taskQueue, args: [] },
+      action: { type: 'startWorkflow', workflowType: PruneWorkflow, workflowId: PRUNE_SCHEDULE_ID, taskQueue, args: [] },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
       memo: { purpose: 'Deletes free-tier audits older than 24 months and Idempotency-Key records older than 24 hours.' },
     });

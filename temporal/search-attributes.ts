@@ -2,7 +2,7 @@
 //
 // The dev server registers them at start from SEARCH_ATTRIBUTES (`--search-attribute Name=Type`);
 // an external server (TEMPORAL_ADDRESS) gets them through registerSearchAttributes().
-// Workflow code must use ./search-attribute-keys.ts instead: this file imports the Node client.
+// Workflow code uses the typed keys of workflows/contracts instead: this file imports the Node client.
 import { Connection, isGrpcServiceError } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 

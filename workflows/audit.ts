@@ -10,32 +10,42 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { ReportPlanningActivities } from '../activities/report';
-import { reportWorkflowId } from '../src/reports/workflow-id';
-import { ReportWorkflow } from './report';
-import type { DeliveryActivities } from '../activities/delivery';
-import type { EventDetails } from '../src/webhooks/planning';
-import { DeliveryWorkflow } from './delivery';
 import type { AuditActivities } from '../activities/audit';
-import { AUDIT_FAILURE_CODES, INTERNAL_ERROR_MESSAGE, NOT_RETRIED, isAuditFailureCode, type AuditFailureCode } from '../src/audits/failures';
-import type { AuditStatus, AuditWorkflowInput } from '../src/audits/workflow-input';
-import { AUDIT_DOMAIN, AUDIT_MODE, AUDIT_STATUS, WORKSPACE_ID } from '../temporal/search-attribute-keys';
+import type { DeliveryActivities } from '../activities/delivery';
+import type { ReportPlanningActivities } from '../activities/report';
+import {
+  AUDIT_RUN_RETRY,
+  AUDIT_STATUS,
+  DATABASE_WRITE_RETRY,
+  INTERNAL_ERROR_MESSAGE,
+  NOT_RETRIED,
+  auditSearchAttributes,
+  deliveryWorkflowId,
+  isAuditFailureCode,
+  reportWorkflowId,
+  type AuditFailureCode,
+  type AuditStatus,
+  type AuditWorkflowInput,
+  type EventDetails,
+} from './contracts';
+import { DeliveryWorkflow } from './delivery';
+import { ReportWorkflow } from './report';
 
 // Projection writes are short database updates: local activities (no task-queue round trip through
 // the server), retried without limit so they land even through a database outage.
 const projection = proxyLocalActivities<AuditActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  retry: DATABASE_WRITE_RETRY,
 });
 
 const deliveries = proxyLocalActivities<DeliveryActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  retry: DATABASE_WRITE_RETRY,
 });
 
 const reportPlanning = proxyLocalActivities<ReportPlanningActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  retry: DATABASE_WRITE_RETRY,
 });
 
 /**
@@ -48,17 +58,17 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
   // has had its few quick retries in the activity) go to the audit-level retry loop below. A worker
   // lost mid-crawl (noticed by the missing heartbeat) is retried without limit: infrastructure never
   // costs an audit attempt. The schedule-to-close bound ends an attempt that cannot finish at all.
-  const engine = proxyActivities<AuditActivities>({
+  const auditRun = proxyActivities<AuditActivities>({
     startToCloseTimeout: '20 minutes',
     scheduleToCloseTimeout: '2 hours',
     heartbeatTimeout: input.heartbeatTimeoutMs,
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [...AUDIT_FAILURE_CODES] },
+    retry: AUDIT_RUN_RETRY,
   });
   for (let attempt = 1; ; attempt++) {
     await projection.markAuditRunning({ auditId: input.auditId, attempt });
     setStatus('running');
     try {
-      await engine.runAudit({ auditId: input.auditId, attempt, finalAttempt: attempt >= maxAttempts });
+      await auditRun.runAudit({ auditId: input.auditId, attempt, finalAttempt: attempt >= maxAttempts });
       setStatus('completed');
       await emit(input, attempt, { event: 'audit.completed' });
       await renderReportAhead(input);
@@ -92,7 +102,7 @@ async function emit(input: AuditWorkflowInput, attempt: number, details: EventDe
   await Promise.all(
     planned.map((delivery) =>
       startChild(DeliveryWorkflow, {
-        workflowId: delivery.deliveryId,
+        workflowId: deliveryWorkflowId(delivery.deliveryId),
         args: [
           {
             deliveryId: delivery.deliveryId,
@@ -102,11 +112,7 @@ async function emit(input: AuditWorkflowInput, attempt: number, details: EventDe
           },
         ],
         parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: [
-          { key: AUDIT_DOMAIN, value: input.domain },
-          { key: WORKSPACE_ID, value: input.workspaceId },
-          { key: AUDIT_MODE, value: input.mode },
-        ],
+        typedSearchAttributes: auditSearchAttributes(input),
       }),
     ),
   );
@@ -125,11 +131,7 @@ async function renderReportAhead(input: AuditWorkflowInput): Promise<void> {
       taskQueue: input.reportTaskQueue,
       args: [{ auditId: input.auditId }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [
-        { key: AUDIT_DOMAIN, value: input.domain },
-        { key: WORKSPACE_ID, value: input.workspaceId },
-        { key: AUDIT_MODE, value: input.mode },
-      ],
+      typedSearchAttributes: auditSearchAttributes(input),
     });
   } catch (err) {
     // A request for the report got there first: that render serves.

@@ -1,13 +1,10 @@
-import { condition, defineSignal, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { DeliveryActivities } from '../activities/delivery';
-import { REDELIVER_SIGNAL, type DeliveryWorkflowInput } from '../src/webhooks/delivery-input';
+import { DELIVERY_ATTEMPT_RETRY, DELIVERY_LOG_RETRY, redeliverSignal, type DeliveryWorkflowInput } from './contracts';
 
-/** Manual redelivery: the API, the dashboard and `temporal workflow signal --name redeliver` send it. */
-export const redeliver = defineSignal(REDELIVER_SIGNAL);
-
-const log = proxyLocalActivities<DeliveryActivities>({
+const deliveryLog = proxyLocalActivities<DeliveryActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+  retry: DELIVERY_LOG_RETRY,
 });
 
 /** Deliveries that write their own log row (before, the planning step wrote it). */
@@ -27,16 +24,16 @@ export async function DeliveryWorkflow(input: DeliveryWorkflowInput): Promise<{ 
     heartbeatTimeout: input.timeoutMs + 10_000,
     // A non-2xx answer is an outcome, not an error: what fails the activity is a lost worker or an
     // unreachable database before the POST, retried without limit.
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+    retry: DELIVERY_ATTEMPT_RETRY,
   });
   // The log row is the workflow's own first step: a parent run that ends before this workflow
   // starts leaves no `pending` row without a workflow behind it.
   if (patched(RECORDS_OWN_ROW) && input.record) {
-    const recorded = await log.recordDelivery({ deliveryId: input.deliveryId, eventAt: input.eventAt, ...input.record });
+    const recorded = await deliveryLog.recordDelivery({ deliveryId: input.deliveryId, eventAt: input.eventAt, ...input.record });
     if (!recorded) return { delivered: false, attempts: 0 };
   }
   let manualRequests = 0;
-  setHandler(redeliver, () => void manualRequests++);
+  setHandler(redeliverSignal, () => void manualRequests++);
   let attempts = 0;
   let delivered = false;
 
@@ -60,7 +57,7 @@ export async function DeliveryWorkflow(input: DeliveryWorkflowInput): Promise<{ 
     const nextDelayMs = i < input.retryDelaysMs.length ? input.retryDelaysMs[i] : null;
     if (await attempt(trigger, nextDelayMs)) return { delivered, attempts };
   }
-  if (!delivered) await log.markDeliveryFailed({ deliveryId: input.deliveryId });
+  if (!delivered) await deliveryLog.markDeliveryFailed({ deliveryId: input.deliveryId });
 
   // The manual window: until eventAt + window, each signal is one more attempt.
   const windowEnd = Date.parse(input.eventAt) + input.redeliveryWindowMs;

@@ -1,9 +1,10 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { MaintenanceActivities } from '../activities/maintenance';
+import { PRUNE_RETRY } from './contracts';
 
 const maintenance = proxyActivities<MaintenanceActivities>({
   startToCloseTimeout: '30 minutes',
-  retry: { initialInterval: '10 seconds', maximumAttempts: 5 },
+  retry: PRUNE_RETRY,
 });
 
 /** Run by the daily `prune-expired-data` Schedule: deletes data past its retention. */

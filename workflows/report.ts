@@ -1,15 +1,12 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ReportRenderingActivities } from '../activities/report';
+import { REPORT_RENDER_RETRY, type ReportWorkflowInput } from './contracts';
 
 const reports = proxyActivities<ReportRenderingActivities>({
   // ~2 s for a 500-page audit on this hardware; the margin covers slow storage.
   startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 5, nonRetryableErrorTypes: ['audit_not_completed'] },
+  retry: REPORT_RENDER_RETRY,
 });
-
-export interface ReportWorkflowInput {
-  auditId: string;
-}
 
 /**
  * Renders one audit's PDF report. Workflow id `report-{audit_id}-r{branding revision}`: requests

@@ -5,7 +5,7 @@ import { crawlSite } from '../crawl/crawler';
 import { DEFAULT_USER_AGENT } from '../outbound/client';
 import { parseCidrList } from '../outbound/policy';
 import { assembleAuditJson } from './assemble';
-import { AuditFailure } from './failures';
+import { AuditFailure } from '../../workflows/contracts';
 import type { AuditEngine } from './produce';
 
 /**

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
-import type { AuditFailureCode } from './failures';
-import type { AuditStatus } from './workflow-input';
+import type { AuditFailureCode, AuditStatus } from '../../workflows/contracts';
 
 export interface AuditRow {
   id: string;

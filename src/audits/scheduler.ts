@@ -1,4 +1,4 @@
-import type { AuditWorkflowInput } from './workflow-input';
+import type { AuditWorkflowInput } from '../../workflows/contracts';
 
 /** Starts the orchestration of an audit; the API depends on this, not on Temporal directly. */
 export interface AuditScheduler {

@@ -3,7 +3,7 @@ import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
 import { confirmStarted, refundUnstarted, releaseClaim, type PendingStart } from './pending-starts';
 import { SchedulerRejectedError, SchedulerUnavailableError, type AuditScheduler } from './scheduler';
-import type { AuditWorkflowInput } from './workflow-input';
+import type { AuditWorkflowInput } from '../../workflows/contracts';
 
 export interface WorkflowStartDeps {
   db: Db;

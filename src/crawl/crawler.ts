@@ -13,7 +13,7 @@
  * limits, Crawl-delay and back-off).
  */
 import type { CrawlSnapshot } from '../analyzers/snapshot';
-import { AuditFailure } from '../audits/failures';
+import { AuditFailure } from '../../workflows/contracts';
 import { Aborter } from './abort';
 import { createCrawlContext, type CrawlSiteInput } from './context';
 import { Frontier } from './frontier';

@@ -1,5 +1,5 @@
 import type { SnapshotPage } from '../analyzers/snapshot';
-import { AuditFailure } from '../audits/failures';
+import { AuditFailure } from '../../workflows/contracts';
 import { OutboundError, RedirectError } from '../outbound/errors';
 import { isSameSite, type CrawlContext } from './context';
 import { decodeBodyText } from './decode';

@@ -1,6 +1,6 @@
 import robotsParser from 'robots-parser';
 import type { RobotsFetch } from '../analyzers/snapshot';
-import { AuditFailure } from '../audits/failures';
+import { AuditFailure } from '../../workflows/contracts';
 import { OutboundError, RedirectError } from '../outbound/errors';
 import type { CrawlContext } from './context';
 import { decodeBodyText } from './decode';

@@ -1,4 +1,4 @@
-import type { AuditFailureCode } from '../audits/failures';
+import type { AuditFailureCode } from '../../workflows/contracts';
 
 export const WEBHOOK_EVENTS = ['audit.completed', 'audit.failed', 'audit.retried'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

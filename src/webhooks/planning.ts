@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/knex';
 import { loadAudit } from '../audits/repository';
-import type { AuditFailureCode } from '../audits/failures';
+import type { EventDetails } from '../../workflows/contracts';
 import { auditFailedBody, auditRetriedBody, type WebhookEvent } from './events';
 import { subscribedWebhooks } from './repository';
 
@@ -14,11 +14,6 @@ export interface PlannedDelivery {
   /** Where it goes: the webhook's URL, or the trigger's webhook_url override. */
   url: string;
 }
-
-export type EventDetails =
-  | { event: 'audit.completed' }
-  | { event: 'audit.failed' }
-  | { event: 'audit.retried'; attempt: number; maxRetries: number; nextAttemptAt: string; error: { code: AuditFailureCode; message: string } };
 
 /**
  * The deliveries of one event: one per active webhook of the audit's workspace and environment

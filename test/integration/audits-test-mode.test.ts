@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { assertValidAuditJson } from '../../src/audits/validate-audit';
+import { AuditWorkflow } from '../../workflows';
 import { api, getStack, newAccount, waitForAudit, type TestAccount } from '../support/stack';
 
 async function trigger(key: string, domain: string) {
@@ -88,7 +89,7 @@ describe('audits with a test key', () => {
     const handle = service.temporal.client.workflow.getHandle(body.audit_id);
     await handle.result();
     const description = await handle.describe();
-    assert.equal(description.type, 'AuditWorkflow');
+    assert.equal(description.type, AuditWorkflow.name);
     const attributes = description.searchAttributes as Record<string, unknown[]>;
     assert.deepEqual(attributes.AuditStatus, ['completed']);
     assert.deepEqual(attributes.AuditDomain, ['https://envelope.example.com']);

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { crawlSite, parseSitemapXml, retryAfterMs } from '../../src/crawl/crawler';
-import { AuditFailure } from '../../src/audits/failures';
+import { AuditFailure } from '../../workflows/contracts';
 import { parseCidrList } from '../../src/outbound';
 import type { CrawlSnapshot } from '../../src/analyzers/snapshot';
 

@@ -4,6 +4,7 @@ import { createAuditActivities, createDeliveryActivities, createReportPlanningAc
 import { createLiveEngine } from '../../src/audits/live-engine';
 import { parseCidrList } from '../../src/outbound/policy';
 import { startTemporalWorker } from '../../temporal/worker';
+import { DeliveryWorkflow } from '../../workflows';
 import { api, getStack, newAccount, startExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { startReceiver, until } from '../support/receiver';
 
@@ -78,7 +79,7 @@ describe('a test-mode re-trigger that terminates an audit while it plans its web
           if (err instanceof WorkflowNotFoundError) assert.fail(`delivery ${row.id} has no workflow`);
           throw err;
         });
-        assert.equal(described.type, 'DeliveryWorkflow');
+        assert.equal(described.type, DeliveryWorkflow.name);
       }
       assert.equal(customer.received.length, 0, 'test-mode deliveries go to the mock receiver');
     } finally {

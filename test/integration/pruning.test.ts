@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PRUNE_SCHEDULE_ID } from '../../temporal/schedules';
+import { PRUNE_SCHEDULE_ID } from '../../workflows/contracts';
 import { FileReportStorage } from '../../src/reports/storage';
 import { api, getStack, newAccount, seedLiveAudits } from '../support/stack';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SAMPLE_NOTICE } from '../../src/reports/pdf';
-import { reportWorkflowId } from '../../src/reports/workflow-id';
+import { reportWorkflowId } from '../../workflows/contracts';
 import { admin } from '../support/admin';
 import { extract, flat, tinyPng } from '../support/pdf';
 import { serveSite, type LocalSite } from '../support/sites';

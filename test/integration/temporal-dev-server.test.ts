@@ -10,7 +10,7 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import { ensureTemporalCli } from '../../temporal/cli';
 import { connectClient, TemporalClientBundle } from '../../temporal/connection';
 import { DevServer, startDevServer } from '../../temporal/dev-server';
-import { AUDIT_STATUS, WORKSPACE_ID } from '../../temporal/search-attribute-keys';
+import { AUDIT_STATUS, WORKSPACE_ID } from '../../workflows/contracts';
 import { registerSearchAttributes, SEARCH_ATTRIBUTES } from '../../temporal/search-attributes';
 
 const KEYWORD = 2; // temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD

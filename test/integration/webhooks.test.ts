@@ -4,6 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { ensureTemporalCli } from '../../temporal/cli';
+import { redeliverSignal } from '../../workflows/contracts';
 import { api, getStack, newAccount, waitForAudit, type TestAccount } from '../support/stack';
 import { closedPort, serveSite, type LocalSite } from '../support/sites';
 import { startReceiver, until, type Received } from '../support/receiver';
@@ -151,7 +152,7 @@ describe('webhooks', function () {
 
       const stack = await getStack();
       const cli = await ensureTemporalCli(() => undefined);
-      await promisify(execFile)(cli, ['workflow', 'signal', '--workflow-id', delivery.delivery_id, '--name', 'redeliver', '--address', stack.temporalAddress]);
+      await promisify(execFile)(cli, ['workflow', 'signal', '--workflow-id', delivery.delivery_id, '--name', redeliverSignal.name, '--address', stack.temporalAddress]);
       await until(() => receiver.received.length === 8, 15_000, 'redelivery from the CLI');
       const log = (await deliveriesOf(account, webhook.webhook_id))[0];
       assert.deepEqual(log.attempts.slice(6).map((a) => [a.attempt, a.trigger, a.status_code]), [[7, 'manual', 204], [8, 'manual', 204]]);

@@ -42,11 +42,13 @@ export function readSources(longFunctionLines = 80): SourceFile[] {
 
 /**
  * The unit a file belongs to for dependency purposes: `src/<folder>`, a file directly in `src/` (each
- * is a leaf module or a composition root of its own), or the top-level folder.
+ * is a leaf module or a composition root of its own), `workflows/contracts`, or the top-level folder.
  */
 export function folderOf(file: string): string {
   const parts = file.split('/');
   if (parts[0] === 'src') return parts.length > 2 ? `src/${parts[1]}` : file;
+  // The workflows' contracts are a leaf shared by starters, activities and workflows alike.
+  if (parts[0] === 'workflows' && parts[1] === 'contracts') return 'workflows/contracts';
   return parts.length > 1 ? parts[0] : '.';
 }
 

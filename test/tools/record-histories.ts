@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Workflow } from '@temporalio/common';
+import { DeliveryWorkflow, ReportWorkflow } from '../../workflows';
+import { redeliverSignal } from '../../workflows/contracts';
 import { writeHistoryFile } from '../replay/history-file';
 import { startTestInfrastructure } from '../support/infrastructure';
 
@@ -37,11 +40,11 @@ async function main(): Promise<void> {
     writeHistoryFile(path.join(OUT_DIR, `${label}-${name}.json`), history);
     console.log(`recorded ${label}-${name} (${history.events?.length ?? 0} events)`);
   };
-  const childrenOf = async (workflowId: string, type: string): Promise<string[]> => {
+  const childrenOf = async (workflowId: string, type: Workflow): Promise<string[]> => {
     const history = await client.workflow.getHandle(workflowId).fetchHistory();
     return (history.events ?? [])
       .map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)
-      .filter((a) => a?.workflowType?.name === type)
+      .filter((a) => a?.workflowType?.name === type.name)
       .map((a) => a!.workflowId!);
   };
   const liveAudit = async (webhookUrl: string, domain: string): Promise<{ auditId: string; key: string }> => {
@@ -60,18 +63,18 @@ async function main(): Promise<void> {
     const redelivered = await liveAudit(flaky.url, site.origin);
     await Promise.all([completed, failed, redelivered].map((a) => client.workflow.getHandle(a.auditId).result()));
 
-    const [failedThenRedelivered] = await childrenOf(redelivered.auditId, 'DeliveryWorkflow');
+    const [failedThenRedelivered] = await childrenOf(redelivered.auditId, DeliveryWorkflow);
     const { db } = await stack.getStack();
     await until(async () => (await db('deliveries').where({ id: failedThenRedelivered }).first('state'))?.state === 'failed', 30_000, 'the failed delivery');
     accepting = true;
-    await client.workflow.getHandle(failedThenRedelivered).signal('redeliver');
+    await client.workflow.getHandle(failedThenRedelivered).signal(redeliverSignal);
 
     await Promise.all([
       save('audit-completed', completed.auditId),
       save('audit-retried-then-failed', failed.auditId),
-      save('delivery-delivered', (await childrenOf(completed.auditId, 'DeliveryWorkflow'))[0]),
+      save('delivery-delivered', (await childrenOf(completed.auditId, DeliveryWorkflow))[0]),
       save('delivery-failed-then-redelivered', failedThenRedelivered),
-      save('report', (await childrenOf(completed.auditId, 'ReportWorkflow'))[0]),
+      save('report', (await childrenOf(completed.auditId, ReportWorkflow))[0]),
     ]);
   } finally {
     await Promise.all([site.close(), healthy.close(), flaky.close()]);

@@ -1,6 +1,6 @@
-import type { Mode, Tier } from '../schemas/audit';
+import type { Mode, Tier } from '../../src/schemas/audit';
 
-/** Arguments of AuditWorkflow; pure types, shared by the API (starter) and the workflow bundle. */
+/** Arguments of AuditWorkflow, built by the API's starter from the committed audit row. */
 export interface AuditWorkflowInput {
   auditId: string;
   workspaceId: string;
@@ -17,4 +17,10 @@ export interface AuditWorkflowInput {
   reportTaskQueue: string;
 }
 
+/** Audit lifecycle as projected to Postgres and to the AuditStatus search attribute. */
 export type AuditStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+/** An audit's workflow id is its audit id (`aud_…`): starting it twice joins one workflow. */
+export function auditWorkflowId(auditId: string): string {
+  return auditId;
+}

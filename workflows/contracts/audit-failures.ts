@@ -1,6 +1,7 @@
 /**
- * Why an audit attempt failed (error.code of a failed audit). Pure: the workflow bundle imports it.
- * Every code but robots_disallowed is retried per AUDIT_RETRY_DELAYS_MS.
+ * Why an audit attempt failed (error.code of a failed audit). The activity reports a classified
+ * failure as an ApplicationFailure whose type is the code; every code but robots_disallowed is
+ * retried per AUDIT_RETRY_DELAYS_MS.
  */
 export const AUDIT_FAILURE_CODES = [
   'domain_unreachable',
@@ -21,7 +22,7 @@ export function isAuditFailureCode(value: unknown): value is AuditFailureCode {
   return typeof value === 'string' && (AUDIT_FAILURE_CODES as readonly string[]).includes(value);
 }
 
-/** A classified reason an audit attempt failed; the activity layer maps it to a Temporal failure. */
+/** A classified reason an audit attempt failed, thrown by the engine; the activity maps it to a Temporal failure. */
 export class AuditFailure extends Error {
   constructor(
     readonly code: AuditFailureCode,
