@@ -51,47 +51,86 @@ export interface AnalysisResult {
  * the next page, so memory stays bounded by one DOM plus the analyzers' small observations.
  */
 export function runAnalyzers(snapshot: CrawlSnapshot, options: RunOptions = {}): AnalysisResult {
-  const list = options.analyzers ?? ANALYZERS;
-  const observed: Observed<unknown>[][] = list.map(() => []);
-  const failed: boolean[] = list.map(() => false);
-  const fail = (i: number, error: unknown) => {
-    if (!failed[i]) options.onError?.(list[i]!.code, error);
-    failed[i] = true;
-  };
-  const pages: CrawledPage[] = [];
-  for (const page of snapshot.pages) {
-    const parsed = parsePage(page);
-    list.forEach((analyzer, i) => {
-      if (failed[i]) return;
-      try {
-        observed[i]!.push(observation(parsed, analyzer.observe(parsed)));
-      } catch (error) {
-        fail(i, error);
-      }
-    });
-    pages.push(summarizePage(parsed));
+  const run = new AnalysisRun(options);
+  for (const page of snapshot.pages) run.observe(page);
+  return run.finish(snapshot);
+}
+
+/**
+ * The same analysis, giving the event loop back every `sliceMs` of work: a worker analysing a large
+ * site keeps sending its activity heartbeats, so it is never mistaken for a lost worker.
+ */
+export async function runAnalyzersInSlices(
+  snapshot: CrawlSnapshot,
+  options: RunOptions & { sliceMs?: number; onSlice?: (pagesDone: number) => void } = {},
+): Promise<AnalysisResult> {
+  const sliceMs = options.sliceMs ?? 50;
+  const run = new AnalysisRun(options);
+  let sliceStart = performance.now();
+  for (const [index, page] of snapshot.pages.entries()) {
+    run.observe(page);
+    if (performance.now() - sliceStart >= sliceMs) {
+      options.onSlice?.(index + 1);
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+  return run.finish(snapshot);
+}
+
+/** One analysis: pages are observed one at a time, then every analyzer finishes on its observations. */
+class AnalysisRun {
+  private readonly list: readonly Analyzer[];
+  private readonly observed: Observed<unknown>[][];
+  private readonly failed: boolean[];
+  private readonly pages: CrawledPage[] = [];
+
+  constructor(private readonly options: RunOptions) {
+    this.list = options.analyzers ?? ANALYZERS;
+    this.observed = this.list.map(() => []);
+    this.failed = this.list.map(() => false);
   }
 
-  const ids = new FindingIdAllocator();
-  const analyzers: AnalyzerResult[] = [];
-  const findings: Finding[] = [];
-  list.forEach((analyzer, i) => {
-    let outcome: AnalyzerOutcome | null = null;
-    if (!failed[i]) {
+  observe(page: CrawlSnapshot['pages'][number]): void {
+    const parsed = parsePage(page);
+    this.list.forEach((analyzer, i) => {
+      if (this.failed[i]) return;
       try {
-        outcome = analyzer.finish(snapshot, observed[i]!);
+        this.observed[i]!.push(observation(parsed, analyzer.observe(parsed)));
       } catch (error) {
-        fail(i, error);
+        this.fail(i, error);
       }
-    }
-    if (!outcome) {
-      analyzers.push(makeAnalyzerResult(analyzer.code, 'error', 0));
-      return;
-    }
-    analyzers.push(makeAnalyzerResult(analyzer.code, outcome.status, outcome.score));
-    for (const draft of outcome.findings) findings.push(makeFinding(analyzer.code, draft, ids));
-  });
-  return { analyzers, findings, pages };
+    });
+    this.pages.push(summarizePage(parsed));
+  }
+
+  finish(snapshot: CrawlSnapshot): AnalysisResult {
+    const ids = new FindingIdAllocator();
+    const analyzers: AnalyzerResult[] = [];
+    const findings: Finding[] = [];
+    this.list.forEach((analyzer, i) => {
+      let outcome: AnalyzerOutcome | null = null;
+      if (!this.failed[i]) {
+        try {
+          outcome = analyzer.finish(snapshot, this.observed[i]!);
+        } catch (error) {
+          this.fail(i, error);
+        }
+      }
+      if (!outcome) {
+        analyzers.push(makeAnalyzerResult(analyzer.code, 'error', 0));
+        return;
+      }
+      analyzers.push(makeAnalyzerResult(analyzer.code, outcome.status, outcome.score));
+      for (const draft of outcome.findings) findings.push(makeFinding(analyzer.code, draft, ids));
+    });
+    return { analyzers, findings, pages: this.pages };
+  }
+
+  private fail(i: number, error: unknown): void {
+    if (!this.failed[i]) this.options.onError?.(this.list[i]!.code, error);
+    this.failed[i] = true;
+  }
 }
 
 export function summarizePage(p: ParsedPage): CrawledPage {

@@ -1,5 +1,5 @@
 import { TIER_RULES } from '../accounts/tiers';
-import { runAnalyzers } from '../analyzers';
+import { runAnalyzersInSlices } from '../analyzers';
 import type { Config } from '../config';
 import { crawlSite } from '../crawl/crawler';
 import { DEFAULT_USER_AGENT } from '../outbound/client';
@@ -33,10 +33,11 @@ export function createLiveEngine(config: Config, crawl: typeof crawlSite = crawl
       if (outage && !outage.ok && !finalAttempt) {
         throw new AuditFailure('audit_provider_unavailable', `a data provider did not answer: ${outage.error}`);
       }
-      // The analysis runs synchronously: report it just before, so the heartbeat time-out counts
-      // from here and not from the last crawled page.
-      heartbeat({ phase: 'analyzing', pages: snapshot.pages.length });
-      const { analyzers, findings, pages } = runAnalyzers(snapshot);
+      // The analysis yields between slices of pages, so heartbeats keep going out while it runs.
+      heartbeat({ phase: 'analyzing', pages: snapshot.pages.length, analyzed: 0 });
+      const { analyzers, findings, pages } = await runAnalyzersInSlices(snapshot, {
+        onSlice: (analyzed) => heartbeat({ phase: 'analyzing', pages: snapshot.pages.length, analyzed }),
+      });
       return assembleAuditJson({
         auditId: row.id,
         domain: row.domain,

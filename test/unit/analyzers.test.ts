@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { CATALOG, ANALYZER_CODES, catalogEntry, categoryOfCode } from '../../src/analyzers/catalog';
-import { ANALYZERS, runAnalyzers } from '../../src/analyzers';
+import { ANALYZERS, runAnalyzers, runAnalyzersInSlices } from '../../src/analyzers';
 import { findingId } from '../../src/analyzers/findings';
 import { Node } from 'domhandler';
 import { parsePages } from '../../src/analyzers/parse';
@@ -402,6 +402,25 @@ describe('runAnalyzers', () => {
     const r = runAnalyzers(snap([page({ path: '/1' }), page({ path: '/2' })]), { analyzers: [boom, boomOnPage, xctoMissing], onError: (code) => seen.push(code) });
     assert.deepEqual(r.analyzers.map((a) => [a.code, a.status, a.weight]), [['SEO_LLMS_TXT', 'error', 0], ['SEO_H1_MISSING', 'error', 0], ['SEC_XCTO_MISSING', 'pass', 1]]);
     assert.deepEqual(seen.sort(), ['SEO_H1_MISSING', 'SEO_LLMS_TXT']);
+  });
+
+  it('in slices gives the same result and hands the event loop back between slices', async () => {
+    const pages = Array.from({ length: 6 }, (_, i) => page({ path: `/p${i}`, headers: headers({ 'x-powered-by': 'PHP/8.1.2' }) }));
+    const whole = runAnalyzers(snap(pages));
+    const slices: number[] = [];
+    // Another task queued on the event loop: it can only run while the analysis yields.
+    let otherTaskRuns = 0;
+    let analysing = true;
+    const otherTask = () => {
+      otherTaskRuns++;
+      if (analysing) setImmediate(otherTask);
+    };
+    setImmediate(otherTask);
+    const sliced = await runAnalyzersInSlices(snap(pages), { sliceMs: 0, onSlice: (done) => slices.push(done) });
+    analysing = false;
+    assert.deepEqual(sliced, whole);
+    assert.deepEqual(slices, [1, 2, 3, 4, 5, 6]);
+    assert.ok(otherTaskRuns >= 5, `other work ran ${otherTaskRuns} times during the analysis`);
   });
 
   it('observations keep no parsed nodes, so only one page tree is alive at a time', () => {
