@@ -1,6 +1,6 @@
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
-import { pruneExpired } from '../src/audits/prune';
+import { pruneExpired } from '../src/retention/prune';
 import type { ReportStorage } from '../src/reports/storage';
 
 /** Activities of the scheduled maintenance workflows. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/api-error';
+import { ApiError } from '../errors';
 import { FEATURE_MIN_TIER, tierAtLeast } from './tiers';
 import type { Usage } from './usage';
 

@@ -5,7 +5,7 @@ import type { AuditScheduler } from '../audits/scheduler';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
-import { ApiError } from './api-error';
+import { ApiError } from '../errors';
 import type { ApiState } from './context';
 import type { ReadModel } from './read-model';
 import { authenticate, limitRetrieval } from './middleware/auth';

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Clock } from '../clock';
 import { newRequestId } from '../ids';
-import { ApiError } from './api-error';
+import { ApiError } from '../errors';
 import { errorBody, rateLimitHeaders } from './middleware/envelope';
 
 // What Node's HTTP parser (llhttp) refused, in the client's terms.

@@ -1,5 +1,5 @@
 import { hasIdShape, type ID_PATTERNS } from '../ids';
-import { ApiError } from './api-error';
+import { ApiError } from '../errors';
 
 // Exactly what encodeCursor writes: anything else ("12345", year 0000) was not made by us.
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -17,7 +17,7 @@ import {
   reportRenderingSchema,
 } from '../schemas/api';
 import { ID_PATTERNS } from '../ids';
-import { ERROR_CATALOG, type ErrorCode } from './error-catalog';
+import { ERROR_CATALOG, type ErrorCode } from '../errors';
 
 /** The OpenAPI 3.1 document, generated from the same JSON Schemas ajv validates with. */
 export function buildOpenApi(serverUrl: string): object {

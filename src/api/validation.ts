@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { ApiError } from './api-error';
+import { ApiError } from '../errors';
 
 // verbose: errors carry their schema, so a pattern error can quote the field's description.
 const bodies = new Ajv({ allErrors: false, strict: true, strictRequired: false, verbose: true });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ApiError } from '../api/api-error';
+import { ApiError } from '../errors';
 
 const RETENTION_HOURS = 24;
 

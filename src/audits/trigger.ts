@@ -1,7 +1,7 @@
 import { BURST_LIMIT, tierAtLeast } from '../accounts/tiers';
 import { accountUsage, lockAccountPosition, type Usage } from '../accounts/usage';
 import type { KeyIdentity } from '../accounts/repository';
-import { ApiError } from '../api/api-error';
+import { ApiError } from '../errors';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
@@ -21,7 +21,7 @@ import { recordPendingStart, type PendingStart } from './pending-starts';
 import { startAuditWorkflow, type StartableAudit } from './workflow-start';
 import { registrableDomain } from '../registrable-domain';
 import { TriggerSlots } from './trigger-slots';
-import { checkWebhookUrl } from '../webhooks/url-policy';
+import { checkWebhookUrl } from '../outbound/url-policy';
 import { requireTier } from '../accounts/tier-gate';
 import type { AuditScheduler } from './scheduler';
 

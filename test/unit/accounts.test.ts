@@ -4,7 +4,7 @@ import { periodAt, unixSeconds } from '../../src/accounts/period';
 import { BURST_LIMIT, DEFAULT_ENTERPRISE_QUOTA, FEATURE_MIN_TIER, RETRIEVAL_LIMIT, TIER_RULES, monthlyQuota, tierAtLeast } from '../../src/accounts/tiers';
 import { requireTier } from '../../src/accounts/tier-gate';
 import type { Usage } from '../../src/accounts/usage';
-import { ApiError } from '../../src/api/api-error';
+import { ApiError } from '../../src/errors';
 import { testAuditId, newLiveAuditId } from '../../src/ids';
 
 describe('API keys', () => {

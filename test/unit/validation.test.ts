@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ApiError } from '../../src/api/api-error';
+import { ApiError } from '../../src/errors';
 import { bodyValidator, queryValidator } from '../../src/api/validation';
 import { decodeCursor, encodeCursor } from '../../src/api/cursor';
 import { hasIdShape, newLiveAuditId, testAuditId } from '../../src/ids';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { ApiError } from '../../src/api/api-error';
+import { ApiError } from '../../src/errors';
 import { parseCidrList } from '../../src/outbound/policy';
 import { HOST_REFUSED, type RefusalLog } from '../../src/outbound/refusal';
 import type { LookupAllFn } from '../../src/outbound/resolve';
-import { checkWebhookUrl } from '../../src/webhooks/url-policy';
+import { checkWebhookUrl } from '../../src/outbound/url-policy';
 import { ADDRESS_PATTERN } from '../support/addresses';
 
 const NONE = parseCidrList(undefined);

@@ -5,7 +5,7 @@ import type { Db } from '../../db/knex';
 import { admitRetrieval } from '../../accounts/retrieval-limit';
 import { RETRIEVAL_LIMIT } from '../../accounts/tiers';
 import type { ReadModel } from '../read-model';
-import { ApiError } from '../api-error';
+import { ApiError } from '../../errors';
 import { ipAllowed } from '../../accounts/ip-allowlist';
 import type { ApiState } from '../context';
 import { AuthFailureLimiter } from '../../accounts/auth-failure-limit';

@@ -4,7 +4,7 @@ import { TIER_RULES } from '../../accounts/tiers';
 import { periodAt, unixSeconds } from '../../accounts/period';
 import type { Usage } from '../../accounts/usage';
 import type { Clock } from '../../clock';
-import { ApiError } from '../api-error';
+import { ApiError } from '../../errors';
 import type { ApiState } from '../context';
 
 /**

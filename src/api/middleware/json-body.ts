@@ -1,5 +1,5 @@
 import getRawBody from 'raw-body';
-import { ApiError } from '../api-error';
+import { ApiError } from '../../errors';
 import type { ApiContext } from '../context';
 
 /** Reads a JSON request body: application/json only, bounded size, clear messages. */

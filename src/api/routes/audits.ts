@@ -5,7 +5,7 @@ import { parseIdempotencyKey } from '../../audits/idempotency';
 import type { ReadModel } from '../read-model';
 import { listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
 import { InvalidDomainError, normalizeDomain } from '../../audits/domain';
-import { ApiError } from '../api-error';
+import { ApiError } from '../../errors';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { ApiContext, ApiState } from '../context';
 import { readJsonBody } from '../middleware/json-body';

@@ -12,7 +12,7 @@ import { checkReportLink, parseLinkParams, reportLinkUrl, signReportLink } from 
 import type { SigningKeyring } from '../../reports/signing-keys';
 import type { ReportStorage } from '../../reports/storage';
 import { findReport, renderedFromResult, reportIsCurrent } from '../../reports/stored-reports';
-import { ApiError } from '../api-error';
+import { ApiError } from '../../errors';
 import type { ApiState } from '../context';
 import { readJsonBody } from '../middleware/json-body';
 import { bodyValidator } from '../validation';

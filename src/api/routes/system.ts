@@ -1,5 +1,5 @@
 import Router, { type RouterContext } from '@koa/router';
-import { ERROR_CATALOG } from '../error-catalog';
+import { ERROR_CATALOG } from '../../errors';
 import { buildOpenApi } from '../openapi';
 import type { ApiState } from '../context';
 

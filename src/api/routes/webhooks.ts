@@ -8,8 +8,8 @@ import { createWebhookBodySchema, pageQuerySchema, type CreateWebhookBody, type 
 import { WEBHOOK_EVENTS } from '../../webhooks/events';
 import { deleteWebhook, findDelivery, findWebhook, insertWebhook, listDeliveries, listWebhooks, newWebhookId, type WebhookRow } from '../../webhooks/repository';
 import { generateWebhookSecret } from '../../webhooks/signing';
-import { checkWebhookUrl } from '../../webhooks/url-policy';
-import { ApiError } from '../api-error';
+import { checkWebhookUrl } from '../../outbound/url-policy';
+import { ApiError } from '../../errors';
 import type { ApiContext, ApiState } from '../context';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { readJsonBody } from '../middleware/json-body';

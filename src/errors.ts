@@ -1,6 +1,8 @@
 /**
- * Every error code the API can answer with: its HTTP status, when it happens and what to do.
- * The error reference page (docs_url) and the OpenAPI document are generated from this table.
+ * The errors domain code throws and the API answers with: every error code with its HTTP status,
+ * when it happens and what to do, and the `ApiError` class carrying one. A leaf module, so accounts,
+ * audits, reports and webhooks refuse a request without depending on the HTTP layer; the error
+ * reference page (docs_url) and the OpenAPI document are generated from the catalog.
  */
 export const ERROR_CATALOG = {
   invalid_domain: { status: 400, when: 'The domain is malformed (missing protocol, path, credentials, bad host) or, for live audits, does not resolve to a public address.', action: 'Fix the domain: an absolute http:// or https:// URL naming a public host.' },
@@ -27,3 +29,17 @@ export const ERROR_CATALOG = {
 } as const satisfies Record<string, { status: number; when: string; action: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** An error the API answers with its envelope; anything else thrown becomes internal_error. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    status?: number,
+  ) {
+    super(message);
+    this.status = status ?? ERROR_CATALOG[code].status;
+  }
+}

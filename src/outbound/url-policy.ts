@@ -1,7 +1,7 @@
-import { ApiError } from '../api/api-error';
-import type { CidrList } from '../outbound/policy';
-import { hostRefusal, type RefusalLog } from '../outbound/refusal';
-import { resolveAllowed, type LookupAllFn } from '../outbound/resolve';
+import { ApiError } from '../errors';
+import type { CidrList } from './policy';
+import { hostRefusal, type RefusalLog } from './refusal';
+import { resolveAllowed, type LookupAllFn } from './resolve';
 
 /**
  * A webhook URL (configured or a trigger's webhook_url override) must be absolute http(s) without
