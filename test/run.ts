@@ -6,16 +6,19 @@ import { startTestInfrastructure, type TestInfrastructure } from './support/infr
 import { ensurePdftoppm } from './support/poppler';
 
 /**
- * `npm test`: type check, then unit tests, then integration tests against a real Temporal dev
- * server and a real Postgres that this script starts (and removes) itself. Arguments narrow the
- * run to some test files; `--grep <text>` filters by title.
+ * `npm test`: type check, then unit tests, then workflow tests (test/workflows: the workflows on a
+ * dev server of their own with stubbed activities, no Postgres), then integration tests against a
+ * real Temporal dev server and a real Postgres that this script starts (and removes) itself.
+ * Arguments narrow the run to some test files; `--grep <text>` filters by title.
  */
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const grepAt = args.indexOf('--grep');
   const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : undefined;
   const root = path.join(__dirname);
-  const files = args.length ? args.map((f) => path.resolve(f)) : [...listTests(path.join(root, 'unit')), ...listTests(path.join(root, 'integration'))];
+  const files = args.length
+    ? args.map((f) => path.resolve(f))
+    : [...listTests(path.join(root, 'unit')), ...listTests(path.join(root, 'workflows')), ...listTests(path.join(root, 'integration'))];
 
   if (!args.length) {
     console.log('typecheck: tsc --noEmit');
@@ -31,7 +34,12 @@ async function main(): Promise<number> {
     ensurePdftoppm((line) => console.log(`  [setup] ${line}`));
     infra = await startTestInfrastructure((line) => console.log(`  [setup] ${line}`));
   }
-  const mocha = new Mocha({ timeout: 30_000, reporter: 'spec', grep, rootHooks: { afterAll: stopSharedStack } });
+  const runsWorkflowTests = files.some((f) => f.includes(`${path.sep}workflows${path.sep}`));
+  const stopSharedServers = async () => {
+    if (runsWorkflowTests) await stopWorkflowTestServer();
+    await stopSharedStack();
+  };
+  const mocha = new Mocha({ timeout: 30_000, reporter: 'spec', grep, rootHooks: { afterAll: stopSharedServers } });
   for (const file of files) mocha.addFile(file);
   try {
     await mocha.loadFilesAsync();
@@ -44,6 +52,13 @@ async function main(): Promise<number> {
   } finally {
     await infra?.stop();
   }
+}
+
+/** Stops the dev server the workflow tests share, if any test started it. */
+async function stopWorkflowTestServer(): Promise<void> {
+  // Loaded lazily, like the stack below: runs without workflow tests never load @temporalio/testing.
+  const { stopWorkflowTestEnvironment } = require('./workflows/support/environment') as typeof import('./workflows/support/environment');
+  await stopWorkflowTestEnvironment();
 }
 
 /** Stops the service the integration tests share, if any test started it. */

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { DeliveryWorkflow } from '../../workflows';
+import { redeliverSignal, type DeliveryWorkflowInput } from '../../workflows/contracts';
+import { ActivityStubs } from './support/activity-stubs';
+import { withWorker, workflowTestEnvironment } from './support/environment';
+
+/**
+ * DeliveryWorkflow on a real dev server with stubbed activities: manual redelivery during the
+ * automatic back-off and after it, until the redelivery window closes. Delays and the window are
+ * inputs (DELIVERY_RETRY_DELAYS_MS, REDELIVERY_WINDOW_MS), short here: this server cannot skip time.
+ */
+describe('DeliveryWorkflow', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    await workflowTestEnvironment();
+  });
+
+  it('attempts at once, as a manual attempt, when redeliver is signalled during a back-off', async () => {
+    let attempts = 0;
+    const stubs = new ActivityStubs({ attemptDelivery: async () => ({ delivered: ++attempts > 1, stop: false }) });
+    // A back-off of ten minutes: the test times out long before it would end by itself.
+    const input = deliveryInput({ retryDelaysMs: [600_000, 600_000], redeliveryWindowMs: 0 });
+    const env = await workflowTestEnvironment();
+
+    const result = await withWorker(stubs.activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(DeliveryWorkflow, { workflowId: input.deliveryId, taskQueue, args: [input] });
+      await stubs.waitForCalls('attemptDelivery', 1);
+      await handle.signal(redeliverSignal);
+      return handle.result();
+    });
+
+    assert.deepEqual(result, { delivered: true, attempts: 2 });
+    assert.deepEqual(
+      stubs.inputsOf('attemptDelivery').map((call) => [call.attempt, call.trigger, call.nextDelayMs]),
+      [
+        [1, 'automatic', 600_000],
+        [2, 'manual', 600_000],
+      ],
+    );
+    assert.deepEqual(stubs.inputsOf('recordDelivery').map((call) => call.deliveryId), [input.deliveryId]);
+    assert.equal(stubs.inputsOf('markDeliveryFailed').length, 0);
+  });
+
+  it('accepts redeliver until the window closes, then completes; a later signal fails cleanly', async () => {
+    const stubs = new ActivityStubs({ attemptDelivery: async () => ({ delivered: false, stop: false }) });
+    // Generous for one signal after the automatic attempts, short enough to wait out.
+    const input = deliveryInput({ retryDelaysMs: [50], redeliveryWindowMs: 5_000 });
+    const env = await workflowTestEnvironment();
+
+    const result = await withWorker(stubs.activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(DeliveryWorkflow, { workflowId: input.deliveryId, taskQueue, args: [input] });
+      await stubs.waitForCalls('markDeliveryFailed', 1);
+      await handle.signal(redeliverSignal);
+      const result = await handle.result();
+      await assert.rejects(handle.signal(redeliverSignal), WorkflowNotFoundError);
+      return result;
+    });
+
+    assert.deepEqual(result, { delivered: false, attempts: 3 });
+    assert.deepEqual(
+      stubs.inputsOf('attemptDelivery').map((call) => [call.attempt, call.trigger, call.nextDelayMs]),
+      [
+        [1, 'automatic', 50],
+        [2, 'automatic', null],
+        [3, 'manual', null],
+      ],
+    );
+    assert.deepEqual(stubs.inputsOf('markDeliveryFailed'), [{ deliveryId: input.deliveryId }]);
+  });
+});
+
+function deliveryInput(overrides: Partial<DeliveryWorkflowInput>): DeliveryWorkflowInput {
+  const deliveryId = `dlv_WFTEST_${randomUUID()}`;
+  return {
+    deliveryId,
+    retryDelaysMs: [],
+    eventAt: new Date().toISOString(),
+    redeliveryWindowMs: 0,
+    timeoutMs: 1_000,
+    record: { auditId: 'aud_WFTEST', webhookId: 'wh_workflow_tests', url: 'http://127.0.0.1:9/hook', details: { event: 'audit.completed' } },
+    ...overrides,
+  };
+}
