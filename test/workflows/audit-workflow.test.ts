@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { AuditWorkflow, ReportWorkflow } from '../../workflows';
-import { reportWorkflowId, type AuditFailureCode, type AuditWorkflowInput } from '../../workflows/contracts';
+import { deliveryWorkflowId, reportWorkflowId, type AuditFailureCode, type AuditWorkflowInput } from '../../workflows/contracts';
 import { ActivityStubs } from './support/activity-stubs';
 import { withWorker, workflowTestEnvironment } from './support/environment';
 
@@ -21,7 +21,8 @@ describe('AuditWorkflow', function () {
 
   it('ends at once on robots_disallowed: one attempt, one audit.failed', async () => {
     const stubs = new ActivityStubs({ runAudit: failWith('robots_disallowed') });
-    const result = await runAudit(stubs, auditInput());
+    // Retries are configured: robots_disallowed alone is why there is no second attempt.
+    const result = await runAudit(stubs, auditInput({ retryDelaysMs: [50, 50] }));
 
     assert.deepEqual(result, { status: 'failed', attempts: 1 });
     assert.equal(stubs.inputsOf('runAudit').length, 1);
@@ -75,8 +76,8 @@ describe('AuditWorkflow', function () {
       runAudit: failingOnce('audit_provider_unavailable'),
       // Two subscribed webhooks: ids derive from the emission key, as the real planning's do.
       planDeliveries: async ({ emissionKey }) =>
-        ['wh_a', 'wh_b'].map((webhookId) => ({
-          deliveryId: `dlv-${emissionKey}-${webhookId}`.replace(/[^\w-]/g, '_'),
+        WEBHOOKS.map((webhookId) => ({
+          deliveryId: plannedDeliveryId(emissionKey, webhookId),
           createdAt: new Date().toISOString(),
           webhookId,
           url: `http://127.0.0.1:9/${webhookId}`,
@@ -98,8 +99,8 @@ describe('AuditWorkflow', function () {
     assert.deepEqual(eventsOf(stubs), ['audit.retried', 'audit.completed'], 'each event planned once');
     const emissionKeys = stubs.inputsOf('planDeliveries').map((call) => call.emissionKey);
     assert.equal(new Set(emissionKeys).size, 2);
-    const expectedIds = emissionKeys.flatMap((key) => ['wh_a', 'wh_b'].map((webhookId) => `dlv-${key}-${webhookId}`.replace(/[^\w-]/g, '_')));
-    assert.deepEqual([...childIds].sort(), [...expectedIds].sort());
+    const expectedIds = emissionKeys.flatMap((key) => WEBHOOKS.map((webhookId) => plannedDeliveryId(key, webhookId)));
+    assert.deepEqual([...childIds].sort(), expectedIds.map(deliveryWorkflowId).sort());
     // Each child recorded its own row once, for the event it was planned for.
     assert.deepEqual(stubs.inputsOf('recordDelivery').map((call) => call.deliveryId).sort(), [...expectedIds].sort());
     assert.deepEqual(
@@ -133,6 +134,12 @@ describe('AuditWorkflow', function () {
     }
   });
 });
+
+const WEBHOOKS = ['wh_a', 'wh_b'];
+
+function plannedDeliveryId(emissionKey: string, webhookId: string): string {
+  return `dlv_${emissionKey}_${webhookId}`.replace(/[^\w]/g, '_');
+}
 
 let auditCounter = 0;
 
