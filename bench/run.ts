@@ -9,8 +9,8 @@ import { createAccount, createApiKey } from '../src/accounts/repository';
 import { systemClock } from '../src/clock';
 import { loadConfig } from '../src/config';
 import { createDb, migrateLatest } from '../src/db/knex';
-import { startApi } from '../src/service';
-import { superviseWorker, type SupervisedWorker } from '../src/worker-process';
+import { startApi } from '../processes/service';
+import { superviseWorker, type SupervisedWorker } from '../processes/worker-process';
 import { serveGeneratedSite } from './generated-site';
 import { startTestInfrastructure } from '../test/support/infrastructure';
 

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
-  const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const service = spawn(process.execPath, ['--import', 'tsx', 'processes/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const serviceLog = fs.createWriteStream(path.join(dataDir, 'service.log'));
   service.stdout!.pipe(serviceLog);
   service.stderr!.pipe(serviceLog);
@@ -187,7 +187,7 @@ function describe(pid: number, args: string): string {
     const environ = fs.existsSync(`/proc/${pid}/environ`) ? fs.readFileSync(`/proc/${pid}/environ`, 'utf8') : '';
     return environ.includes('WORKER_KIND=reports') ? 'report worker' : 'audit worker';
   }
-  if (args.includes('src/main.ts')) return 'npm start (API + supervisor)';
+  if (args.includes('processes/main.ts')) return 'npm start (API + supervisor)';
   return args.slice(0, 40);
 }
 

@@ -2,7 +2,7 @@
 // all connect the same way (timeouts, namespace, reconnection).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { RestartBackoff } from '../src/restart-backoff';
+import { RestartBackoff } from '../src/supervision/restart-backoff';
 
 export interface TemporalClientBundle {
   connection: Connection;

@@ -2,7 +2,7 @@
 //
 // "Started" means the frontend answers gRPC for our namespace, not merely that the process
 // is alive: callers connect a worker and a client right after this resolves.
-import { spawnTiedToParent } from '../src/tied-child';
+import { spawnTiedToParent } from '../src/supervision/tied-child';
 import { Connection } from '@temporalio/client';
 import { forEachLine } from './lines';
 import { registerSearchAttributes, searchAttributeCliArgs } from './search-attributes';

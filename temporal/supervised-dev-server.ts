@@ -1,5 +1,5 @@
-import type { BackoffPolicy } from '../src/restart-backoff';
-import { supervise, type Supervised } from '../src/supervisor';
+import type { BackoffPolicy } from '../src/supervision/restart-backoff';
+import { supervise, type Supervised } from '../src/supervision/supervisor';
 import { startDevServer, type DevServer, type DevServerOptions } from './dev-server';
 
 export interface SupervisedDevServer extends Supervised {
@@ -10,7 +10,7 @@ export interface SupervisedDevServer extends Supervised {
 
 /**
  * `npm start`'s Temporal dev server, started again on the same port and database file whenever it
- * dies (capped exponential back-off, src/supervisor.ts), so work survives and clients reconnect.
+ * dies (capped exponential back-off, src/supervision/supervisor.ts), so work survives and clients reconnect.
  * The first start is not retried: a port in use or a broken CLI is reported to the caller at once.
  */
 export async function superviseDevServer(

@@ -15,7 +15,7 @@ export interface TemporalWorkerOptions {
   activities: object;
   /** Activities run at once by this worker (default: the SDK's). */
   maxConcurrentActivities?: number;
-  /** The bundle itself, or `{ codePath }` of one written by temporal/bundle-main.ts. */
+  /** The bundle itself, or `{ codePath }` of one written by processes/bundle-main.ts. */
   workflowBundle: NonNullable<WorkerOptions['workflowBundle']>;
 }
 

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { spawnTiedToParent } from '../tied-child';
+import { spawnTiedToParent } from '../supervision/tied-child';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';

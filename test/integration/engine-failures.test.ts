@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createLiveEngine } from '../../src/audits/live-engine';
 import { crawlSite } from '../../src/crawl/crawler';
-import { startWorker } from '../../src/service';
+import { startWorker } from '../../processes/service';
 import { api, getStack, newAccount, startExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { serveSite } from '../support/sites';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { superviseWorker, type SupervisedWorker } from '../../src/worker-process';
+import { superviseWorker, type SupervisedWorker } from '../../processes/worker-process';
 import { api, getStack, newAccount, startExtraApi, waitForAudit } from '../support/stack';
 import { until } from '../support/receiver';
 

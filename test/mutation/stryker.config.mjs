@@ -18,7 +18,6 @@ export default {
     '!src/outbound/client.ts',
     'src/audits/domain.ts',
     'src/webhooks/signing.ts',
-    'src/webhooks/url-policy.ts',
     'src/reports/report-link.ts',
     'src/accounts/ip-allowlist.ts',
     'src/accounts/keys.ts',

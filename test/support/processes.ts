@@ -9,7 +9,7 @@ const root = path.join(__dirname, '..', '..');
 /** A separate API process (`SERVICE_ROLES=api npm start`) on the run's database and Temporal. */
 export async function startApiProcess(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src', 'main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'processes', 'main.ts')], {
     cwd: root,
     env: { ...process.env, ...env, SERVICE_ROLES: 'api', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,7 +37,7 @@ export async function startApiProcess(env: Record<string, string>): Promise<{ ur
   };
 }
 
-/** A running `npm start` (src/main.ts), in its own process group as a terminal would run it. */
+/** A running `npm start` (processes/main.ts), in its own process group as a terminal would run it. */
 export interface ServiceProcess {
   pid: number;
   url: string;
@@ -53,7 +53,7 @@ export interface ServiceProcess {
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const temporalPort = await freePortWithUi();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src', 'main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'processes', 'main.ts')], {
     cwd: root,
     env: { ...process.env, TEMPORAL_ADDRESS: '', PORT: String(port), TEMPORAL_PORT: String(temporalPort), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

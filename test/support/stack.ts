@@ -7,7 +7,7 @@ import { createAccount, createApiKey } from '../../src/accounts/repository';
 import { publishChange } from '../../src/db/change-feed';
 import { siteOfUrl } from '../../src/registrable-domain';
 import { createLiveEngine } from '../../src/audits/live-engine';
-import { startApi, startReportWorker, startWorker, type RunningApi } from '../../src/service';
+import { startApi, startReportWorker, startWorker, type RunningApi } from '../../processes/service';
 import type { RunningWorker } from '../../temporal/worker';
 import type { Tier } from '../../src/schemas/audit';
 import { bundleWorkflows } from '../../temporal/worker';

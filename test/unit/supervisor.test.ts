@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { RestartBackoff } from '../../src/restart-backoff';
-import { supervise, type Incarnation } from '../../src/supervisor';
+import { RestartBackoff } from '../../src/supervision/restart-backoff';
+import { supervise, type Incarnation } from '../../src/supervision/supervisor';
 
 /** A real child process that serves (prints "ready") after `readyAfterMs`, then exits with `code` after `exitAfterMs` (never if null). */
 function nodeProcess(opts: { readyAfterMs?: number; exitAfterMs: number | null; code?: number }): Incarnation {

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from './config';
-import { systemClock } from './clock';
-import { createDb, migrateLatest } from './db/knex';
-import { openDatabase } from './db/open';
+import { loadConfig } from '../src/config';
+import { systemClock } from '../src/clock';
+import { createDb, migrateLatest } from '../src/db/knex';
+import { openDatabase } from '../src/db/open';
 import { startApi } from './service';
 import { superviseWorker } from './worker-process';
-import type { SupervisedState } from './supervisor';
+import type { SupervisedState } from '../src/supervision/supervisor';
 import { ensureTemporalCli } from '../temporal/cli';
 import { superviseDevServer } from '../temporal/supervised-dev-server';
 import { connectClient } from '../temporal/connection';

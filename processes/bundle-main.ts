@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { bundleWorkflows } from './worker';
+import { bundleWorkflows } from '../temporal/worker';
 
 /**
- * `node --import tsx temporal/bundle-main.ts <file>`: writes the workflow bundle to a file, in a
+ * `node --import tsx processes/bundle-main.ts <file>`: writes the workflow bundle to a file, in a
  * short-lived process, so that webpack's memory never stays in the long-running worker.
  */
 async function main(): Promise<void> {

@@ -7,23 +7,23 @@ import {
   createReportPlanningActivities,
   createReportRenderingActivities,
 } from '../activities';
-import { FileReportStorage } from './reports/storage';
-import { SigningKeyring } from './reports/signing-keys';
+import { FileReportStorage } from '../src/reports/storage';
+import { SigningKeyring } from '../src/reports/signing-keys';
 import { TemporalReportRenders } from '../temporal/report-control';
-import { parseCidrList } from './outbound/policy';
-import { KeyAuthenticator } from './accounts/authenticator';
-import { createApp, errorDocsUrl } from './api/app';
-import { answerClientError, refuseConnect } from './api/client-error';
-import { ReadModel } from './api/read-model';
-import { ChangeFeed } from './db/change-feed';
-import type { HealthProbe, HealthReport } from './api/routes/system';
-import type { SupervisedState } from './supervisor';
-import type { AuditEngine } from './audits/produce';
-import type { Clock } from './clock';
-import type { Config } from './config';
-import type { Db } from './db/knex';
+import { parseCidrList } from '../src/outbound/policy';
+import { KeyAuthenticator } from '../src/accounts/authenticator';
+import { createApp, errorDocsUrl } from '../src/api/app';
+import { answerClientError, refuseConnect } from '../src/api/client-error';
+import { ReadModel } from '../src/api/read-model';
+import { ChangeFeed } from '../src/db/change-feed';
+import type { HealthProbe, HealthReport } from '../src/api/routes/system';
+import type { SupervisedState } from '../src/supervision/supervisor';
+import type { AuditEngine } from '../src/audits/produce';
+import type { Clock } from '../src/clock';
+import type { Config } from '../src/config';
+import type { Db } from '../src/db/knex';
 import { TemporalAuditScheduler } from '../temporal/audit-scheduler';
-import { runReconciler } from './audits/reconciler';
+import { runReconciler } from '../src/audits/reconciler';
 import { connectClient, type TemporalClientBundle } from '../temporal/connection';
 import { startTemporalWorker, type TemporalWorkerOptions, type RunningWorker } from '../temporal/worker';
 import { ensurePruneSchedule } from '../temporal/schedules';

@@ -1,8 +1,8 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createLiveEngine } from './audits/live-engine';
-import { systemClock } from './clock';
-import { loadConfig } from './config';
-import { createDb } from './db/knex';
+import { createLiveEngine } from '../src/audits/live-engine';
+import { systemClock } from '../src/clock';
+import { loadConfig } from '../src/config';
+import { createDb } from '../src/db/knex';
 import { startReportWorker, startWorker } from './service';
 import { bundleWorkflows } from '../temporal/worker';
 import { waitForNamespace } from '../temporal/connection';

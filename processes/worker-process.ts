@@ -3,8 +3,8 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BackoffPolicy } from './restart-backoff';
-import { supervise, type Incarnation, type Supervised } from './supervisor';
+import type { BackoffPolicy } from '../src/supervision/restart-backoff';
+import { supervise, type Incarnation, type Supervised } from '../src/supervision/supervisor';
 
 export interface SupervisedWorker extends Supervised {
   /** The current worker process serves its task queue. */
@@ -21,8 +21,8 @@ let supervisors = 0;
 const STOP_GRACE_MS = 30_000;
 
 /**
- * Runs src/worker-main.ts as a child process (it inherits the tsx loader through execArgv) and
- * restarts it whenever it ends, with capped exponential back-off, forever (src/supervisor.ts): a
+ * Runs processes/worker-main.ts as a child process (it inherits the tsx loader through execArgv) and
+ * restarts it whenever it ends, with capped exponential back-off, forever (src/supervision/supervisor.ts): a
  * crash-looping worker slows down but never stops the API beside it. Returns once the workflow
  * bundle is built, without waiting for the worker (`ready()`): it may be waiting for Temporal.
  * `env.WORKER_KIND` says which worker it is (audits by default, or reports).
@@ -32,7 +32,7 @@ export async function superviseWorker(
   log: (message: string) => void,
   options: { backoff?: BackoffPolicy; signal?: AbortSignal } = {},
 ): Promise<SupervisedWorker> {
-  bundling ??= promisify(execFile)(process.execPath, [...process.execArgv, path.join(__dirname, '..', 'temporal', 'bundle-main.ts'), bundlePath]).then(
+  bundling ??= promisify(execFile)(process.execPath, [...process.execArgv, path.join(__dirname, 'bundle-main.ts'), bundlePath]).then(
     () => undefined,
     (err: unknown) => {
       bundling = null;
