@@ -2,6 +2,14 @@ import { ApiError } from '../errors';
 import { FEATURE_MIN_TIER, tierAtLeast } from './tiers';
 import type { Usage } from './usage';
 
+/** How `tier_required` messages name each gated feature. */
+export const FEATURE_NAMES: Record<keyof typeof FEATURE_MIN_TIER, string> = {
+  webhooks: 'webhooks',
+  pdf_reports: 'PDF reports',
+  branding: 'Report branding',
+  ip_allowlists: 'IP allowlists',
+};
+
 /** 403 tier_required, naming the minimum tier, unless the account's tier includes the feature. */
 export function requireTier(usage: Usage | undefined, feature: keyof typeof FEATURE_MIN_TIER, name: string): void {
   const minimum = FEATURE_MIN_TIER[feature];

@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { workspaceTier } from '../accounts/repository';
 import { FEATURE_MIN_TIER, tierAtLeast } from '../accounts/tiers';
 import { validateBranding } from '../reports/branding';
-import { brandingResource, loadBranding, saveBranding } from '../reports/branding-repository';
+import { presentBranding } from '../presenters/branding';
+import { loadBranding, saveBranding } from '../reports/branding-repository';
 import { checkLogoEmbeds } from '../reports/pdf';
 import { listSigningKeys, rotateSigningKey } from '../reports/signing-keys';
 
@@ -170,7 +171,7 @@ branding
       if (value.logo) await checkLogoEmbeds(value.logo);
       const saved: Record<string, unknown> = {};
       for (const mode of brandingModes(opts.mode)) {
-        saved[mode] = brandingResource(await saveBranding(db, { workspaceId: opts.workspace, mode }, value, systemClock.now()));
+        saved[mode] = presentBranding(await saveBranding(db, { workspaceId: opts.workspace, mode }, value, systemClock.now()));
       }
       return { json: { workspace_id: opts.workspace, ...saved }, text: `Branding of ${opts.workspace} (${brandingModes(opts.mode).join(', ')}) set to "${value.displayName}".` };
     }),
@@ -183,8 +184,8 @@ branding
   .action((opts: { workspace: string; json?: boolean }) =>
     run(opts.json, async (db) => {
       await workspaceTier(db, opts.workspace);
-      const shown: Record<string, ReturnType<typeof brandingResource>> = {};
-      for (const mode of MODES) shown[mode] = brandingResource(await loadBranding(db, { workspaceId: opts.workspace, mode }));
+      const shown: Record<string, ReturnType<typeof presentBranding>> = {};
+      for (const mode of MODES) shown[mode] = presentBranding(await loadBranding(db, { workspaceId: opts.workspace, mode }));
       const text = MODES.map((mode) => `${mode}: ${shown[mode]!.display_name ?? '(neutral, no branding)'}`).join('\n');
       return { json: { workspace_id: opts.workspace, ...shown }, text };
     }),

@@ -11,10 +11,13 @@ import type { ReadModel } from './read-model';
 import { authenticate, limitRetrieval } from './middleware/auth';
 import { envelope } from './middleware/envelope';
 import { auditRoutes } from './routes/audits';
-import { reportLinkRoutes, reportRoutes, type ReportRouteDeps } from './routes/reports';
+import { brandingRoutes } from './routes/branding';
+import { mockReceiverRoutes } from './routes/mock-receiver';
+import { reportLinkRoutes } from './routes/report-links';
+import { reportRoutes, type ReportRouteDeps } from './routes/reports';
 import { systemRoutes, type HealthProbe } from './routes/system';
 import { usageRoutes } from './routes/usage';
-import { mockReceiverRoutes, webhookRoutes, type WebhookRouteDeps } from './routes/webhooks';
+import { webhookRoutes, type WebhookRouteDeps } from './routes/webhooks';
 
 export interface AppDeps {
   db: Db;
@@ -59,7 +62,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   const v1 = new Router<ApiState>({ prefix: '/v1' });
   v1.use(authenticate({ authenticator: deps.authenticator, readModel: deps.readModel, clock: deps.clock, failureLimit: deps.config.authFailureLimit }));
   v1.use(limitRetrieval({ db: deps.db, clock: deps.clock }));
-  for (const routes of [auditRoutes(deps), usageRoutes(), webhookRoutes(deps), reportRoutes(deps)]) v1.use(routes.routes());
+  for (const routes of [auditRoutes(deps), usageRoutes(), webhookRoutes(deps), reportRoutes(deps), brandingRoutes(deps)]) v1.use(routes.routes());
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   app.use(system.allowedMethods());

@@ -1,6 +1,7 @@
 import type { RouterContext } from '@koa/router';
 import type { KeyIdentity } from '../accounts/repository';
 import type { Usage } from '../accounts/usage';
+import type { Mode } from '../schemas/audit';
 
 /** What the middleware chain learns about a request, for the handlers after it. */
 export interface ApiState {
@@ -10,3 +11,19 @@ export interface ApiState {
 }
 
 export type ApiContext = RouterContext<ApiState>;
+
+/** What a key may see: its workspace, in its environment (test keys test data, live keys live data). */
+export interface Scope {
+  workspaceId: string;
+  mode: Mode;
+}
+
+/**
+ * Who is calling, as the auth middleware found out: the key, the scope it sees and its account's
+ * usage. Only for routes behind authentication; anything else is a wiring bug (500).
+ */
+export function caller(ctx: ApiContext): { identity: KeyIdentity; scope: Scope; usage: Usage } {
+  const { identity, usage } = ctx.state;
+  if (!identity || !usage) throw new Error(`${ctx.method} ${ctx.path} needs an authenticated request`);
+  return { identity, scope: { workspaceId: identity.workspaceId, mode: identity.mode }, usage };
+}

@@ -4,6 +4,8 @@ import { loadAudit, type AuditRow } from '../audits/repository';
 import type { ChangeFeed } from '../db/change-feed';
 import { CoherentCache } from '../db/coherent-cache';
 import type { Db } from '../db/knex';
+import { hasIdShape } from '../ids';
+import type { Scope } from './context';
 
 /**
  * What the hot read paths need, cached and kept coherent across API instances by the change feed:
@@ -48,6 +50,14 @@ export class ReadModel {
 
   async audit(auditId: string): Promise<AuditRow | undefined> {
     return this.auditCache.get(auditId, () => loadAudit(this.db, auditId), (row) => row?.status === 'completed');
+  }
+
+  /** The audit if the scope may see it: only in its workspace, and test keys only test audits (live likewise). */
+  async auditIn(scope: Scope, auditId: string): Promise<AuditRow | undefined> {
+    // An id of another shape names no audit: answered without a query.
+    if (!hasIdShape('audit', auditId)) return undefined;
+    const row = await this.audit(auditId);
+    return row && row.workspace_id === scope.workspaceId && row.mode === scope.mode ? row : undefined;
   }
 
   auditChanged(auditId: string): void {

@@ -32,6 +32,11 @@ export async function loadAudit(db: Db, auditId: string): Promise<AuditRow | und
   return db<AuditRow>('audits').where({ id: auditId }).first();
 }
 
+/** What a report's file name is made of; undefined once the audit is pruned. */
+export async function loadAuditHeadline(db: Db, auditId: string): Promise<Pick<AuditRow, 'domain' | 'completed_at'> | undefined> {
+  return db<AuditRow>('audits').where({ id: auditId }).first('domain', 'completed_at');
+}
+
 export interface ListFilter {
   workspaceId: string;
   mode: Mode;

@@ -72,16 +72,3 @@ export async function saveBranding(
     .returning('*');
   return fromRow(row as BrandingRow);
 }
-
-/** The API's view of branding: snake_case, the logo described rather than returned. */
-export function brandingResource(stored: StoredBranding) {
-  const b = stored.branding;
-  return {
-    display_name: b?.displayName ?? null,
-    primary_color: b?.primaryColor ?? null,
-    footer_text: b?.footerText ?? null,
-    contact_line: b?.contactLine ?? null,
-    logo: b?.logo ? { content_type: `image/${imageFormat(b.logo)}`, byte_size: b.logo.length } : null,
-    updated_at: stored.updatedAt ? stored.updatedAt.toISOString() : null,
-  };
-}

@@ -31,6 +31,19 @@ export interface DeliveryRow {
   delivered_at: Date | null;
 }
 
+export interface DeliveryAttemptRow {
+  delivery_id: string;
+  attempt: number;
+  trigger: 'automatic' | 'manual';
+  started_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  error_class: string | null;
+  error_message: string | null;
+  response_excerpt: string | null;
+  next_attempt_at: Date | null;
+}
+
 export interface Scope {
   workspaceId: string;
   mode: Mode;
@@ -95,7 +108,7 @@ export async function listDeliveries(db: Db, webhookId: string, page: { limit: n
   if (page.after) query.whereRaw('(created_at, id) < (?::timestamptz, ?)', [page.after.createdAt, page.after.id]);
   const rows = ((await query) as DeliveryRow[]).slice(0, page.limit + 1);
   const visible = rows.slice(0, page.limit);
-  const attempts = visible.length
+  const attempts: DeliveryAttemptRow[] = visible.length
     ? await db('delivery_attempts').whereIn('delivery_id', visible.map((r) => r.id)).orderBy(['delivery_id', 'attempt'])
     : [];
   return { rows: visible, attempts, hasMore: rows.length > page.limit };

@@ -1,5 +1,7 @@
 import Router, { type RouterContext } from '@koa/router';
-import { ERROR_CATALOG } from '../../errors';
+import { presentHealth } from '../../presenters/health';
+import { ApiError, ERROR_CATALOG } from '../../errors';
+import { errorBody } from '../middleware/envelope';
 import { buildOpenApi } from '../openapi';
 import type { ApiState } from '../context';
 
@@ -37,27 +39,19 @@ export function systemRoutes(deps: { health: HealthProbe; apiBaseUrl: () => stri
  * 200 {status, components} when every component is up; else 503 with the same fields and the
  * error envelope naming what is down, so clients that only read `error` understand it too.
  */
-function answerHealth(ctx: RouterContext<ApiState>, report: HealthReport, okStatus: string, docsUrl: () => string): void {
+function answerHealth(ctx: RouterContext<ApiState>, report: HealthReport, okStatus: 'ok' | 'ready', docsUrl: () => string): void {
   if (report.ok) {
     ctx.status = 200;
-    ctx.body = { status: okStatus, components: report.components };
+    ctx.body = presentHealth(okStatus, report.components);
     return;
   }
   const down = Object.entries(report.components)
     .filter(([, state]) => state !== 'up')
     .map(([name, state]) => `${name} is ${state}`);
-  ctx.status = 503;
+  const error = new ApiError('service_unavailable', `not every part of the service is up: ${down.join(', ')}`);
+  ctx.status = error.status;
   ctx.set('Retry-After', '5');
-  ctx.body = {
-    status: 'unavailable',
-    components: report.components,
-    error: {
-      code: 'service_unavailable',
-      message: `not every part of the service is up: ${down.join(', ')}`,
-      request_id: ctx.state.requestId,
-      docs_url: `${docsUrl()}#service_unavailable`,
-    },
-  };
+  ctx.body = presentHealth('unavailable', report.components, errorBody(error, ctx.state.requestId, docsUrl()));
 }
 
 function errorReferenceHtml(): string {
