@@ -1,38 +1,32 @@
-// Custom search attributes the service relies on (Temporal UI filters, visibility queries).
+// Custom search attributes the service relies on (Temporal UI filters, visibility queries), as
+// declared by the typed keys of workflows/contracts.
 //
-// The dev server registers them at start from SEARCH_ATTRIBUTES (`--search-attribute Name=Type`);
-// an external server (TEMPORAL_ADDRESS) gets them through registerSearchAttributes().
-// Workflow code uses the typed keys of workflows/contracts instead: this file imports the Node client.
+// The dev server registers them at start (`--search-attribute Name=Type`); an external server
+// (TEMPORAL_ADDRESS) gets them through registerSearchAttributes(). This file imports the Node
+// client: workflow code uses the keys themselves.
 import { Connection, isGrpcServiceError } from '@temporalio/client';
+import type { SearchAttributeType } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { SEARCH_ATTRIBUTE_KEYS } from '../workflows/contracts';
 
 /** Name → type, with types spelled as the Temporal CLI expects them. */
-export const SEARCH_ATTRIBUTES = {
-  AuditStatus: 'Keyword',
-  AuditDomain: 'Keyword',
-  WorkspaceId: 'Keyword',
-  AuditMode: 'Keyword',
-} as const;
-
-export type SearchAttributeName = keyof typeof SEARCH_ATTRIBUTES;
+export const SEARCH_ATTRIBUTES: Readonly<Record<string, string>> = Object.fromEntries(SEARCH_ATTRIBUTE_KEYS.map((key) => [key.name, cliTypeName(key.type)]));
 
 /** `--search-attribute Name=Type` arguments for `temporal server start-dev`. */
 export function searchAttributeCliArgs(): string[] {
   return Object.entries(SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]);
 }
 
+/** The CLI's spelling of a type: `KEYWORD` → `Keyword`, `KEYWORD_LIST` → `KeywordList`. */
+function cliTypeName(type: SearchAttributeType): string {
+  return type.toLowerCase().replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
 // gRPC status code ALREADY_EXISTS (not importing @grpc/grpc-js: it is not a direct dependency).
 const GRPC_ALREADY_EXISTS = 6;
 
-/** Server-side enum value for a CLI-style type name such as 'Keyword'. */
-function indexedValueType(type: string): number {
-  const encoded = encodeSearchAttributeIndexedValueType(type.toUpperCase() as 'KEYWORD');
-  if (encoded === undefined) throw new Error(`Unknown search attribute type ${type}`);
-  return encoded;
-}
-
 /**
- * Makes sure every attribute of SEARCH_ATTRIBUTES exists in `namespace`. Adds only the missing
+ * Makes sure every attribute of SEARCH_ATTRIBUTE_KEYS exists in `namespace`. Adds only the missing
  * ones, so it is safe to call on every start; a concurrent registration by another process
  * ("already exists") is fine. Throws if a name exists with another type: that cannot be fixed
  * automatically (types are immutable) and queries on it would misbehave.
@@ -56,8 +50,8 @@ async function missingSearchAttributes(connection: Connection, namespace: string
   const listed = await connection.operatorService.listSearchAttributes({ namespace });
   const existing: Record<string, number> = { ...(listed.systemAttributes ?? {}), ...(listed.customAttributes ?? {}) };
   const missing: Record<string, number> = {};
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) {
-    const wanted = indexedValueType(type);
+  for (const { name, type } of SEARCH_ATTRIBUTE_KEYS) {
+    const wanted = encodeSearchAttributeIndexedValueType(type)!;
     const have = existing[name];
     if (have === undefined) missing[name] = wanted;
     else if (have !== wanted) {

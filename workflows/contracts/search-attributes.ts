@@ -1,5 +1,5 @@
-// Typed search-attribute keys (Temporal UI filters, visibility queries). The names here must match
-// SEARCH_ATTRIBUTES in temporal/search-attributes.ts, which registers them (a unit test checks it).
+// Typed search-attribute keys (Temporal UI filters, visibility queries): the one list of them.
+// temporal/search-attributes.ts registers these with the server.
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 import type { Mode } from '../../src/schemas/audit';
 import type { AuditStatus } from './audit';
