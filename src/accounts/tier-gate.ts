@@ -2,13 +2,20 @@ import { ApiError } from '../errors';
 import { FEATURE_MIN_TIER, tierAtLeast } from './tiers';
 import type { Usage } from './usage';
 
+export type GatedFeature = keyof typeof FEATURE_MIN_TIER;
+
 /** How `tier_required` messages name each gated feature. */
-export const FEATURE_NAMES: Record<keyof typeof FEATURE_MIN_TIER, string> = {
+const FEATURE_NAMES: Record<GatedFeature, string> = {
   webhooks: 'webhooks',
   pdf_reports: 'PDF reports',
   branding: 'Report branding',
   ip_allowlists: 'IP allowlists',
 };
+
+/** The gate of every surface that offers `feature` (API routes, pages): one rule, one message. */
+export function requireFeature(usage: Usage | undefined, feature: GatedFeature): void {
+  requireTier(usage, feature, FEATURE_NAMES[feature]);
+}
 
 /** 403 tier_required, naming the minimum tier, unless the account's tier includes the feature. */
 export function requireTier(usage: Usage | undefined, feature: keyof typeof FEATURE_MIN_TIER, name: string): void {

@@ -1,6 +1,5 @@
 import type { Middleware } from 'koa';
-import { FEATURE_NAMES, requireTier } from '../../accounts/tier-gate';
-import type { FEATURE_MIN_TIER } from '../../accounts/tiers';
+import { requireFeature, type GatedFeature } from '../../accounts/tier-gate';
 import type { ApiState } from '../context';
 
 /**
@@ -8,9 +7,9 @@ import type { ApiState } from '../context';
  * per route (`router.get(path, tierGate('webhooks'), handler)`): a router.use() middleware of a
  * router nested under /v1 would also run for the routes of routers mounted after it.
  */
-export function tierGate(feature: keyof typeof FEATURE_MIN_TIER): Middleware<ApiState> {
+export function tierGate(feature: GatedFeature): Middleware<ApiState> {
   return async (ctx, next) => {
-    requireTier(ctx.state.usage, feature, FEATURE_NAMES[feature]);
+    requireFeature(ctx.state.usage, feature);
     await next();
   };
 }
