@@ -1,12 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
 import { loadAudit } from '../src/audits/repository';
 import { accountTier } from '../src/accounts/repository';
 import { tierAtLeast, FEATURE_MIN_TIER } from '../src/accounts/tiers';
 import { brandingRevision } from '../src/reports/branding-repository';
-import { renderAndStoreReport } from '../src/reports/stored-reports';
-import type { ReportStorage } from '../src/reports/storage';
+import { renderAndStoreReport, type ReportRenderDeps } from '../src/reports/stored-reports';
 import { AUDIT_NOT_COMPLETED } from '../workflows/contracts';
 
 /** AuditWorkflow's question after completion: does the audit get its report rendered now? */
@@ -29,7 +27,7 @@ export function createReportPlanningActivities(deps: { db: Db }) {
 export type ReportPlanningActivities = ReturnType<typeof createReportPlanningActivities>;
 
 /** The render itself, run by the report worker process (task queue REPORT_TASK_QUEUE). */
-export function createReportRenderingActivities(deps: { db: Db; clock: Clock; storage: ReportStorage }) {
+export function createReportRenderingActivities(deps: ReportRenderDeps) {
   return {
 
     /** Renders and stores the audit's PDF unless the stored one is current. */

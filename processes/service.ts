@@ -10,7 +10,6 @@ import {
 import { FileReportStorage } from '../src/reports/storage';
 import { SigningKeyring } from '../src/reports/signing-keys';
 import { TemporalReportRenders } from '../temporal/report-control';
-import { parseCidrList } from '../src/outbound/policy';
 import { KeyAuthenticator } from '../src/accounts/authenticator';
 import { createApp, errorDocsUrl } from '../src/api/app';
 import { answerClientError, refuseConnect } from '../src/api/client-error';
@@ -128,7 +127,7 @@ export async function startWorker(
         db: opts.db,
         clock: opts.clock,
         timeoutMs: opts.config.deliveryTimeoutMs,
-        allow: parseCidrList(opts.config.outboundAllowCidrs),
+        allow: opts.config.outboundAllow,
         testMockUrl: opts.testWebhookMockUrl,
       }),
     },
@@ -148,7 +147,12 @@ export async function startReportWorker(opts: CommonOptions & { workflowBundle: 
     workflowBundle: opts.workflowBundle,
     // One render at a time per process: CPU-bound, so more would only share the same core.
     maxConcurrentActivities: 1,
-    activities: createReportRenderingActivities({ db: opts.db, clock: opts.clock, storage: new FileReportStorage(opts.config.reportsDir) }),
+    activities: createReportRenderingActivities({
+      db: opts.db,
+      clock: opts.clock,
+      storage: new FileReportStorage(opts.config.reportsDir),
+      fallbackFont: opts.config.reportFallbackFont,
+    }),
   });
 }
 

@@ -16,7 +16,7 @@ import { waitForNamespace } from '../temporal/connection';
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl || !config.temporalAddress) throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS');
-  const kind = process.env.WORKER_KIND === 'reports' ? 'report worker' : 'worker';
+  const kind = config.workerKind === 'reports' ? 'report worker' : 'worker';
   const stopRequested = new AbortController();
   process.once('SIGTERM', () => stopRequested.abort());
   process.once('SIGINT', () => stopRequested.abort());
@@ -37,10 +37,10 @@ async function main(): Promise<void> {
     clock: systemClock,
     temporalAddress: config.temporalAddress,
     // Prebuilt by the supervisor when it can (keeps webpack out of this long-running process).
-    workflowBundle: process.env.WORKFLOW_BUNDLE_PATH ? { codePath: process.env.WORKFLOW_BUNDLE_PATH } : await bundleWorkflows(),
+    workflowBundle: config.workflowBundlePath ? { codePath: config.workflowBundlePath } : await bundleWorkflows(),
   };
   const worker =
-    process.env.WORKER_KIND === 'reports'
+    config.workerKind === 'reports'
       ? await startReportWorker(common)
       : await startWorker({
           ...common,

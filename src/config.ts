@@ -1,22 +1,27 @@
 import path from 'node:path';
-import { validatedCidrSetting } from './outbound/policy';
+import { parseCidrSetting, type CidrList } from './outbound/policy';
 
 /** Every environment knob of the service, parsed once, in one typed place. */
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Port of the embedded Postgres `npm start` runs when DATABASE_URL is unset. */
+  embeddedPostgresPort: number;
   /** Rendered PDF reports (filesystem storage). */
   reportsDir: string;
   /** How long GET /audits/{id}/pdf waits for a render before answering 202. */
   reportWaitMs: number;
+  /** A font file (`file.ttc#PostScriptName` for collections) for text DejaVu cannot show; else an installed CJK font. */
+  reportFallbackFont: string | undefined;
   temporalAddress: string | undefined;
   temporalPort: number;
   temporalNamespace: string;
   taskQueue: string;
   /** Task queue of the report worker process: renders are CPU-heavy, so they run apart from crawls. */
   reportTaskQueue: string;
-  outboundAllowCidrs: string | undefined;
+  /** OUTBOUND_ALLOW_CIDRS: addresses exempt from the outbound block list (crawls, webhooks). */
+  outboundAllow: CidrList;
   auditRetryDelaysMs: number[];
   /** An audit attempt whose worker stops heartbeating this long is restarted on another worker. */
   auditHeartbeatTimeoutMs: number;
@@ -37,6 +42,10 @@ export interface Config {
   authFailureLimit: number;
   /** What `npm start` runs in this process tree (SERVICE_ROLES=api,worker by default). */
   roles: { api: boolean; worker: boolean };
+  /** Which worker a worker process is (set by its supervisor): audits, deliveries and maintenance, or PDF reports. */
+  workerKind: 'audits' | 'reports';
+  /** The workflow bundle its supervisor prebuilt for a worker process; unset: the worker bundles itself. */
+  workflowBundlePath: string | undefined;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number): number {
@@ -49,6 +58,12 @@ function integer(name: string, raw: string | undefined, fallback: number): numbe
 function delays(name: string, raw: string | undefined, fallback: number[]): number[] {
   if (raw === undefined || raw === '') return fallback;
   return raw.split(',').map((part) => integer(name, part.trim(), 0));
+}
+
+function workerKind(raw: string | undefined): Config['workerKind'] {
+  if (raw === undefined || raw === '' || raw === 'audits') return 'audits';
+  if (raw === 'reports') return 'reports';
+  throw new Error(`WORKER_KIND must be audits or reports, got "${raw}"`);
 }
 
 function roles(raw: string | undefined): Config['roles'] {
@@ -64,14 +79,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer('PORT', env.PORT, 3000),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
+    embeddedPostgresPort: integer('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329),
     reportsDir: path.resolve(env.REPORT_STORAGE_DIR || path.join(dataDir, 'reports')),
     reportWaitMs: integer('REPORT_WAIT_MS', env.REPORT_WAIT_MS, 10_000),
+    reportFallbackFont: env.REPORT_FALLBACK_FONT || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalPort: integer('TEMPORAL_PORT', env.TEMPORAL_PORT, 7233),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'audits',
     reportTaskQueue: env.REPORT_TASK_QUEUE || `${env.TEMPORAL_TASK_QUEUE || 'audits'}-reports`,
-    outboundAllowCidrs: validatedCidrSetting('OUTBOUND_ALLOW_CIDRS', env.OUTBOUND_ALLOW_CIDRS),
+    outboundAllow: parseCidrSetting('OUTBOUND_ALLOW_CIDRS', env.OUTBOUND_ALLOW_CIDRS),
     auditRetryDelaysMs: delays('AUDIT_RETRY_DELAYS_MS', env.AUDIT_RETRY_DELAYS_MS, [30_000, 120_000, 480_000]),
     auditHeartbeatTimeoutMs: integer('AUDIT_HEARTBEAT_TIMEOUT_MS', env.AUDIT_HEARTBEAT_TIMEOUT_MS, 10_000),
     auditReconcileIntervalMs: integer('AUDIT_RECONCILE_INTERVAL_MS', env.AUDIT_RECONCILE_INTERVAL_MS, 5000),
@@ -88,5 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     authFailureLimit: integer('AUTH_FAILURE_LIMIT', env.AUTH_FAILURE_LIMIT, 60),
     roles: roles(env.SERVICE_ROLES),
+    workerKind: workerKind(env.WORKER_KIND),
+    workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
   };
 }

@@ -3,7 +3,6 @@ import { runAnalyzersInSlices } from '../analyzers';
 import type { Config } from '../config';
 import { crawlSite } from '../crawl/crawler';
 import { DEFAULT_USER_AGENT } from '../outbound/client';
-import { parseCidrList } from '../outbound/policy';
 import { assembleAuditJson } from './assemble';
 import { AuditFailure } from '../../workflows/contracts';
 import type { AuditEngine } from './produce';
@@ -15,7 +14,6 @@ import type { AuditEngine } from './produce';
  * analyzers that needed it report `error`.
  */
 export function createLiveEngine(config: Config, crawl: typeof crawlSite = crawlSite): AuditEngine {
-  const allow = parseCidrList(config.outboundAllowCidrs);
   return {
     async runLive(row, { startedAt, heartbeat, signal, finalAttempt, clock }) {
       const crawlStarted = Date.now();
@@ -23,7 +21,7 @@ export function createLiveEngine(config: Config, crawl: typeof crawlSite = crawl
       const snapshot = await crawl({
         origin: row.domain,
         pageBudget,
-        allow,
+        allow: config.outboundAllow,
         userAgent: DEFAULT_USER_AGENT,
         onProgress: (progress) => heartbeat(progress),
         signal,

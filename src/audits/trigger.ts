@@ -7,7 +7,6 @@ import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import { publishChange } from '../db/change-feed';
 import { newLiveAuditId, testAuditId } from '../ids';
-import { parseCidrList } from '../outbound/policy';
 import { resolveAllowed } from '../outbound/resolve';
 import { hostRefusal } from '../outbound/refusal';
 import type { Tier } from '../schemas/audit';
@@ -180,7 +179,7 @@ async function triggerTestAudit(
 /** A per-audit webhook_url is a webhook feature (pro and up) and passes the outbound policy. */
 async function checkOverride(url: string, usage: Usage, config: Config): Promise<string> {
   requireTier(usage, 'webhooks', 'webhooks (webhook_url)');
-  return checkWebhookUrl('webhook_url', url, parseCidrList(config.outboundAllowCidrs));
+  return checkWebhookUrl('webhook_url', url, config.outboundAllow);
 }
 
 function parseDomain(raw: string): { origin: string; host: string } {
@@ -203,7 +202,7 @@ function requestedTier(requested: Tier | undefined, accountTier: Tier): Tier {
 /** Live audits of hosts that do not resolve to a public address are refused before anything is stored. */
 async function checkResolvable(host: string, config: Config): Promise<void> {
   try {
-    await resolveAllowed(host, parseCidrList(config.outboundAllowCidrs));
+    await resolveAllowed(host, config.outboundAllow);
   } catch (err) {
     throw new ApiError('invalid_domain', `domain cannot be audited: ${hostRefusal(err)}`);
   }

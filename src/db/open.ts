@@ -2,19 +2,16 @@ import pg from 'pg';
 import type { Config } from '../config';
 import { startEmbeddedPostgres } from './embedded';
 
-/** Port of the embedded Postgres that `npm start` runs when DATABASE_URL is unset. */
-export const EMBEDDED_PORT = Number(process.env.EMBEDDED_POSTGRES_PORT || 54329);
-
 /**
  * The database to use: DATABASE_URL, else the embedded Postgres under the data folder — reused
  * when `npm start` already runs it, otherwise started here (and stopped by close()).
  */
 export async function openDatabase(config: Config, opts: { startEmbedded: boolean }): Promise<{ url: string; close(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, close: async () => undefined };
-  const url = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}/audit_service`;
+  const url = `postgres://postgres:postgres@127.0.0.1:${config.embeddedPostgresPort}/audit_service`;
   if (await reachable(url)) return { url, close: async () => undefined };
   if (!opts.startEmbedded) throw new Error(`no database: set DATABASE_URL or start the service first`);
-  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: EMBEDDED_PORT });
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
   return { url: embedded.url, close: () => embedded.stop() };
 }
 

@@ -37,20 +37,13 @@ export function parseCidrList(csv: string | undefined): CidrList {
   return out;
 }
 
-/** The allow list from the environment (OUTBOUND_ALLOW_CIDRS), empty when unset. */
-export function allowListFromEnv(env: NodeJS.ProcessEnv = process.env): CidrList {
-  return parseCidrList(env.OUTBOUND_ALLOW_CIDRS);
-}
-
-/** A setting that holds a CIDR list, checked when the configuration is loaded; undefined when blank. */
-export function validatedCidrSetting(name: string, raw: string | undefined): string | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
+/** A setting that holds a CIDR list, parsed once when the configuration loads; empty when unset or blank. */
+export function parseCidrSetting(name: string, raw: string | undefined): CidrList {
   try {
-    parseCidrList(raw);
+    return parseCidrList(raw);
   } catch (err) {
     throw new Error(`${name}: ${(err as Error).message}`);
   }
-  return raw;
 }
 
 // A prefix length is plain decimal without leading zeros: "8x", "08", "+8", "8.0", "0x8" and "1e1"

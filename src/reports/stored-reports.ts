@@ -38,12 +38,20 @@ export type RenderOutcome =
   | { outcome: 'rendered' | 'current'; brandingRevision: number; byteSize: number; renderMs: number }
   | { outcome: 'not_completed' };
 
+export interface ReportRenderDeps {
+  db: Db;
+  clock: Clock;
+  storage: ReportStorage;
+  /** The REPORT_FALLBACK_FONT setting, if any. */
+  fallbackFont?: string;
+}
+
 /**
  * Renders the audit's PDF with the workspace's current branding and stores it, unless the stored
  * one is already current (so a repeated or concurrent request renders nothing twice). Test audits
  * give the sample report. Called by the render activity only: never on an API request.
  */
-export async function renderAndStoreReport(deps: { db: Db; clock: Clock; storage: ReportStorage }, auditId: string): Promise<RenderOutcome> {
+export async function renderAndStoreReport(deps: ReportRenderDeps, auditId: string): Promise<RenderOutcome> {
   const { db, storage } = deps;
   const audit = await loadAudit(db, auditId);
   if (!audit || audit.status !== 'completed' || audit.result_json === null || !audit.completed_at) return { outcome: 'not_completed' };
@@ -58,6 +66,7 @@ export async function renderAndStoreReport(deps: { db: Db; clock: Clock; storage
   const pdf = await renderAuditReport(JSON.parse(audit.result_json) as AuditJson, branding, {
     generatedAt: deps.clock.now(),
     sample: audit.mode === 'test',
+    fallbackFont: deps.fallbackFont,
   });
   const renderMs = Math.round(performance.now() - started);
   const sha256 = createHash('sha256').update(pdf).digest('hex');

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createAuditActivities, createDeliveryActivities, createReportPlanningActivities } from '../../activities';
 import { createLiveEngine } from '../../src/audits/live-engine';
-import { parseCidrList } from '../../src/outbound/policy';
 import { startTemporalWorker } from '../../temporal/worker';
 import { DeliveryWorkflow } from '../../workflows';
 import { api, getStack, newAccount, startExtraApi, waitForAudit, workflowBundle } from '../support/stack';
@@ -25,7 +24,7 @@ describe('a test-mode re-trigger that terminates an audit while it plans its web
       db: stack.db,
       clock: stack.clock,
       timeoutMs: config.deliveryTimeoutMs,
-      allow: parseCidrList(config.outboundAllowCidrs),
+      allow: config.outboundAllow,
       testMockUrl: `${stack.url}/mock/webhooks`,
     });
     const worker = await startTemporalWorker({

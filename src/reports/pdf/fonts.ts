@@ -12,17 +12,27 @@ export type FontName = 'body' | 'bold' | 'mono' | 'fallback';
 
 type Doc = PDFKit.PDFDocument;
 
+type FallbackFont = { data: Buffer; family?: string } | null;
+
 interface FontFiles {
   body: Buffer;
   bold: Buffer;
   mono: Buffer;
-  fallback: { data: Buffer; family?: string } | null;
 }
 
 let fontCache: FontFiles | null = null;
+// Per configured setting (undefined: the installed candidates only); read once per process.
+const fallbackCache = new Map<string | undefined, FallbackFont>();
 
-function fallbackFont(): FontFiles['fallback'] {
-  const configured = process.env['REPORT_FALLBACK_FONT'];
+/** `configured`: the REPORT_FALLBACK_FONT setting (`file` or `file.ttc#PostScriptName`), tried first. */
+function fallbackFont(configured: string | undefined): FallbackFont {
+  if (fallbackCache.has(configured)) return fallbackCache.get(configured)!;
+  const found = findFallbackFont(configured);
+  fallbackCache.set(configured, found);
+  return found;
+}
+
+function findFallbackFont(configured: string | undefined): FallbackFont {
   const candidates: { file: string; family?: string }[] = [];
   if (configured) {
     const [file, family] = configured.split('#');
@@ -34,7 +44,7 @@ function fallbackFont(): FontFiles['fallback'] {
   );
   for (const c of candidates) {
     if (!existsSync(c.file)) continue;
-    // Read once per process; a collection (.ttc) also needs the face's PostScript name.
+    // A collection (.ttc) also needs the face's PostScript name.
     return c.family ? { data: readFileSync(c.file), family: c.family } : { data: readFileSync(c.file) };
   }
   return null;
@@ -47,23 +57,26 @@ function fontFiles(): FontFiles {
     body: readFileSync(path.join(dir, 'DejaVuSans.ttf')),
     bold: readFileSync(path.join(dir, 'DejaVuSans-Bold.ttf')),
     mono: readFileSync(path.join(dir, 'DejaVuSansMono.ttf')),
-    fallback: fallbackFont(),
   };
   return fontCache;
 }
 
-/** Registers body, bold, mono and (when installed) fallback; selects body. Tells whether there is a fallback. */
-export function registerReportFonts(doc: Doc): boolean {
+/**
+ * Registers body, bold, mono and (when installed) fallback — `fallbackSetting` first, see
+ * findFallbackFont — and selects body. Tells whether there is a fallback.
+ */
+export function registerReportFonts(doc: Doc, fallbackSetting?: string): boolean {
   const f = fontFiles();
+  const fallback = fallbackFont(fallbackSetting);
   doc.registerFont('body', f.body);
   doc.registerFont('bold', f.bold);
   doc.registerFont('mono', f.mono);
-  if (f.fallback) {
-    if (f.fallback.family) doc.registerFont('fallback', f.fallback.data, f.fallback.family);
-    else doc.registerFont('fallback', f.fallback.data);
+  if (fallback) {
+    if (fallback.family) doc.registerFont('fallback', fallback.data, fallback.family);
+    else doc.registerFont('fallback', fallback.data);
   }
   doc.font('body');
-  return f.fallback !== null;
+  return fallback !== null;
 }
 
 /** Chooses, per text, a registered font that has a glyph for every character. */

@@ -35,6 +35,8 @@ export interface RenderOptions {
    * in every footer as sample data so that it cannot pass for a real audit.
    */
   sample?: boolean;
+  /** The REPORT_FALLBACK_FONT setting (fonts.ts): tried before the installed CJK fonts. */
+  fallbackFont?: string;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function renderAuditReport(audit: AuditJson, branding: Branding | n
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  const hasFallbackFont = registerReportFonts(doc);
+  const hasFallbackFont = registerReportFonts(doc, opts.fallbackFont);
 
   try {
     const report = { audit, branding: branding ?? { ...NEUTRAL_BRANDING }, branded: branding !== null, generatedAt, sample: opts.sample === true };
