@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { AuditWorkflow, ReportWorkflow } from '../../workflows';
-import { deliveryWorkflowId, reportWorkflowId, type AuditFailureCode, type AuditWorkflowInput } from '../../workflows/contracts';
+import { AUDIT_STATUS, deliveryWorkflowId, reportWorkflowId, type AuditFailureCode, type AuditWorkflowInput } from '../../workflows/contracts';
 import { ActivityStubs } from './support/activity-stubs';
 import { withWorker, workflowTestEnvironment } from './support/environment';
 
@@ -22,9 +22,11 @@ describe('AuditWorkflow', function () {
   it('ends at once on robots_disallowed: one attempt, one audit.failed', async () => {
     const stubs = new ActivityStubs({ runAudit: failWith('robots_disallowed') });
     // Retries are configured: robots_disallowed alone is why there is no second attempt.
-    const result = await runAudit(stubs, auditInput({ retryDelaysMs: [50, 50] }));
+    const input = auditInput({ retryDelaysMs: [50, 50] });
+    const result = await runAudit(stubs, input);
 
     assert.deepEqual(result, { status: 'failed', attempts: 1 });
+    assert.equal(await auditStatusOf(input.auditId), 'failed');
     assert.equal(stubs.inputsOf('runAudit').length, 1);
     assert.deepEqual(eventsOf(stubs), ['audit.failed']);
     assert.equal(stubs.inputsOf('markAuditWaitingForRetry').length, 0);
@@ -64,9 +66,11 @@ describe('AuditWorkflow', function () {
 
   it('completes with audit.completed when an attempt after a retry succeeds', async () => {
     const stubs = new ActivityStubs({ runAudit: failingOnce('target_rate_limited') });
-    const result = await runAudit(stubs, auditInput({ retryDelaysMs: [50, 50] }));
+    const input = auditInput({ retryDelaysMs: [50, 50] });
+    const result = await runAudit(stubs, input);
 
     assert.deepEqual(result, { status: 'completed', attempts: 2 });
+    assert.equal(await auditStatusOf(input.auditId), 'completed');
     assert.deepEqual(eventsOf(stubs), ['audit.retried', 'audit.completed']);
     assert.equal(stubs.inputsOf('markAuditFailed').length, 0);
   });
@@ -162,6 +166,12 @@ function auditInput(overrides: Partial<AuditWorkflowInput> = {}): AuditWorkflowI
 async function runAudit(stubs: ActivityStubs, input: AuditWorkflowInput) {
   const env = await workflowTestEnvironment();
   return withWorker(stubs.activities, (taskQueue) => env.client.workflow.execute(AuditWorkflow, { workflowId: input.auditId, taskQueue, args: [input] }));
+}
+
+/** The AuditStatus search attribute the workflow keeps current (Temporal UI filters, visibility queries). */
+async function auditStatusOf(auditId: string): Promise<string | undefined> {
+  const env = await workflowTestEnvironment();
+  return (await env.client.workflow.getHandle(auditId).describe()).typedSearchAttributes.get(AUDIT_STATUS);
 }
 
 /** What the real activity throws for a classified failure: non-retryable, typed by its code. */
