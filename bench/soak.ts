@@ -29,6 +29,8 @@ interface Series {
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-soak-'));
+  // Run as root, the embedded Postgres runs as the postgres user, which must reach its folder.
+  fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
   const temporalPort = await freePort();
   const site = await serveGeneratedSite(10);
@@ -139,9 +141,14 @@ async function main(): Promise<void> {
       console.log(`  ${String(start.name).padEnd(40)} ${start.rssMiB.toFixed(0).padStart(5)} → ${end ? end.rssMiB.toFixed(0) : 'gone'}`);
     }
     for (const [pid, end] of rssEnd) if (!rssStart.has(pid)) console.log(`  ${end.name.padEnd(40)}  (new) → ${end.rssMiB.toFixed(0)}`);
+  } catch (err) {
+    console.error(`service log (last lines):\n${fs.readFileSync(path.join(dataDir, 'service.log'), 'utf8').split('\n').slice(-30).join('\n')}`);
+    throw err;
   } finally {
-    process.kill(-service.pid!, 'SIGTERM');
-    await new Promise((resolve) => service.once('exit', resolve));
+    if (service.exitCode === null) {
+      process.kill(-service.pid!, 'SIGTERM');
+      await new Promise((resolve) => service.once('exit', resolve));
+    }
     await site.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
