@@ -2,6 +2,7 @@
 //
 // "Started" means the frontend answers gRPC for our namespace, not merely that the process
 // is alive: callers connect a worker and a client right after this resolves.
+import type { ChildProcess } from 'node:child_process';
 import { spawnTiedToParent } from '../src/supervision/tied-child';
 import { Connection } from '@temporalio/client';
 import { forEachLine } from './lines';
@@ -46,31 +47,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const log = opts.log ?? (() => {});
   const address = `${host}:${opts.port}`;
 
-  const args = ['server', 'start-dev', '--ip', host, '--port', String(opts.port), '--log-level', 'warn'];
-  args.push(...(opts.headless ? ['--headless'] : ['--ui-port', String(uiPort)]));
-  if (opts.dbFile) args.push('--db-filename', opts.dbFile);
-  // The CLI always creates "default" and prepends it to this list; passing it again would
-  // register the same namespace twice.
-  if (namespace !== 'default') args.push('--namespace', namespace);
-  // Registered in every namespace the CLI creates. NOTE: only for namespaces it creates; with an
-  // existing db file they are not added again, hence registerSearchAttributes() below.
-  args.push(...searchAttributeCliArgs());
-
   let stopping: Promise<void> | null = null;
-  const child = spawnTiedToParent(opts.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-
-  // Last lines of output, for the error message if it dies before it is ready.
-  const tail: string[] = [];
-  const onLine = (line: string) => {
-    if (!line.trim()) return;
-    tail.push(line);
-    if (tail.length > 40) tail.shift();
-    // Once we are stopping it, the server logs a burst of expected "connection refused" /
-    // "graceful_stop" warnings from its internal workers: keep them out of the caller's log.
+  const child = spawnTiedToParent(opts.cliPath, devServerArgs(opts, host, namespace, uiPort), { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Once we are stopping it, the server logs a burst of expected "connection refused" /
+  // "graceful_stop" warnings from its internal workers: keep them out of the caller's log.
+  const tail = keepOutputTail(child, (line) => {
     if (stopping === null) log(line);
-  };
-  forEachLine(child.stdout, onLine);
-  forEachLine(child.stderr, onLine);
+  });
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -127,6 +110,34 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     exited: exited.then(({ code, signal }) => `exited (${signal ?? code})`),
     stop,
   };
+}
+
+/** The command line of `temporal server start-dev`, loopback only. */
+function devServerArgs(opts: DevServerOptions, host: string, namespace: string, uiPort: number): string[] {
+  const args = ['server', 'start-dev', '--ip', host, '--port', String(opts.port), '--log-level', 'warn'];
+  args.push(...(opts.headless ? ['--headless'] : ['--ui-port', String(uiPort)]));
+  if (opts.dbFile) args.push('--db-filename', opts.dbFile);
+  // The CLI always creates "default" and prepends it to this list; passing it again would
+  // register the same namespace twice.
+  if (namespace !== 'default') args.push('--namespace', namespace);
+  // Registered in every namespace the CLI creates. NOTE: only for namespaces it creates; with an
+  // existing db file they are not added again, hence registerSearchAttributes() in waitUntilReady.
+  args.push(...searchAttributeCliArgs());
+  return args;
+}
+
+/** Passes every non-blank output line to `log` and keeps the last 40, for the error message if it dies before it is ready. */
+function keepOutputTail(child: ChildProcess, log: (line: string) => void): string[] {
+  const tail: string[] = [];
+  const onLine = (line: string) => {
+    if (!line.trim()) return;
+    tail.push(line);
+    if (tail.length > 40) tail.shift();
+    log(line);
+  };
+  forEachLine(child.stdout, onLine);
+  forEachLine(child.stderr, onLine);
+  return tail;
 }
 
 /** Polls until the frontend serves `namespace`, then makes sure our search attributes exist. */

@@ -1,67 +1,8 @@
-import { auditJsonSchema, findingSchema } from '../schemas/audit';
-import {
-  createWebhookBodySchema,
-  pageQuerySchema,
-  deliverySchema,
-  webhookSchema,
-  auditListSchema,
-  errorEnvelopeSchema,
-  listAuditsQuerySchema,
-  statusEnvelopeSchema,
-  triggerAuditBodySchema,
-  triggerAuditResponseSchema,
-  usageSchema,
-  brandingSchema,
-  putBrandingBodySchema,
-  reportLinkSchema,
-  reportRenderingSchema,
-} from '../schemas/api';
-import { ID_PATTERNS } from '../ids';
-import { ERROR_CATALOG, type ErrorCode } from '../errors';
+import { auditPaths, brandingPaths, reportPaths, usagePaths, webhookPaths } from './openapi-paths';
+import { componentSchemas, openApiParts } from './openapi-parts';
 
 /** The OpenAPI 3.1 document, generated from the same JSON Schemas ajv validates with. */
 export function buildOpenApi(serverUrl: string): object {
-  const components = {
-    Audit: auditJsonSchema,
-    Finding: findingSchema,
-    TriggerAuditRequest: triggerAuditBodySchema,
-    TriggerAuditResponse: triggerAuditResponseSchema,
-    AuditStatusEnvelope: statusEnvelopeSchema,
-    AuditList: auditListSchema,
-    Usage: usageSchema,
-    Webhook: webhookSchema,
-    CreateWebhookRequest: createWebhookBodySchema,
-    Delivery: deliverySchema,
-    ReportLink: reportLinkSchema,
-    ReportRendering: reportRenderingSchema,
-    Branding: brandingSchema,
-    PutBrandingRequest: putBrandingBodySchema,
-    Error: errorEnvelopeSchema,
-  };
-  const schemas = Object.fromEntries(Object.entries(components).map(([name, schema]) => [name, withoutId(schema)]));
-  const ref = (name: keyof typeof components) => ({ $ref: `#/components/schemas/${name}` });
-  const json = (schema: object) => ({ content: { 'application/json': { schema } } });
-  const errors = (...codes: ErrorCode[]) =>
-    Object.fromEntries(
-      [...new Set(codes.map((code) => ERROR_CATALOG[code].status))].map((status) => [
-        String(status),
-        { description: codes.filter((c) => ERROR_CATALOG[c].status === status).join(', '), ...json(ref('Error')) },
-      ]),
-    );
-  const common: ErrorCode[] = ['invalid_api_key', 'ip_not_allowed', 'too_many_failed_authentications', 'retrieval_limit_exceeded', 'internal_error'];
-  // Ids of another shape are answered 404 without a lookup.
-  const idParam = (name: string, kind: keyof typeof ID_PATTERNS) => ({ name, in: 'path', required: true, schema: { type: 'string', pattern: ID_PATTERNS[kind] } });
-  const auditIdParam = idParam('audit_id', 'audit');
-  const webhookIdParam = idParam('webhook_id', 'webhook');
-  const pageParams = Object.entries(pageQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
-  const rateHeaders = {
-    'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Monthly audit quota of the tier.' },
-    'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Audits left this period.' },
-    'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix seconds of the next quota reset.' },
-    'X-Request-Id': { schema: { type: 'string' } },
-  };
-  const ok = (description: string, schema: object) => ({ description, headers: rateHeaders, ...json(schema) });
-
   return {
     openapi: '3.1.0',
     info: {
@@ -75,149 +16,15 @@ export function buildOpenApi(serverUrl: string): object {
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
     components: {
-      schemas,
+      schemas: componentSchemas(),
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svc_live_… or svc_test_… API key' } },
     },
     paths: {
-      '/audits': {
-        post: {
-          operationId: 'triggerAudit',
-          summary: 'Trigger an audit',
-          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
-          requestBody: { required: true, ...json(ref('TriggerAuditRequest')) },
-          responses: {
-            '202': ok('Accepted; poll GET /audits/{audit_id} or wait for the webhook.', ref('TriggerAuditResponse')),
-            ...errors('invalid_domain', 'invalid_request', 'payload_too_large', 'tier_required', 'audit_quota_exceeded', 'burst_limit_exceeded', 'audit_provider_unavailable', ...common),
-          },
-        },
-        get: {
-          operationId: 'listAudits',
-          summary: 'List audits of the workspace, newest first',
-          parameters: Object.entries(listAuditsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
-          responses: { '200': ok('A page of audit summaries.', ref('AuditList')), ...errors('invalid_request', ...common) },
-        },
-      },
-      '/audits/{audit_id}': {
-        get: {
-          operationId: 'getAudit',
-          summary: 'Fetch one audit: the audit JSON when completed, else a status envelope',
-          parameters: [auditIdParam],
-          responses: {
-            '200': ok('Audit JSON or status envelope.', { oneOf: [ref('Audit'), ref('AuditStatusEnvelope')] }),
-            ...errors('audit_not_found', ...common),
-          },
-        },
-      },
-      '/audits/{audit_id}/findings': {
-        get: {
-          operationId: 'getAuditFindings',
-          summary: 'Only the findings array of a completed audit (status envelope while not complete)',
-          parameters: [auditIdParam],
-          responses: {
-            '200': ok('Findings.', { oneOf: [{ type: 'array', items: ref('Finding') }, ref('AuditStatusEnvelope')] }),
-            ...errors('audit_not_found', ...common),
-          },
-        },
-      },
-      '/audits/{audit_id}/pdf': {
-        get: {
-          operationId: 'getAuditReport',
-          summary: 'Signed link (valid 60 minutes) to the white-label PDF report of a completed audit (pro and up)',
-          description:
-            'Reports are rendered once per audit and branding, in the background (live audits as soon as they complete). When the PDF ' +
-            'exists the link comes at once; otherwise the render is started and awaited for up to 10 seconds, then 202. A status ' +
-            'envelope answers while the audit itself is not complete. Test keys get a sample report built from the synthetic audit.',
-          parameters: [auditIdParam],
-          responses: {
-            '200': ok('The signed link, or the audit status envelope while the audit is not complete.', { oneOf: [ref('ReportLink'), ref('AuditStatusEnvelope')] }),
-            '202': { description: 'Still rendering; retry after the Retry-After seconds.', headers: { ...rateHeaders, 'Retry-After': { schema: { type: 'integer' } } }, ...json(ref('ReportRendering')) },
-            ...errors('audit_not_found', 'tier_required', ...common),
-          },
-        },
-      },
-      '/reports/{audit_id}.pdf': {
-        get: {
-          operationId: 'downloadReport',
-          summary: 'The PDF behind a signed link; no API key (the signature is the credential)',
-          security: [],
-          parameters: [
-            auditIdParam,
-            { name: 'expires', in: 'query', required: true, schema: { type: 'integer' }, description: 'Unix seconds.' },
-            { name: 'key', in: 'query', required: true, schema: { type: 'string' }, description: 'Id of the signing key.' },
-            { name: 'signature', in: 'query', required: true, schema: { type: 'string' }, description: 'base64url HMAC-SHA256 of the audit id and expiry.' },
-            { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The ETag of a copy already held: 304 when it is still the report.' },
-          ],
-          responses: {
-            '200': { description: 'The report, with its ETag.', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },
-            '304': { description: 'Not modified: If-None-Match names this report (the signature is checked first).' },
-            ...errors('invalid_signature', 'link_expired', 'audit_not_found'),
-          },
-        },
-      },
-      '/branding': {
-        get: {
-          operationId: 'getBranding',
-          summary: 'White-label branding of the reports of this workspace and mode (pro and up)',
-          responses: { '200': ok('The branding; every field null when none is set.', ref('Branding')), ...errors('tier_required', ...common) },
-        },
-        put: {
-          operationId: 'putBranding',
-          summary: 'Replace the branding; reports are re-rendered with it when next requested',
-          requestBody: { required: true, ...json(ref('PutBrandingRequest')) },
-          responses: { '200': ok('The branding now in force.', ref('Branding')), ...errors('invalid_request', 'payload_too_large', 'tier_required', ...common) },
-        },
-        delete: {
-          operationId: 'deleteBranding',
-          summary: 'Back to the neutral, unbranded report',
-          responses: { '204': { description: 'Cleared.' }, ...errors('tier_required', ...common) },
-        },
-      },
-      '/webhooks': {
-        post: {
-          operationId: 'createWebhook',
-          summary: 'Configure a webhook (pro and up); the secret is returned only here',
-          requestBody: { required: true, ...json(ref('CreateWebhookRequest')) },
-          responses: { '201': ok('Created.', ref('Webhook')), ...errors('invalid_request', 'payload_too_large', 'tier_required', ...common) },
-        },
-        get: {
-          operationId: 'listWebhooks',
-          summary: 'List webhooks (never the secret)',
-          parameters: pageParams,
-          responses: { '200': ok('A page of webhooks.', { type: 'object', properties: { data: { type: 'array', items: ref('Webhook') }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } } }), ...errors('invalid_request', 'tier_required', ...common) },
-        },
-      },
-      '/webhooks/{webhook_id}': {
-        delete: {
-          operationId: 'deleteWebhook',
-          summary: 'Remove a webhook: later events are not POSTed to it',
-          parameters: [webhookIdParam],
-          responses: { '204': { description: 'Removed.' }, ...errors('webhook_not_found', 'tier_required', ...common) },
-        },
-      },
-      '/webhooks/{webhook_id}/deliveries': {
-        get: {
-          operationId: 'listDeliveries',
-          summary: 'The delivery log: one entry per delivery with every attempt',
-          parameters: [webhookIdParam, ...pageParams],
-          responses: { '200': ok('A page of deliveries.', { type: 'object', properties: { data: { type: 'array', items: ref('Delivery') }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } } }), ...errors('invalid_request', 'webhook_not_found', 'tier_required', ...common) },
-        },
-      },
-      '/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': {
-        post: {
-          operationId: 'redeliver',
-          summary: 'Manual redelivery (within 7 days of the event); the same redeliver signal operators send with the Temporal CLI',
-          parameters: [webhookIdParam, idParam('delivery_id', 'delivery')],
-          responses: { '202': ok('Redelivery requested.', { type: 'object' }), ...errors('webhook_not_found', 'delivery_not_found', 'redelivery_window_expired', 'tier_required', ...common) },
-        },
-      },
-      '/usage': {
-        get: { operationId: 'getUsage', summary: 'Current period usage', responses: { '200': ok('Usage.', ref('Usage')), ...errors(...common) } },
-      },
+      ...auditPaths(openApiParts),
+      ...reportPaths(openApiParts),
+      ...brandingPaths(openApiParts),
+      ...webhookPaths(openApiParts),
+      ...usagePaths(openApiParts),
     },
   };
-}
-
-function withoutId(schema: object): object {
-  const { $id: _id, ...rest } = schema as { $id?: string };
-  return rest;
 }

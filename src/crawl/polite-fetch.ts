@@ -1,4 +1,5 @@
-import { followRedirects, type FollowRedirectsResult, type OutboundRequestOptions } from '../outbound/client';
+import type { OutboundRequestOptions } from '../outbound/client';
+import { followRedirects, type FollowRedirectsResult } from '../outbound/redirects';
 import type { CrawlContext } from './context';
 import { retryAfterMs } from './host-limits';
 import { CRAWL_LIMITS } from './limits';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { closeOutboundAgents } from '../../src/outbound/client';
+import { closeOutboundAgents } from '../../src/outbound/pinned-agents';
 
 /**
  * Registers mocha hooks in the calling describe() that record every connection the outbound client

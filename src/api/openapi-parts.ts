@@ -1,0 +1,84 @@
+import { auditJsonSchema, findingSchema } from '../schemas/audit';
+import {
+  createWebhookBodySchema,
+  pageQuerySchema,
+  deliverySchema,
+  webhookSchema,
+  auditListSchema,
+  errorEnvelopeSchema,
+  statusEnvelopeSchema,
+  triggerAuditBodySchema,
+  triggerAuditResponseSchema,
+  usageSchema,
+  brandingSchema,
+  putBrandingBodySchema,
+  reportLinkSchema,
+  reportRenderingSchema,
+} from '../schemas/api';
+import { ID_PATTERNS } from '../ids';
+import { ERROR_CATALOG, type ErrorCode } from '../errors';
+
+/** The named schemas of the OpenAPI document: the same JSON Schemas ajv validates with. */
+const COMPONENTS = {
+  Audit: auditJsonSchema,
+  Finding: findingSchema,
+  TriggerAuditRequest: triggerAuditBodySchema,
+  TriggerAuditResponse: triggerAuditResponseSchema,
+  AuditStatusEnvelope: statusEnvelopeSchema,
+  AuditList: auditListSchema,
+  Usage: usageSchema,
+  Webhook: webhookSchema,
+  CreateWebhookRequest: createWebhookBodySchema,
+  Delivery: deliverySchema,
+  ReportLink: reportLinkSchema,
+  ReportRendering: reportRenderingSchema,
+  Branding: brandingSchema,
+  PutBrandingRequest: putBrandingBodySchema,
+  Error: errorEnvelopeSchema,
+};
+
+export function componentSchemas(): Record<string, object> {
+  return Object.fromEntries(Object.entries(COMPONENTS).map(([name, schema]) => [name, withoutId(schema)]));
+}
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Monthly audit quota of the tier.' },
+  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Audits left this period.' },
+  'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix seconds of the next quota reset.' },
+  'X-Request-Id': { schema: { type: 'string' } },
+};
+
+const ref = (name: keyof typeof COMPONENTS) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+// Ids of another shape are answered 404 without a lookup.
+const idParam = (name: string, kind: keyof typeof ID_PATTERNS) => ({ name, in: 'path', required: true, schema: { type: 'string', pattern: ID_PATTERNS[kind] } });
+
+/** The building blocks every path description uses. */
+export const openApiParts = {
+  ref,
+  json,
+  /** Error responses by HTTP status, each naming the codes (ERROR_CATALOG) it stands for. */
+  errors: (...codes: ErrorCode[]) =>
+    Object.fromEntries(
+      [...new Set(codes.map((code) => ERROR_CATALOG[code].status))].map((status) => [
+        String(status),
+        { description: codes.filter((c) => ERROR_CATALOG[c].status === status).join(', '), ...json(ref('Error')) },
+      ]),
+    ),
+  /** Errors any authenticated call can answer with. */
+  common: ['invalid_api_key', 'ip_not_allowed', 'too_many_failed_authentications', 'retrieval_limit_exceeded', 'internal_error'] as ErrorCode[],
+  idParam,
+  auditIdParam: idParam('audit_id', 'audit'),
+  webhookIdParam: idParam('webhook_id', 'webhook'),
+  pageParams: Object.entries(pageQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+  rateHeaders: RATE_HEADERS,
+  /** A success response with the rate-limit headers. */
+  ok: (description: string, schema: object) => ({ description, headers: RATE_HEADERS, ...json(schema) }),
+};
+
+export type OpenApiParts = typeof openApiParts;
+
+function withoutId(schema: object): object {
+  const { $id: _id, ...rest } = schema as { $id?: string };
+  return rest;
+}

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { folderCycles, folderOf, importsBetween, readSources, ROOT, type SourceFile } from '../support/code-structure';
+
+/**
+ * The code's shape: folders depend one way, workflow code stays deterministic, files and functions
+ * stay readable, and the environment is read in one place. `node --import tsx
+ * test/tools/code-structure.ts` prints the same figures in full.
+ */
+
+/** What workflow code may import from src/: pure types and data, nothing with I/O or clocks. */
+const WORKFLOW_ALLOWED_SRC = ['src/schemas/audit.ts'];
+/** Domain folders: they throw ApiError from src/errors.ts, never depend on the HTTP layer. */
+const DOMAIN_FOLDERS = ['src/accounts', 'src/audits', 'src/outbound', 'src/reports', 'src/webhooks'];
+const MAX_FILE_LINES = 320;
+const MAX_FUNCTION_LINES = 80;
+/**
+ * Files that may read process.env besides src/config.ts: temporal/cli.ts finds the machine's
+ * Temporal CLI (PATH, XDG_CACHE_HOME, TEMPORAL_CLI_PATH, Go's environment), also for the test
+ * tooling that runs without a service configuration; processes/main.ts hands its environment on
+ * to the worker processes it forks, which load their own configuration from it.
+ */
+const ENV_READERS = ['src/config.ts', 'temporal/cli.ts', 'processes/main.ts'];
+
+describe('architecture', () => {
+  let sources: SourceFile[];
+  before(() => {
+    sources = readSources(MAX_FUNCTION_LINES);
+  });
+
+  it('has no folder-level import cycle', () => {
+    const cycles = folderCycles(sources).map((cycle) => {
+      const edges = cycle.flatMap((from) => cycle.flatMap((to) => (from === to ? [] : importsBetween(sources, from, to))));
+      return `${cycle.join(' ↔ ')}:\n  ${edges.join('\n  ')}`;
+    });
+    assert.deepEqual(cycles, []);
+  });
+
+  it('keeps workflow code to workflows/ and the pure modules it may use', () => {
+    const outside = sources
+      .filter((s) => s.file.startsWith('workflows/'))
+      .flatMap((s) => s.imports.filter((t) => t.startsWith('src/') && !WORKFLOW_ALLOWED_SRC.includes(t)).map((t) => `${s.file} → ${t}`));
+    assert.deepEqual(outside, []);
+  });
+
+  it('lets workflows know activities by type only (activity code never enters the workflow bundle)', () => {
+    const valueImports = sources
+      .filter((s) => s.file.startsWith('workflows/'))
+      .filter((s) => /^import\s+(?!type\b)[^;]*from\s+'(\.\.\/)+activities\b/m.test(read(s.file)))
+      .map((s) => s.file);
+    assert.deepEqual(valueImports, []);
+  });
+
+  it('keeps domain folders independent of the HTTP layer', () => {
+    const intoApi = sources
+      .filter((s) => DOMAIN_FOLDERS.includes(folderOf(s.file)))
+      .flatMap((s) => s.imports.filter((t) => folderOf(t) === 'src/api').map((t) => `${s.file} → ${t}`));
+    assert.deepEqual(intoApi, []);
+  });
+
+  it(`has no production file over ${MAX_FILE_LINES} lines`, () => {
+    assert.deepEqual(sources.filter((s) => s.lines > MAX_FILE_LINES).map((s) => `${s.file} (${s.lines} lines)`), []);
+  });
+
+  it(`has no production function over ${MAX_FUNCTION_LINES} lines`, () => {
+    assert.deepEqual(sources.flatMap((s) => s.longFunctions.map((f) => `${s.file} ${f.name} (${f.lines} lines)`)), []);
+  });
+
+  it('reads the environment only through src/config.ts', () => {
+    const readers = sources.filter((s) => /\bprocess\.env\b/.test(read(s.file))).map((s) => s.file);
+    assert.deepEqual(readers.filter((file) => !ENV_READERS.includes(file)), []);
+  });
+});
+
+function read(file: string): string {
+  return fs.readFileSync(path.join(ROOT, file), 'utf8');
+}
