@@ -7,7 +7,7 @@ import { resolveAllowed, type LookupAllFn } from './resolve';
  * A webhook URL (configured or a trigger's webhook_url override) must be absolute http(s) without
  * credentials, name a host with a domain (no single-label intranet names) and resolve to an
  * address the outbound policy allows — the same rule as crawling. A refusal says no more than
- * live audits do (outbound/refusal.ts).
+ * live audits do (refusal.ts).
  */
 export async function checkWebhookUrl(
   field: string,

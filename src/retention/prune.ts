@@ -4,7 +4,7 @@ import { pruneRetiredSigningKeys } from '../reports/signing-keys';
 import type { ReportStorage } from '../reports/storage';
 import { reportKeysOf } from '../reports/stored-reports';
 
-/** Audits of accounts on the free tier are kept 24 months (SPEC Limits 10). */
+/** Audits of accounts on the free tier are kept 24 months (README "Tiers and limits"). */
 export const FREE_RETENTION_MONTHS = 24;
 
 export function freeRetentionCutoff(now: Date): Date {
