@@ -41,11 +41,30 @@ export function createAuditActivities(deps: AuditActivityDeps) {
     }): Promise<void> {
       const at = deps.clock.now();
       const nextAttemptAt = new Date(at.getTime() + input.delayMs);
-      ensureRow(await markWaitingForRetry(deps.db, input.auditId, { attempt: input.attempt, nextAttemptAt, error: input.error, at }), input.auditId);
+      ensureRow(
+        await markWaitingForRetry(deps.db, input.auditId, {
+          attempt: input.attempt,
+          nextAttemptAt,
+          error: input.error,
+          at,
+        }),
+        input.auditId,
+      );
     },
 
-    async markAuditFailed(input: { auditId: string; attempts: number; error: { code: AuditFailureCode; message: string } }): Promise<void> {
-      ensureRow(await markFailed(deps.db, input.auditId, { attempts: input.attempts, error: input.error, failedAt: deps.clock.now() }), input.auditId);
+    async markAuditFailed(input: {
+      auditId: string;
+      attempts: number;
+      error: { code: AuditFailureCode; message: string };
+    }): Promise<void> {
+      ensureRow(
+        await markFailed(deps.db, input.auditId, {
+          attempts: input.attempts,
+          error: input.error,
+          failedAt: deps.clock.now(),
+        }),
+        input.auditId,
+      );
     },
 
     /**
@@ -54,7 +73,11 @@ export function createAuditActivities(deps: AuditActivityDeps) {
      * loop. A database outage is waited out, keeping the crawled result; a lost worker is retried
      * by Temporal; an unexpected error gets a few quick retries, then ends as internal_error.
      */
-    async runAudit(input: { auditId: string; attempt: number; finalAttempt: boolean }): Promise<{ score: number; grade: string }> {
+    async runAudit(input: {
+      auditId: string;
+      attempt: number;
+      finalAttempt: boolean;
+    }): Promise<{ score: number; grade: string }> {
       const context = Context.current();
       // Heartbeat on a clock, not only per page: one slow page must not look like a lost worker.
       let progress: unknown = { phase: 'starting' };
@@ -76,11 +99,20 @@ export function createAuditActivities(deps: AuditActivityDeps) {
         progress = { phase: 'storing' };
         await untilDatabaseAnswers(async () => {
           if (audit.mode === 'live') {
-            await recordCrawlSpeed(deps.db, { pages: audit.crawl.pages_crawled, durationMs: audit.crawl.duration_ms, at: deps.clock.now() });
+            await recordCrawlSpeed(deps.db, {
+              pages: audit.crawl.pages_crawled,
+              durationMs: audit.crawl.duration_ms,
+              at: deps.clock.now(),
+            });
           }
           const resultJson = JSON.stringify(audit);
           ensureRow(
-            await markCompleted(deps.db, input.auditId, { resultJson, score: audit.score, grade: audit.grade, completedAt: new Date(audit.completed_at) }),
+            await markCompleted(deps.db, input.auditId, {
+              resultJson,
+              score: audit.score,
+              grade: audit.grade,
+              completedAt: new Date(audit.completed_at),
+            }),
             input.auditId,
           );
         }).catch((err) => {

@@ -5,14 +5,27 @@ import { Context } from '@temporalio/activity';
 // 57P03 cannot connect now), too many connections (53300). A database refusing connections
 // (ALLOW_CONNECTIONS false) answers the generic 55000, so it is recognised by its message.
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const UNAVAILABLE_MESSAGES = /connection terminated|not currently accepting connections|not queryable|timeout acquiring a connection|server closed the connection|connection.*(refused|reset|ended)/i;
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_MESSAGES =
+  /connection terminated|not currently accepting connections|not queryable|timeout acquiring a connection|server closed the connection|connection.*(refused|reset|ended)/i;
 
 /** Whether an error says Postgres is unreachable (an outage to wait out) rather than a failing query. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
+  if (
+    typeof code === 'string' &&
+    (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code))
+  )
+    return true;
   if (err.name === 'KnexTimeoutError') return true;
   return UNAVAILABLE_MESSAGES.test(err.message);
 }

@@ -8,13 +8,22 @@ import { untilDatabaseAnswers } from './database-outage';
 /** Activities of webhook delivery: planning an event's deliveries, recording each, and one signed POST each. */
 export function createDeliveryActivities(deps: AttemptDeps & { db: Db; clock: Clock }) {
   return {
-    async planDeliveries(input: { auditId: string; emissionKey: string; details: EventDetails }): Promise<PlannedDelivery[]> {
+    async planDeliveries(input: {
+      auditId: string;
+      emissionKey: string;
+      details: EventDetails;
+    }): Promise<PlannedDelivery[]> {
       return planDeliveries(deps.db, { ...input, now: deps.clock.now() });
     },
     async recordDelivery(input: DeliveryRecord & { deliveryId: string; eventAt: string }): Promise<boolean> {
       return recordDelivery(deps.db, input);
     },
-    async attemptDelivery(input: { deliveryId: string; attempt: number; trigger: 'automatic' | 'manual'; nextDelayMs: number | null }) {
+    async attemptDelivery(input: {
+      deliveryId: string;
+      attempt: number;
+      trigger: 'automatic' | 'manual';
+      nextDelayMs: number | null;
+    }) {
       // Once the POST has gone out, its outcome is stored through any database outage rather than
       // retrying the activity and sending the delivery again.
       return attemptDelivery(deps, input, untilDatabaseAnswers);

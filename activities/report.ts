@@ -19,7 +19,9 @@ export function createReportPlanningActivities(deps: { db: Db }) {
       if (!audit || audit.status !== 'completed' || audit.mode !== 'live') return null;
       const tier = await accountTier(deps.db, audit.account_id);
       if (!tier || !tierAtLeast(tier, FEATURE_MIN_TIER.pdf_reports)) return null;
-      return { brandingRevision: await brandingRevision(deps.db, { workspaceId: audit.workspace_id, mode: audit.mode }) };
+      return {
+        brandingRevision: await brandingRevision(deps.db, { workspaceId: audit.workspace_id, mode: audit.mode }),
+      };
     },
   };
 }
@@ -29,12 +31,14 @@ export type ReportPlanningActivities = ReturnType<typeof createReportPlanningAct
 /** The render itself, run by the report worker process (task queue REPORT_TASK_QUEUE). */
 export function createReportRenderingActivities(deps: ReportRenderDeps) {
   return {
-
     /** Renders and stores the audit's PDF unless the stored one is current. */
     async renderReport(input: { auditId: string }) {
       const result = await renderAndStoreReport(deps, input.auditId);
       if (result.outcome === 'not_completed') {
-        throw ApplicationFailure.nonRetryable(`audit ${input.auditId} has no completed result to render`, AUDIT_NOT_COMPLETED);
+        throw ApplicationFailure.nonRetryable(
+          `audit ${input.auditId} has no completed result to render`,
+          AUDIT_NOT_COMPLETED,
+        );
       }
       return result;
     },

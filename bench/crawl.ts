@@ -19,7 +19,14 @@ async function measure(total: number): Promise<void> {
   try {
     const allow = parseCidrList('127.0.0.0/8');
     const started = performance.now();
-    const snapshot = await crawlSite({ origin: site.origin, pageBudget: total, allow, userAgent: DEFAULT_USER_AGENT, lookupDns: false, probeTls: false });
+    const snapshot = await crawlSite({
+      origin: site.origin,
+      pageBudget: total,
+      allow,
+      userAgent: DEFAULT_USER_AGENT,
+      lookupDns: false,
+      probeTls: false,
+    });
     const crawlMs = performance.now() - started;
     const cpuBefore = process.cpuUsage();
     const analysis = runAnalyzers(snapshot);
@@ -35,7 +42,9 @@ async function measure(total: number): Promise<void> {
     const baselineStarted = performance.now();
     for (const p of snapshot.pages.slice(0, 100)) await (await fetch(p.finalUrl)).arrayBuffer();
     const baselineMs = (performance.now() - baselineStarted) / Math.min(100, snapshot.pages.length);
-    console.log(`      baseline: a bare sequential fetch takes ${baselineMs.toFixed(2)} ms/page; the crawl spends ${(crawlMs / snapshot.pages.length).toFixed(2)} ms/page (4 in flight, every politeness rule on)`);
+    console.log(
+      `      baseline: a bare sequential fetch takes ${baselineMs.toFixed(2)} ms/page; the crawl spends ${(crawlMs / snapshot.pages.length).toFixed(2)} ms/page (4 in flight, every politeness rule on)`,
+    );
   } finally {
     clearInterval(sampler);
     await site.close();

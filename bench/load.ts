@@ -32,7 +32,15 @@ async function main(): Promise<void> {
   const seconds = (Date.now() - measuredStart) / 1000;
   latencies.sort((a, b) => a - b);
   const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  console.log(JSON.stringify({ requests: latencies.length, errors, rps: latencies.length / seconds, p50: pick(0.5), p99: pick(0.99) }));
+  console.log(
+    JSON.stringify({
+      requests: latencies.length,
+      errors,
+      rps: latencies.length / seconds,
+      p50: pick(0.5),
+      p99: pick(0.99),
+    }),
+  );
   await pool.close();
 }
 

@@ -32,14 +32,24 @@ const branding = validateBranding({
 });
 
 function base(tier: 'pro' | 'enterprise'): AuditJson {
-  return syntheticAudit(syntheticInput('https://www.shop-7.co.uk', { auditId: 'aud_01JBENCHREPORT0000000000000', workspaceId: 'ws_bench', tier }));
+  return syntheticAudit(
+    syntheticInput('https://www.shop-7.co.uk', {
+      auditId: 'aud_01JBENCHREPORT0000000000000',
+      workspaceId: 'ws_bench',
+      tier,
+    }),
+  );
 }
 
 /** `base` with its findings repeated up to n (fresh ids, distinct URLs); validated against the schema. */
 function withFindings(audit: AuditJson, n: number): AuditJson {
   const findings = Array.from({ length: n }, (_, i) => {
     const f = audit.findings[i % audit.findings.length]!;
-    return { ...f, id: `fnd_${i.toString(36)}x`, urls: f.urls.map((u, j) => (j === 0 ? `${u}${u.endsWith('/') ? '' : '/'}p${i}` : u)) };
+    return {
+      ...f,
+      id: `fnd_${i.toString(36)}x`,
+      urls: f.urls.map((u, j) => (j === 0 ? `${u}${u.endsWith('/') ? '' : '/'}p${i}` : u)),
+    };
   });
   const out = { ...audit, findings };
   assertValidAuditJson(out);
@@ -57,7 +67,12 @@ interface Rendered {
   median: number;
 }
 
-async function render(audit: AuditJson, brand: Branding | null, runs: number, opts: RenderOptions = {}): Promise<Rendered> {
+async function render(
+  audit: AuditJson,
+  brand: Branding | null,
+  runs: number,
+  opts: RenderOptions = {},
+): Promise<Rendered> {
   const times: number[] = [];
   let pdf: Buffer = Buffer.alloc(0);
   for (let i = 0; i < runs; i++) {
@@ -133,10 +148,14 @@ async function measureCrawled(total: number, tier: Tier): Promise<void> {
     const label = `crawled ${total}-page site (${tier})`;
     const branded = await render(audit, branding, RUNS);
     const plain = await render(audit, null, 1);
-    console.log(`${label}: ${audit.crawl.pages_crawled} pages crawled, audit (crawl+analysis) ${auditMs.toFixed(0)} ms`);
+    console.log(
+      `${label}: ${audit.crawl.pages_crawled} pages crawled, audit (crawl+analysis) ${auditMs.toFixed(0)} ms`,
+    );
     console.log(line('  branded', audit, branded));
     console.log(line('  no branding (1 run)', audit, plain));
-    console.log(`  render = ${(branded.median / auditMs).toFixed(2)}× the audit's own crawl+analysis time (median ${branded.median.toFixed(0)} ms / ${auditMs.toFixed(0)} ms)`);
+    console.log(
+      `  render = ${(branded.median / auditMs).toFixed(2)}× the audit's own crawl+analysis time (median ${branded.median.toFixed(0)} ms / ${auditMs.toFixed(0)} ms)`,
+    );
   } finally {
     await site.close();
   }

@@ -42,18 +42,36 @@ async function main(): Promise<void> {
   const receiver = await startBenchReceiver();
   process.env.TEST_WEBHOOK_MOCK_URL = receiver.url;
   const startWorkerProcess = () =>
-    superviseWorker({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, supervisorLog).then(untilReady);
+    superviseWorker(
+      { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress },
+      supervisorLog,
+    ).then(untilReady);
   let worker = await startWorkerProcess();
   const startReportWorkerProcess = () =>
-    superviseWorker({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, WORKER_KIND: 'reports' }, supervisorLog).then(untilReady);
+    superviseWorker(
+      { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, WORKER_KIND: 'reports' },
+      supervisorLog,
+    ).then(untilReady);
   let reportWorker = await startReportWorkerProcess();
-  const service = await startApi({ config, db, databaseUrl, clock: systemClock, temporalAddress, workers: () => ({ worker: worker.state(), report_worker: reportWorker.state() }), log: () => undefined });
+  const service = await startApi({
+    config,
+    db,
+    databaseUrl,
+    clock: systemClock,
+    temporalAddress,
+    workers: () => ({ worker: worker.state(), report_worker: reportWorker.state() }),
+    log: () => undefined,
+  });
   const now = new Date();
   const account = await createAccount(db, { tier: 'pro', now });
   const { key } = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'test', now });
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const trigger = async (domain: string) => {
-    const response = await fetch(`${service.url}/v1/audits`, { method: 'POST', headers: auth, body: JSON.stringify({ domain }) });
+    const response = await fetch(`${service.url}/v1/audits`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ domain }),
+    });
     if (response.status !== 202) throw new Error(`trigger answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as { audit_id: string };
   };
@@ -94,9 +112,13 @@ async function main(): Promise<void> {
 
     await tenPageAudit(db, service.url);
     await largeAudit(db, service.url);
-    console.log(`peak RSS of the worker process so far (test-mode audits, 10- and 500-page live audits): ${peakRssMiB(worker.pid())} MiB`);
+    console.log(
+      `peak RSS of the worker process so far (test-mode audits, 10- and 500-page live audits): ${peakRssMiB(worker.pid())} MiB`,
+    );
     const [{ reports }] = await db('audit_reports').count({ reports: '*' });
-    console.log(`peak RSS of the report worker process so far (${reports} reports rendered): ${peakRssMiB(reportWorker.pid())} MiB`);
+    console.log(
+      `peak RSS of the report worker process so far (${reports} reports rendered): ${peakRssMiB(reportWorker.pid())} MiB`,
+    );
 
     // The workers are paused here so the figures are the API's transaction (row lock, limit checks,
     // insert, workflow start) rather than the crawls and renders the triggers cause; they run afterwards.
@@ -116,14 +138,18 @@ async function main(): Promise<void> {
     const getResult = await load(`${service.url}/v1/audits/${lastAuditId}`, auth.authorization);
     await bare.close();
     const line = (name: string, r: LoadResult) =>
-      console.log(`${name.padEnd(44)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   errors ${r.errors}`);
+      console.log(
+        `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   errors ${r.errors}`,
+      );
     console.log(`\nGET throughput (${CONNECTIONS} connections, ${LOAD_SECONDS} s, load from a separate process)`);
     line('bare Koa handler, same bytes (baseline)', bareResult);
     line('GET /v1/audits/{id} (auth + usage + row)', getResult);
     console.log(`ratio: ${((getResult.rps / bareResult.rps) * 100).toFixed(1)}% of bare Koa`);
     console.log(`\npeak RSS of the worker process over the whole run: ${peakRssMiB(worker.pid())} MiB`);
     const [{ rendered }] = await db('audit_reports').count({ rendered: '*' });
-    console.log(`peak RSS of the report worker process since its restart (${rendered} reports in all): ${peakRssMiB(reportWorker.pid())} MiB`);
+    console.log(
+      `peak RSS of the report worker process since its restart (${rendered} reports in all): ${peakRssMiB(reportWorker.pid())} MiB`,
+    );
   } finally {
     await service.stop();
     await worker.stop();
@@ -141,7 +167,9 @@ async function main(): Promise<void> {
  */
 async function liveTriggerThroughput(db: ReturnType<typeof createDb>, apiUrl: string): Promise<() => Promise<void>> {
   const site = http.createServer((req, res) => {
-    res.writeHead(200, { 'content-type': req.url === '/robots.txt' ? 'text/plain' : 'text/html' }).end(req.url === '/robots.txt' ? '' : '<!doctype html><title>bench</title>');
+    res
+      .writeHead(200, { 'content-type': req.url === '/robots.txt' ? 'text/plain' : 'text/html' })
+      .end(req.url === '/robots.txt' ? '' : '<!doctype html><title>bench</title>');
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -173,8 +201,10 @@ async function liveTriggerThroughput(db: ReturnType<typeof createDb>, apiUrl: st
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  console.log(`\nlive trigger throughput (${LIVE_ACCOUNTS} accounts x 10, 16 in flight, worker paused): ${(jobs.length / seconds).toFixed(0)} triggers/s`);
-  report('  latency under the limits\' locking', latencies);
+  console.log(
+    `\nlive trigger throughput (${LIVE_ACCOUNTS} accounts x 10, 16 in flight, worker paused): ${(jobs.length / seconds).toFixed(0)} triggers/s`,
+  );
+  report("  latency under the limits' locking", latencies);
   const contended = await createAccount(db, { tier: 'enterprise', customQuota: 100_000, now });
   const contendedKey = (await createApiKey(db, { workspaceId: contended.workspace_id, mode: 'live', now })).key;
   const oneAccount = await Promise.all(Array.from({ length: 10 }, () => triggerLive(contendedKey)));
@@ -190,7 +220,11 @@ async function largeAudit(db: ReturnType<typeof createDb>, apiUrl: string): Prom
   const account = await createAccount(db, { tier: 'team', now });
   const { key } = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'live', now });
   const started = performance.now();
-  const response = await fetch(`${apiUrl}/v1/audits`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ domain: site.origin }) });
+  const response = await fetch(`${apiUrl}/v1/audits`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ domain: site.origin }),
+  });
   const { audit_id } = (await response.json()) as { audit_id: string };
   let pages = 0;
   for (;;) {
@@ -203,8 +237,12 @@ async function largeAudit(db: ReturnType<typeof createDb>, apiUrl: string): Prom
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`live audit of a ${pages}-page site, trigger to completed: ${seconds.toFixed(2)} s = ${(pages / seconds).toFixed(0)} pages/s end to end`);
-  console.log(`  its PDF report rendered ahead and stored ${(await msUntilReportStored(db, audit_id)).toFixed(0)} ms after completion`);
+  console.log(
+    `live audit of a ${pages}-page site, trigger to completed: ${seconds.toFixed(2)} s = ${(pages / seconds).toFixed(0)} pages/s end to end`,
+  );
+  console.log(
+    `  its PDF report rendered ahead and stored ${(await msUntilReportStored(db, audit_id)).toFixed(0)} ms after completion`,
+  );
   await site.close();
 }
 
@@ -279,7 +317,10 @@ async function tenPageAudit(db: ReturnType<typeof createDb>, apiUrl: string): Pr
     const match = /^\/(p(\d))?$/.exec(req.url ?? '');
     if (req.url === '/robots.txt') res.writeHead(200, { 'content-type': 'text/plain' }).end('');
     else if (match) res.writeHead(200, { 'content-type': 'text/html' }).end(pageHtml(Number(match[2] ?? 0)));
-    else res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
+    else
+      res
+        .writeHead(404, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>Not found</title><h1>Not found</h1>');
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -291,7 +332,11 @@ async function tenPageAudit(db: ReturnType<typeof createDb>, apiUrl: string): Pr
   let pages = 0;
   for (let i = 0; i < 5; i++) {
     const started = performance.now();
-    const response = await fetch(`${apiUrl}/v1/audits`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ domain: origin }) });
+    const response = await fetch(`${apiUrl}/v1/audits`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ domain: origin }),
+    });
     const { audit_id } = (await response.json()) as { audit_id: string };
     for (;;) {
       const row = await db('audits').where({ id: audit_id }).first('status', 'result_json');
@@ -338,10 +383,19 @@ async function startBenchReceiver(): Promise<BenchReceiver> {
  * latency from an audit's completion to its first attempt arriving, one audit at a time with one
  * webhook; then deliveries per second for a burst of audits on a workspace with 10 webhooks.
  */
-async function deliveryFigures(db: ReturnType<typeof createDb>, apiUrl: string, key: string, receiver: BenchReceiver): Promise<void> {
+async function deliveryFigures(
+  db: ReturnType<typeof createDb>,
+  apiUrl: string,
+  key: string,
+  receiver: BenchReceiver,
+): Promise<void> {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const addWebhook = async (i: number) => {
-    const response = await fetch(`${apiUrl}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${receiver.url}?webhook=${i}`, events: ['audit.completed'] }) });
+    const response = await fetch(`${apiUrl}/v1/webhooks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: `${receiver.url}?webhook=${i}`, events: ['audit.completed'] }),
+    });
     if (response.status !== 201) throw new Error(`webhook creation answered ${response.status}`);
   };
   const trigger = async (domain: string) => {
@@ -350,7 +404,8 @@ async function deliveryFigures(db: ReturnType<typeof createDb>, apiUrl: string, 
   };
   const waitFor = async (count: number) => {
     const deadline = Date.now() + 120_000;
-    while (receiver.receipts.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (receiver.receipts.length < count && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
   };
 
   await addWebhook(0);
@@ -371,7 +426,9 @@ async function deliveryFigures(db: ReturnType<typeof createDb>, apiUrl: string, 
   const expected = WEBHOOKS * DELIVERY_AUDITS;
   await waitFor(expected);
   const seconds = (Math.max(...receiver.receipts.map((r) => r.at)) - started) / 1000;
-  console.log(`webhook throughput (${DELIVERY_AUDITS} audits x ${WEBHOOKS} webhooks, ${receiver.receipts.length}/${expected} received): ${(receiver.receipts.length / seconds).toFixed(0)} deliveries/s`);
+  console.log(
+    `webhook throughput (${DELIVERY_AUDITS} audits x ${WEBHOOKS} webhooks, ${receiver.receipts.length}/${expected} received): ${(receiver.receipts.length / seconds).toFixed(0)} deliveries/s`,
+  );
 }
 
 interface LoadResult {
@@ -383,7 +440,13 @@ interface LoadResult {
 
 async function load(url: string, authorization: string): Promise<LoadResult> {
   const tsx = path.join(__dirname, '..', 'node_modules', '.bin', 'tsx');
-  const { stdout } = await exec(tsx, [path.join(__dirname, 'load.ts'), url, authorization, String(CONNECTIONS), String(LOAD_SECONDS)]);
+  const { stdout } = await exec(tsx, [
+    path.join(__dirname, 'load.ts'),
+    url,
+    authorization,
+    String(CONNECTIONS),
+    String(LOAD_SECONDS),
+  ]);
   return JSON.parse(stdout.trim().split('\n').pop()!) as LoadResult;
 }
 
@@ -405,7 +468,9 @@ async function bareKoa(body: string): Promise<{ url: string; close(): Promise<vo
 /** Waits until the triggered audits have finished so they do not load the next measurement. */
 async function settle(db: ReturnType<typeof createDb>): Promise<void> {
   for (;;) {
-    const [{ count }] = await db('audits').whereIn('status', ['queued', 'running']).count<{ count: string }[]>('id as count');
+    const [{ count }] = await db('audits')
+      .whereIn('status', ['queued', 'running'])
+      .count<{ count: string }[]>('id as count');
     if (Number(count) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

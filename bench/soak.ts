@@ -45,7 +45,12 @@ async function main(): Promise<void> {
   };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
-  const service = spawn(process.execPath, ['--import', 'tsx', 'processes/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const service = spawn(process.execPath, ['--import', 'tsx', 'processes/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const serviceLog = fs.createWriteStream(path.join(dataDir, 'service.log'));
   service.stdout!.pipe(serviceLog);
   service.stderr!.pipe(serviceLog);
@@ -53,17 +58,26 @@ async function main(): Promise<void> {
   try {
     await waitHealthy(base, service);
     const admin = async (...args: string[]) =>
-      JSON.parse((await exec(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args, '--json'], { cwd: ROOT, env })).stdout);
+      JSON.parse(
+        (await exec(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args, '--json'], { cwd: ROOT, env }))
+          .stdout,
+      );
     const account = await admin('account', 'create', '--tier', 'enterprise', '--quota', '100000');
     const testKey = (await admin('key', 'create', '--workspace', account.workspace_id, '--mode', 'test')).key as string;
     const liveKey = (await admin('key', 'create', '--workspace', account.workspace_id, '--mode', 'live')).key as string;
     const testAuth = { authorization: `Bearer ${testKey}`, 'content-type': 'application/json' };
     const liveAuth = { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' };
 
-    const first = await fetch(`${base}/v1/audits`, { method: 'POST', headers: testAuth, body: JSON.stringify({ domain: 'https://soak-0.example.com' }) });
+    const first = await fetch(`${base}/v1/audits`, {
+      method: 'POST',
+      headers: testAuth,
+      body: JSON.stringify({ domain: 'https://soak-0.example.com' }),
+    });
     const readId = ((await first.json()) as { audit_id: string }).audit_id;
     const rssStart = await processTreeRss(service.pid!);
-    console.log(`soak: ${SECONDS} s, ${TRIGGERS_PER_S} test triggers/s, 1 live audit every ${LIVE_EVERY_S} s, ${READS_PER_S} reads/s`);
+    console.log(
+      `soak: ${SECONDS} s, ${TRIGGERS_PER_S} test triggers/s, 1 live audit every ${LIVE_EVERY_S} s, ${READS_PER_S} reads/s`,
+    );
 
     const series = { trigger: newSeries(), live: newSeries(), read: newSeries(), list: newSeries() };
     const liveIds: string[] = [];
@@ -93,11 +107,16 @@ async function main(): Promise<void> {
       const elapsedS = (Date.now() - startedAt) / 1000;
       while (sent.trigger < elapsedS * TRIGGERS_PER_S) {
         const domain = `https://soak-${sent.trigger++ % TEST_DOMAINS}.example.com`;
-        fire(timed(series.trigger, () => fetch(`${base}/v1/audits`, { method: 'POST', headers: testAuth, body: JSON.stringify({ domain }) })));
+        fire(
+          timed(series.trigger, () =>
+            fetch(`${base}/v1/audits`, { method: 'POST', headers: testAuth, body: JSON.stringify({ domain }) }),
+          ),
+        );
       }
       while (sent.read < elapsedS * READS_PER_S) {
         // Nine single-audit reads to one list read.
-        if (sent.read++ % 10 === 9) fire(timed(series.list, () => fetch(`${base}/v1/audits?limit=20`, { headers: testAuth })));
+        if (sent.read++ % 10 === 9)
+          fire(timed(series.list, () => fetch(`${base}/v1/audits?limit=20`, { headers: testAuth })));
         else fire(timed(series.read, () => fetch(`${base}/v1/audits/${readId}`, { headers: testAuth })));
       }
       while (sent.live < elapsedS / LIVE_EVERY_S) {
@@ -105,7 +124,12 @@ async function main(): Promise<void> {
         fire(
           timed(
             series.live,
-            () => fetch(`${base}/v1/audits`, { method: 'POST', headers: liveAuth, body: JSON.stringify({ domain: site.origin }) }),
+            () =>
+              fetch(`${base}/v1/audits`, {
+                method: 'POST',
+                headers: liveAuth,
+                body: JSON.stringify({ domain: site.origin }),
+              }),
             (body) => liveIds.push((body as { audit_id: string }).audit_id),
           ),
         );
@@ -124,7 +148,9 @@ async function main(): Promise<void> {
       liveDone = 0;
       liveFailed = 0;
       for (const id of liveIds) {
-        const body = (await (await fetch(`${base}/v1/audits/${id}`, { headers: liveAuth })).json()) as { status: string };
+        const body = (await (await fetch(`${base}/v1/audits/${id}`, { headers: liveAuth })).json()) as {
+          status: string;
+        };
         if (body.status === 'completed') liveDone++;
         if (body.status === 'failed') liveFailed++;
       }
@@ -134,15 +160,22 @@ async function main(): Promise<void> {
 
     console.log('\nrequests (open loop; status counts, 0 = connection error)');
     for (const [name, s] of Object.entries(series)) printSeries(name, s);
-    console.log(`live audits: ${liveIds.length} accepted, ${liveDone} completed, ${liveFailed} failed (after up to 120 s of drain)`);
+    console.log(
+      `live audits: ${liveIds.length} accepted, ${liveDone} completed, ${liveFailed} failed (after up to 120 s of drain)`,
+    );
     console.log('\nRSS per process (MiB): start → end of load');
     for (const [pid, start] of rssStart) {
       const end = rssEnd.get(pid);
-      console.log(`  ${String(start.name).padEnd(40)} ${start.rssMiB.toFixed(0).padStart(5)} → ${end ? end.rssMiB.toFixed(0) : 'gone'}`);
+      console.log(
+        `  ${String(start.name).padEnd(40)} ${start.rssMiB.toFixed(0).padStart(5)} → ${end ? end.rssMiB.toFixed(0) : 'gone'}`,
+      );
     }
-    for (const [pid, end] of rssEnd) if (!rssStart.has(pid)) console.log(`  ${end.name.padEnd(40)}  (new) → ${end.rssMiB.toFixed(0)}`);
+    for (const [pid, end] of rssEnd)
+      if (!rssStart.has(pid)) console.log(`  ${end.name.padEnd(40)}  (new) → ${end.rssMiB.toFixed(0)}`);
   } catch (err) {
-    console.error(`service log (last lines):\n${fs.readFileSync(path.join(dataDir, 'service.log'), 'utf8').split('\n').slice(-30).join('\n')}`);
+    console.error(
+      `service log (last lines):\n${fs.readFileSync(path.join(dataDir, 'service.log'), 'utf8').split('\n').slice(-30).join('\n')}`,
+    );
     throw err;
   } finally {
     if (service.exitCode === null) {
@@ -160,9 +193,12 @@ function newSeries(): Series {
 
 function printSeries(name: string, s: Series): void {
   const sorted = [...s.latencies].sort((a, b) => a - b);
-  const pick = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN);
+  const pick = (q: number) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN;
   const statuses = [...s.statuses].map(([status, n]) => `${status}×${n}`).join(' ');
-  console.log(`  ${name.padEnd(8)} ${String(sorted.length).padStart(7)} answered   p50 ${pick(0.5).toFixed(1)} ms   p99 ${pick(0.99).toFixed(1)} ms   max ${pick(1).toFixed(0)} ms   ${statuses}`);
+  console.log(
+    `  ${name.padEnd(8)} ${String(sorted.length).padStart(7)} answered   p50 ${pick(0.5).toFixed(1)} ms   p99 ${pick(0.99).toFixed(1)} ms   max ${pick(1).toFixed(0)} ms   ${statuses}`,
+  );
 }
 
 /** RSS of the service process and every descendant, named by their command line. */
@@ -176,12 +212,13 @@ async function processTreeRss(rootPid: number): Promise<Map<number, { name: stri
       return { pid: Number(pid), ppid: Number(ppid), rssKiB: Number(rss), args: args.join(' ') };
     });
   const tree = new Set([rootPid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const row of rows) if (tree.has(row.ppid) && !tree.has(row.pid)) (tree.add(row.pid), (grew = true));
   }
   const result = new Map<number, { name: string; rssMiB: number }>();
-  for (const row of rows) if (tree.has(row.pid)) result.set(row.pid, { name: describe(row.pid, row.args), rssMiB: row.rssKiB / 1024 });
+  for (const row of rows)
+    if (tree.has(row.pid)) result.set(row.pid, { name: describe(row.pid, row.args), rssMiB: row.rssKiB / 1024 });
   return result;
 }
 

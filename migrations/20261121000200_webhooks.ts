@@ -32,7 +32,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('delivered_at', { useTz: true }).nullable();
     t.index(['webhook_id', 'created_at']);
   });
-  await knex.raw(`ALTER TABLE deliveries ADD CONSTRAINT deliveries_state_check CHECK (state IN ('pending', 'delivered', 'failed'))`);
+  await knex.raw(
+    `ALTER TABLE deliveries ADD CONSTRAINT deliveries_state_check CHECK (state IN ('pending', 'delivered', 'failed'))`,
+  );
 
   await knex.schema.createTable('delivery_attempts', (t) => {
     t.bigIncrements('id');

@@ -12,7 +12,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   const domains = (await knex('audits').distinct('domain')) as Array<{ domain: string }>;
   for (const { domain } of domains) {
-    await knex('audits').where({ domain }).update({ site_key: siteOfUrl(domain) ?? domain });
+    await knex('audits')
+      .where({ domain })
+      .update({ site_key: siteOfUrl(domain) ?? domain });
   }
   await knex.raw(`CREATE INDEX audits_account_site_idx ON audits (account_id, site_key) WHERE mode = 'live'`);
 }

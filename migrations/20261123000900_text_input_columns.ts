@@ -13,12 +13,14 @@ const COLUMNS = [
 
 export async function up(knex: Knex): Promise<void> {
   for (const [table, column] of COLUMNS) {
-    if (await knex.schema.hasColumn(table, column)) await knex.raw('ALTER TABLE ?? ALTER COLUMN ?? TYPE text', [table, column]);
+    if (await knex.schema.hasColumn(table, column))
+      await knex.raw('ALTER TABLE ?? ALTER COLUMN ?? TYPE text', [table, column]);
   }
 }
 
 export async function down(knex: Knex): Promise<void> {
   for (const [table, column] of COLUMNS) {
-    if (await knex.schema.hasColumn(table, column)) await knex.raw('ALTER TABLE ?? ALTER COLUMN ?? TYPE varchar(255)', [table, column]);
+    if (await knex.schema.hasColumn(table, column))
+      await knex.raw('ALTER TABLE ?? ALTER COLUMN ?? TYPE varchar(255)', [table, column]);
   }
 }

@@ -72,7 +72,12 @@ async function main(): Promise<void> {
     // SERVICE_ROLES=api runs one more API instance beside an existing deployment (no worker).
     let workers = (): Record<string, SupervisedState> => ({});
     if (config.roles.worker) {
-      const env = { ...process.env, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.temporalNamespace };
+      const env = {
+        ...process.env,
+        DATABASE_URL: database.url,
+        TEMPORAL_ADDRESS: temporalAddress,
+        TEMPORAL_NAMESPACE: config.temporalNamespace,
+      };
       const supervision = { signal: shuttingDown.signal };
       const worker = await superviseWorker({ ...env, WORKER_KIND: 'audits' }, log, supervision);
       stops.push(() => worker.stop());

@@ -63,7 +63,14 @@ export async function startApi(
   const scheduler = new TemporalAuditScheduler(temporal.client, temporal.connection, config.taskQueue);
   await scheduler.probe();
   // Makes the workflow starts a crash or a Temporal outage left owed (README "Reliability").
-  const reconciler = runReconciler({ db, config, scheduler, giveUpMs: config.auditStartGiveUpMs, intervalMs: config.auditReconcileIntervalMs, log: opts.log });
+  const reconciler = runReconciler({
+    db,
+    config,
+    scheduler,
+    giveUpMs: config.auditStartGiveUpMs,
+    intervalMs: config.auditReconcileIntervalMs,
+    log: opts.log,
+  });
   const health = healthProbe({ db, temporal, workers: opts.workers });
   let url = '';
   const app = createApp({
@@ -111,7 +118,11 @@ export async function startApi(
 
 /** The Temporal worker of audits: AuditWorkflow, DeliveryWorkflow, maintenance, and their activities. */
 export async function startWorker(
-  opts: CommonOptions & { engine: AuditEngine; workflowBundle: TemporalWorkerOptions['workflowBundle']; testWebhookMockUrl: string },
+  opts: CommonOptions & {
+    engine: AuditEngine;
+    workflowBundle: TemporalWorkerOptions['workflowBundle'];
+    testWebhookMockUrl: string;
+  },
 ): Promise<RunningWorker> {
   const storage = new FileReportStorage(opts.config.reportsDir);
   return startTemporalWorker({
@@ -139,7 +150,9 @@ export async function startWorker(
  * REPORT_TASK_QUEUE. Renders are CPU-bound and synchronous; apart from the audit worker they never
  * hold up crawls, their heartbeats or workflow tasks, and their memory is not the crawler's.
  */
-export async function startReportWorker(opts: CommonOptions & { workflowBundle: TemporalWorkerOptions['workflowBundle'] }): Promise<RunningWorker> {
+export async function startReportWorker(
+  opts: CommonOptions & { workflowBundle: TemporalWorkerOptions['workflowBundle'] },
+): Promise<RunningWorker> {
   return startTemporalWorker({
     address: opts.temporalAddress,
     namespace: opts.config.temporalNamespace,
@@ -159,13 +172,19 @@ export async function startReportWorker(opts: CommonOptions & { workflowBundle: 
 /** Temporal is probed every 5 s, every second while it is down so its return shows at once. */
 const TEMPORAL_PROBE_MS = { up: 5000, down: 1000 };
 
-function healthProbe(deps: { db: Db; temporal: TemporalClientBundle; workers: () => Record<string, SupervisedState> }): HealthProbe & { stop(): void } {
+function healthProbe(deps: {
+  db: Db;
+  temporal: TemporalClientBundle;
+  workers: () => Record<string, SupervisedState>;
+}): HealthProbe & { stop(): void } {
   let temporalUp = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const checkTemporal = async (): Promise<boolean> => {
     try {
-      await deps.temporal.connection.withDeadline(Date.now() + 2000, () => deps.temporal.connection.workflowService.getSystemInfo({}));
+      await deps.temporal.connection.withDeadline(Date.now() + 2000, () =>
+        deps.temporal.connection.workflowService.getSystemInfo({}),
+      );
       temporalUp = true;
     } catch {
       temporalUp = false;
@@ -175,16 +194,28 @@ function healthProbe(deps: { db: Db; temporal: TemporalClientBundle; workers: ()
   // Keeps the cheap liveness answer current without a Temporal call per request.
   const probeLater = () => {
     if (stopped) return;
-    timer = setTimeout(() => void checkTemporal().then(probeLater), temporalUp ? TEMPORAL_PROBE_MS.up : TEMPORAL_PROBE_MS.down);
+    timer = setTimeout(
+      () => void checkTemporal().then(probeLater),
+      temporalUp ? TEMPORAL_PROBE_MS.up : TEMPORAL_PROBE_MS.down,
+    );
     timer.unref();
   };
   void checkTemporal().then(probeLater);
-  const report = (components: Record<string, string>): HealthReport => ({ ok: Object.values(components).every((state) => state === 'up'), components });
+  const report = (components: Record<string, string>): HealthReport => ({
+    ok: Object.values(components).every((state) => state === 'up'),
+    components,
+  });
   const upOrDown = (up: boolean) => (up ? 'up' : 'down');
   return {
     live: () => report({ api: 'up', temporal: upOrDown(temporalUp), ...deps.workers() }),
     ready: async () => {
-      const [database, temporal] = await Promise.all([deps.db.raw('select 1').then(() => true, () => false), checkTemporal()]);
+      const [database, temporal] = await Promise.all([
+        deps.db.raw('select 1').then(
+          () => true,
+          () => false,
+        ),
+        checkTemporal(),
+      ]);
       return report({ api: 'up', temporal: upOrDown(temporal), ...deps.workers(), database: upOrDown(database) });
     },
     stop: () => {

@@ -15,7 +15,8 @@ import { waitForNamespace } from '../temporal/connection';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (!config.databaseUrl || !config.temporalAddress) throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS');
+  if (!config.databaseUrl || !config.temporalAddress)
+    throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS');
   const kind = config.workerKind === 'reports' ? 'report worker' : 'worker';
   const stopRequested = new AbortController();
   process.once('SIGTERM', () => stopRequested.abort());
@@ -26,7 +27,8 @@ async function main(): Promise<void> {
 
   const temporalUp = await waitForNamespace(config.temporalAddress, config.temporalNamespace, {
     signal: stopRequested.signal,
-    onUnavailable: (reason) => console.error(`[${kind}] Temporal at ${config.temporalAddress} is not available (${reason}); waiting for it`),
+    onUnavailable: (reason) =>
+      console.error(`[${kind}] Temporal at ${config.temporalAddress} is not available (${reason}); waiting for it`),
   });
   if (!temporalUp) return;
 
@@ -46,7 +48,8 @@ async function main(): Promise<void> {
           ...common,
           engine: createLiveEngine(config),
           // Test-mode deliveries: the mock receiver of the API this worker runs beside, unless configured.
-          testWebhookMockUrl: config.testWebhookMockUrl ?? `${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/mock/webhooks`,
+          testWebhookMockUrl:
+            config.testWebhookMockUrl ?? `${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/mock/webhooks`,
         });
   if (stopRequested.signal.aborted) void worker.shutdown();
   stopRequested.signal.addEventListener('abort', () => void worker.shutdown(), { once: true });

@@ -32,7 +32,11 @@ export async function superviseWorker(
   log: (message: string) => void,
   options: { backoff?: BackoffPolicy; signal?: AbortSignal } = {},
 ): Promise<SupervisedWorker> {
-  bundling ??= promisify(execFile)(process.execPath, [...process.execArgv, path.join(__dirname, 'bundle-main.ts'), bundlePath]).then(
+  bundling ??= promisify(execFile)(process.execPath, [
+    ...process.execArgv,
+    path.join(__dirname, 'bundle-main.ts'),
+    bundlePath,
+  ]).then(
     () => undefined,
     (err: unknown) => {
       bundling = null;

@@ -93,9 +93,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditHeartbeatTimeoutMs: integer('AUDIT_HEARTBEAT_TIMEOUT_MS', env.AUDIT_HEARTBEAT_TIMEOUT_MS, 10_000),
     auditReconcileIntervalMs: integer('AUDIT_RECONCILE_INTERVAL_MS', env.AUDIT_RECONCILE_INTERVAL_MS, 5000),
     auditStartGiveUpMs: integer('AUDIT_START_GIVE_UP_MS', env.AUDIT_START_GIVE_UP_MS, 24 * 3600_000),
-    deliveryRetryDelaysMs: delays('DELIVERY_RETRY_DELAYS_MS', env.DELIVERY_RETRY_DELAYS_MS, [
-      60_000, 300_000, 1_800_000, 7_200_000, 21_600_000,
-    ]),
+    deliveryRetryDelaysMs: delays(
+      'DELIVERY_RETRY_DELAYS_MS',
+      env.DELIVERY_RETRY_DELAYS_MS,
+      [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000],
+    ),
     deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 5000),
     redeliveryWindowMs: integer('REDELIVERY_WINDOW_MS', env.REDELIVERY_WINDOW_MS, 7 * 24 * 3600_000),
     testWebhookMockUrl: env.TEST_WEBHOOK_MOCK_URL || undefined,

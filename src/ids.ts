@@ -40,7 +40,9 @@ export const ID_PATTERNS = {
   delivery: '^dlv_[0-9A-Za-z]{1,64}$',
 } as const;
 
-const ID_SHAPES = Object.fromEntries(Object.entries(ID_PATTERNS).map(([kind, pattern]) => [kind, new RegExp(pattern)])) as Record<keyof typeof ID_PATTERNS, RegExp>;
+const ID_SHAPES = Object.fromEntries(
+  Object.entries(ID_PATTERNS).map(([kind, pattern]) => [kind, new RegExp(pattern)]),
+) as Record<keyof typeof ID_PATTERNS, RegExp>;
 
 export function hasIdShape(kind: keyof typeof ID_PATTERNS, value: unknown): value is string {
   return typeof value === 'string' && ID_SHAPES[kind].test(value);

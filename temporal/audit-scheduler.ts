@@ -31,7 +31,9 @@ export class TemporalAuditScheduler implements AuditScheduler {
 
   async probe(): Promise<boolean> {
     try {
-      await this.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () => this.connection.workflowService.getSystemInfo({}));
+      await this.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () =>
+        this.connection.workflowService.getSystemInfo({}),
+      );
       this.up = true;
     } catch {
       this.up = false;
@@ -40,7 +42,8 @@ export class TemporalAuditScheduler implements AuditScheduler {
   }
 
   async start(input: AuditWorkflowInput): Promise<void> {
-    if (!this.up) throw new SchedulerUnavailableError(`not starting workflow ${input.auditId}: Temporal is unavailable`);
+    if (!this.up)
+      throw new SchedulerUnavailableError(`not starting workflow ${input.auditId}: Temporal is unavailable`);
     try {
       await this.connection.withDeadline(Date.now() + this.startDeadlineMs, () =>
         this.client.workflow.start(AuditWorkflow, {
@@ -50,7 +53,8 @@ export class TemporalAuditScheduler implements AuditScheduler {
           // A live id is started once (a repeated start joins the running workflow). Test audits are
           // re-run under the same id: a run still finishing (e.g. sending its events) is replaced,
           // so the re-triggered audit always gets a run of its own.
-          workflowIdConflictPolicy: input.mode === 'test' ? WorkflowIdConflictPolicy.TERMINATE_EXISTING : WorkflowIdConflictPolicy.USE_EXISTING,
+          workflowIdConflictPolicy:
+            input.mode === 'test' ? WorkflowIdConflictPolicy.TERMINATE_EXISTING : WorkflowIdConflictPolicy.USE_EXISTING,
           workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
           typedSearchAttributes: auditSearchAttributes(input, 'queued'),
         }),

@@ -212,9 +212,7 @@ const NO_GO_MESSAGE =
 async function assertGoAvailable(): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const child = spawn('go', ['version'], { stdio: 'ignore' });
-    child.on('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'ENOENT' ? new Error(NO_GO_MESSAGE) : err),
-    );
+    child.on('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new Error(NO_GO_MESSAGE) : err));
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`\`go version\` exited with ${code}`))));
   });
 }

@@ -48,7 +48,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const address = `${host}:${opts.port}`;
 
   let stopping: Promise<void> | null = null;
-  const child = spawnTiedToParent(opts.cliPath, devServerArgs(opts, host, namespace, uiPort), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTiedToParent(opts.cliPath, devServerArgs(opts, host, namespace, uiPort), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // Once we are stopping it, the server logs a burst of expected "connection refused" /
   // "graceful_stop" warnings from its internal workers: keep them out of the caller's log.
   const tail = keepOutputTail(child, (line) => {

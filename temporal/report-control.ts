@@ -6,7 +6,10 @@ import { auditSearchAttributes, reportWorkflowId } from '../workflows/contracts'
 
 /** Report renders as ReportWorkflows: concurrent requests for one audit and branding share one. */
 export class TemporalReportRenders implements ReportRenderRequests {
-  constructor(private readonly client: Client, private readonly taskQueue: string) {}
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+  ) {}
 
   async renderAndWait(subject: ReportSubject, brandingRevision: number, waitMs: number): Promise<'done' | 'pending'> {
     const handle = await this.client.workflow.start(ReportWorkflow, {
@@ -28,7 +31,8 @@ export class TemporalReportRenders implements ReportRenderRequests {
           () => 'done' as const,
           (err: unknown) => {
             // Surfaces as internal_error; the log keeps the cause (the next request starts a new render).
-            if (err instanceof WorkflowFailedError) throw new Error(`render ${handle.workflowId} failed: ${failureChain(err)}`);
+            if (err instanceof WorkflowFailedError)
+              throw new Error(`render ${handle.workflowId} failed: ${failureChain(err)}`);
             throw err;
           },
         ),
@@ -42,7 +46,11 @@ export class TemporalReportRenders implements ReportRenderRequests {
 
 function failureChain(err: unknown): string {
   const messages: string[] = [];
-  for (let e = err as { message?: string; cause?: unknown } | undefined; e && messages.length < 4; e = e.cause as typeof e) {
+  for (
+    let e = err as { message?: string; cause?: unknown } | undefined;
+    e && messages.length < 4;
+    e = e.cause as typeof e
+  ) {
     if (e.message) messages.push(e.message);
   }
   return messages.join(': ');

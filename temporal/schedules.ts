@@ -11,9 +11,17 @@ export async function ensurePruneSchedule(client: Client, taskQueue: string): Pr
     await client.schedule.create({
       scheduleId: PRUNE_SCHEDULE_ID,
       spec: { calendars: [{ hour: 3, minute: 17, comment: 'daily at 03:17 UTC' }] },
-      action: { type: 'startWorkflow', workflowType: PruneWorkflow, workflowId: PRUNE_SCHEDULE_ID, taskQueue, args: [] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: PruneWorkflow,
+        workflowId: PRUNE_SCHEDULE_ID,
+        taskQueue,
+        args: [],
+      },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
-      memo: { purpose: 'Deletes free-tier audits older than 24 months and Idempotency-Key records older than 24 hours.' },
+      memo: {
+        purpose: 'Deletes free-tier audits older than 24 months and Idempotency-Key records older than 24 hours.',
+      },
     });
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;

@@ -10,7 +10,9 @@ import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/se
 import { SEARCH_ATTRIBUTE_KEYS } from '../workflows/contracts';
 
 /** Name → type, with types spelled as the Temporal CLI expects them. */
-export const SEARCH_ATTRIBUTES: Readonly<Record<string, string>> = Object.fromEntries(SEARCH_ATTRIBUTE_KEYS.map((key) => [key.name, cliTypeName(key.type)]));
+export const SEARCH_ATTRIBUTES: Readonly<Record<string, string>> = Object.fromEntries(
+  SEARCH_ATTRIBUTE_KEYS.map((key) => [key.name, cliTypeName(key.type)]),
+);
 
 /** `--search-attribute Name=Type` arguments for `temporal server start-dev`. */
 export function searchAttributeCliArgs(): string[] {

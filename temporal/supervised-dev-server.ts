@@ -17,7 +17,12 @@ export async function superviseDevServer(
   opts: DevServerOptions & { supervisorLog: (message: string) => void; backoff?: BackoffPolicy; signal?: AbortSignal },
 ): Promise<SupervisedDevServer> {
   const { supervisorLog, backoff, signal, ...serverOptions } = opts;
-  const incarnation = (server: DevServer) => ({ pid: server.pid, ready: Promise.resolve(), exited: server.exited, stop: server.stop });
+  const incarnation = (server: DevServer) => ({
+    pid: server.pid,
+    ready: Promise.resolve(),
+    exited: server.exited,
+    stop: server.stop,
+  });
   const first = await startDevServer(serverOptions);
   const supervised = supervise({
     name: 'Temporal dev server',

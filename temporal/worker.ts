@@ -1,10 +1,23 @@
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  NativeConnection,
+  Worker,
+  type WorkerOptions,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 
 /** Bundles the workflow code once; workers created afterwards reuse the bundle (fast start). */
 export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
-    logger: { info: () => undefined, warn: () => undefined, debug: () => undefined, trace: () => undefined, error: console.error, log: () => undefined },
+    logger: {
+      info: () => undefined,
+      warn: () => undefined,
+      debug: () => undefined,
+      trace: () => undefined,
+      error: console.error,
+      log: () => undefined,
+    },
   });
 }
 

@@ -18,11 +18,19 @@ async function main(): Promise<number> {
   const root = path.join(__dirname);
   const files = args.length
     ? args.map((f) => path.resolve(f))
-    : [...listTests(path.join(root, 'unit')), ...listTests(path.join(root, 'workflows')), ...listTests(path.join(root, 'integration'))];
+    : [
+        ...listTests(path.join(root, 'unit')),
+        ...listTests(path.join(root, 'workflows')),
+        ...listTests(path.join(root, 'integration')),
+      ];
 
   if (!args.length) {
     console.log('typecheck: tsc --noEmit');
-    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', path.join(root, '..')], { stdio: 'inherit' });
+    const tsc = spawnSync(
+      process.execPath,
+      [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', path.join(root, '..')],
+      { stdio: 'inherit' },
+    );
     if (tsc.status !== 0) {
       console.error('typecheck failed');
       return 1;
@@ -43,10 +51,18 @@ async function main(): Promise<number> {
   for (const file of files) mocha.addFile(file);
   try {
     await mocha.loadFilesAsync();
-    const { passed, failed, pending } = await new Promise<{ passed: number; failed: number; pending: number }>((resolve) => {
-      const runner = mocha.run();
-      runner.on('end', () => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, pending: runner.stats?.pending ?? 0 }));
-    });
+    const { passed, failed, pending } = await new Promise<{ passed: number; failed: number; pending: number }>(
+      (resolve) => {
+        const runner = mocha.run();
+        runner.on('end', () =>
+          resolve({
+            passed: runner.stats?.passes ?? 0,
+            failed: runner.stats?.failures ?? 0,
+            pending: runner.stats?.pending ?? 0,
+          }),
+        );
+      },
+    );
     console.log(`\ntests: ${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
     return failed === 0 && passed > 0 ? 0 : 1;
   } finally {
@@ -57,7 +73,8 @@ async function main(): Promise<number> {
 /** Stops the dev server the workflow tests share, if any test started it. */
 async function stopWorkflowTestServer(): Promise<void> {
   // Loaded lazily, like the stack below: runs without workflow tests never load @temporalio/testing.
-  const { stopWorkflowTestEnvironment } = require('./workflows/support/environment') as typeof import('./workflows/support/environment');
+  const { stopWorkflowTestEnvironment } =
+    require('./workflows/support/environment') as typeof import('./workflows/support/environment');
   await stopWorkflowTestEnvironment();
 }
 

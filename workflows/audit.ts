@@ -85,7 +85,13 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
       await projection.markAuditWaitingForRetry({ auditId: input.auditId, attempt, delayMs, error });
       setStatus('queued');
       const nextAttemptAt = new Date(Date.now() + delayMs).toISOString();
-      await emit(input, attempt, { event: 'audit.retried', attempt, maxRetries: input.retryDelaysMs.length, nextAttemptAt, error });
+      await emit(input, attempt, {
+        event: 'audit.retried',
+        attempt,
+        maxRetries: input.retryDelaysMs.length,
+        nextAttemptAt,
+        error,
+      });
       await sleep(delayMs);
     }
   }

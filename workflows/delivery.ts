@@ -16,7 +16,9 @@ const RECORDS_OWN_ROW = 'delivery-records-own-row';
  * until the redelivery window of the original event closes. It never fails: infrastructure errors
  * are retried until they pass. A delivery's outcome never touches its audit.
  */
-export async function DeliveryWorkflow(input: DeliveryWorkflowInput): Promise<{ delivered: boolean; attempts: number }> {
+export async function DeliveryWorkflow(
+  input: DeliveryWorkflowInput,
+): Promise<{ delivered: boolean; attempts: number }> {
   const post = proxyActivities<DeliveryActivities>({
     // The POST is bounded by timeoutMs; the rest is storing its outcome, which waits out a database
     // outage (heartbeating) instead of failing and sending the delivery again.
@@ -29,7 +31,11 @@ export async function DeliveryWorkflow(input: DeliveryWorkflowInput): Promise<{ 
   // The log row is the workflow's own first step: a parent run that ends before this workflow
   // starts leaves no `pending` row without a workflow behind it.
   if (patched(RECORDS_OWN_ROW) && input.record) {
-    const recorded = await deliveryLog.recordDelivery({ deliveryId: input.deliveryId, eventAt: input.eventAt, ...input.record });
+    const recorded = await deliveryLog.recordDelivery({
+      deliveryId: input.deliveryId,
+      eventAt: input.eventAt,
+      ...input.record,
+    });
     if (!recorded) return { delivered: false, attempts: 0 };
   }
   let manualRequests = 0;
@@ -39,7 +45,12 @@ export async function DeliveryWorkflow(input: DeliveryWorkflowInput): Promise<{ 
 
   const attempt = async (trigger: 'automatic' | 'manual', nextDelayMs: number | null): Promise<boolean> => {
     attempts++;
-    const outcome = await post.attemptDelivery({ deliveryId: input.deliveryId, attempt: attempts, trigger, nextDelayMs });
+    const outcome = await post.attemptDelivery({
+      deliveryId: input.deliveryId,
+      attempt: attempts,
+      trigger,
+      nextDelayMs,
+    });
     delivered ||= outcome.delivered;
     return outcome.stop;
   };

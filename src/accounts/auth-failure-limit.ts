@@ -6,9 +6,7 @@
 export class AuthFailureLimiter {
   private readonly failures = new Map<string, number[]>();
 
-  constructor(
-    private readonly options: { limit: number; windowMs: number; maxAddresses: number },
-  ) {}
+  constructor(private readonly options: { limit: number; windowMs: number; maxAddresses: number }) {}
 
   /** Seconds until this address may authenticate again, or 0 when it may now. */
   retryAfterSeconds(address: string, nowMs: number): number {
@@ -24,7 +22,8 @@ export class AuthFailureLimiter {
     // Only the newest `limit` failures decide anything; keep no more.
     if (recent.length > this.options.limit) recent.splice(0, recent.length - this.options.limit);
     this.failures.delete(address);
-    if (this.failures.size >= this.options.maxAddresses) this.failures.delete(this.failures.keys().next().value as string);
+    if (this.failures.size >= this.options.maxAddresses)
+      this.failures.delete(this.failures.keys().next().value as string);
     this.failures.set(address, recent);
   }
 

@@ -12,7 +12,12 @@ export interface AuthenticatorOptions {
   maxUnknownKeys: number;
 }
 
-const DEFAULT_OPTIONS: AuthenticatorOptions = { cacheTtlMs: 10_000, lastUsedFlushMs: 15_000, maxKnownKeys: 50_000, maxUnknownKeys: 10_000 };
+const DEFAULT_OPTIONS: AuthenticatorOptions = {
+  cacheTtlMs: 10_000,
+  lastUsedFlushMs: 15_000,
+  maxKnownKeys: 50_000,
+  maxUnknownKeys: 10_000,
+};
 
 /**
  * Resolves API keys to identities with a short cache, so a GET does not pay a key lookup each time.

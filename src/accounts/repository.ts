@@ -125,7 +125,8 @@ export async function setAccountTier(
   input: { accountId: string; tier: Tier; customQuota?: number | null; now: Date },
 ): Promise<{ account_id: string; tier: Tier; previous_tier: Tier; change: 'upgrade' | 'downgrade' | 'none' }> {
   return db.transaction(async (trx) => {
-    const account = (await trx('accounts').where({ id: input.accountId }).forUpdate().first()) as AccountRow | undefined;
+    const account = (await trx('accounts').where({ id: input.accountId }).forUpdate().first()) as
+      AccountRow | undefined;
     if (!account) throw new NotFoundError(`account ${input.accountId} does not exist`);
     const before = TIER_RULES[account.tier].rank;
     const after = TIER_RULES[input.tier].rank;
@@ -144,7 +145,10 @@ export async function setAccountTier(
 }
 
 /** Sets (or with an empty list, clears) a key's IP allowlist; a team-tier feature. */
-export async function setKeyAllowlist(db: Db, input: { keyId: string; cidrs: string[] }): Promise<{ key_id: string; allowed_cidrs: string[] | null }> {
+export async function setKeyAllowlist(
+  db: Db,
+  input: { keyId: string; cidrs: string[] },
+): Promise<{ key_id: string; allowed_cidrs: string[] | null }> {
   const row = await db('api_keys as k')
     .join('workspaces as w', 'w.id', 'k.workspace_id')
     .join('accounts as a', 'a.id', 'w.account_id')
@@ -152,7 +156,9 @@ export async function setKeyAllowlist(db: Db, input: { keyId: string; cidrs: str
     .first('a.tier');
   if (!row) throw new NotFoundError(`key ${input.keyId} does not exist`);
   if (input.cidrs.length > 0 && !tierAtLeast(row.tier, FEATURE_MIN_TIER.ip_allowlists)) {
-    throw new TierRequiredError(`IP allowlists require the ${FEATURE_MIN_TIER.ip_allowlists} tier or higher; this account is on ${row.tier}`);
+    throw new TierRequiredError(
+      `IP allowlists require the ${FEATURE_MIN_TIER.ip_allowlists} tier or higher; this account is on ${row.tier}`,
+    );
   }
   const allowed = input.cidrs.length ? parseAllowlist(input.cidrs) : null;
   await db('api_keys').where({ id: input.keyId }).update({ allowed_cidrs: allowed });
@@ -167,7 +173,10 @@ export async function accountTier(db: Db, accountId: string): Promise<Tier | und
 
 /** The tier of the account owning a workspace; NotFoundError when there is no such workspace. */
 export async function workspaceTier(db: Db, workspaceId: string): Promise<Tier> {
-  const row = await db('workspaces as w').join('accounts as a', 'a.id', 'w.account_id').where('w.id', workspaceId).first('a.tier');
+  const row = await db('workspaces as w')
+    .join('accounts as a', 'a.id', 'w.account_id')
+    .where('w.id', workspaceId)
+    .first('a.tier');
   if (!row) throw new NotFoundError(`workspace ${workspaceId} does not exist`);
   return row.tier as Tier;
 }

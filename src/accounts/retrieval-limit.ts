@@ -5,7 +5,11 @@ import { RETRIEVAL_LIMIT } from './tiers';
  * Admits one retrieval request of a workspace into its sliding 60-second window (100 requests),
  * exactly across API instances: the retrieval_hit() function serializes on the workspace's row.
  */
-export async function admitRetrieval(db: Db, workspaceId: string, now: Date): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+export async function admitRetrieval(
+  db: Db,
+  workspaceId: string,
+  now: Date,
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   const { rows } = await db.raw<{ rows: Array<{ allowed: boolean; retry_after_ms: string }> }>(
     'SELECT allowed, retry_after_ms FROM retrieval_hit(?, ?, ?, ?::interval)',
     [workspaceId, now, RETRIEVAL_LIMIT.limit, `${RETRIEVAL_LIMIT.windowSeconds} seconds`],

@@ -21,6 +21,9 @@ export function requireFeature(usage: Usage | undefined, feature: GatedFeature):
 export function requireTier(usage: Usage | undefined, feature: keyof typeof FEATURE_MIN_TIER, name: string): void {
   const minimum = FEATURE_MIN_TIER[feature];
   if (!usage || !tierAtLeast(usage.tier, minimum)) {
-    throw new ApiError('tier_required', `${name} require the ${minimum} tier or higher; this account is on ${usage?.tier ?? 'free'}`);
+    throw new ApiError(
+      'tier_required',
+      `${name} require the ${minimum} tier or higher; this account is on ${usage?.tier ?? 'free'}`,
+    );
   }
 }

@@ -51,7 +51,11 @@ export async function lockAccountPosition(
     )
     .first();
   if (!row) throw new Error(`account ${input.accountId} does not exist`);
-  return { usage: toUsage(input.accountId, row, input.now), siteSeen: row.site_seen, recentTriggers: (row.recent as Date[]).map((d) => new Date(d)) };
+  return {
+    usage: toUsage(input.accountId, row, input.now),
+    siteSeen: row.site_seen,
+    recentTriggers: (row.recent as Date[]).map((d) => new Date(d)),
+  };
 }
 
 function usageQuery(db: Knex | Knex.Transaction, accountId: string, now: Date) {
@@ -73,5 +77,12 @@ function usageQuery(db: Knex | Knex.Transaction, accountId: string, now: Date) {
 
 function toUsage(accountId: string, row: { tier: Tier; custom_quota: number | null; used: number }, now: Date): Usage {
   const limit = monthlyQuota(row.tier, row.custom_quota);
-  return { accountId, tier: row.tier, limit, used: row.used, remaining: Math.max(0, limit - row.used), period: periodAt(now) };
+  return {
+    accountId,
+    tier: row.tier,
+    limit,
+    used: row.used,
+    remaining: Math.max(0, limit - row.used),
+    period: periodAt(now),
+  };
 }

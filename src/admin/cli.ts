@@ -3,7 +3,16 @@ import { loadConfig } from '../config';
 import { systemClock } from '../clock';
 import { createDb, migrateLatest, type Db } from '../db/knex';
 import { openDatabase } from '../db/open';
-import { createAccount, createApiKey, listApiKeys, NotFoundError, revokeApiKey, setAccountTier, setKeyAllowlist, TierRequiredError } from '../accounts/repository';
+import {
+  createAccount,
+  createApiKey,
+  listApiKeys,
+  NotFoundError,
+  revokeApiKey,
+  setAccountTier,
+  setKeyAllowlist,
+  TierRequiredError,
+} from '../accounts/repository';
 import { accountUsage } from '../accounts/usage';
 import { TIERS, MODES, type Mode, type Tier } from '../schemas/audit';
 import { readFile } from 'node:fs/promises';
@@ -20,11 +29,13 @@ import { listSigningKeys, rotateSigningKey } from '../reports/signing-keys';
 const program = new Command('admin').description('Administer accounts, workspaces and API keys').showHelpAfterError();
 
 const tierOption = (value: string): Tier => {
-  if (!(TIERS as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${TIERS.join(', ')}`);
+  if (!(TIERS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`must be one of ${TIERS.join(', ')}`);
   return value as Tier;
 };
 const modeOption = (value: string): Mode => {
-  if (!(MODES as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${MODES.join(', ')}`);
+  if (!(MODES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`must be one of ${MODES.join(', ')}`);
   return value as Mode;
 };
 const countOption = (value: string): number => {
@@ -42,11 +53,17 @@ account
   .option('--json', 'print one JSON object')
   .action((opts: { tier: Tier; quota?: number; json?: boolean }) =>
     run(opts.json, async (db) => {
-      if (opts.quota !== undefined && opts.tier !== 'enterprise') throw new Error('--quota applies to enterprise accounts only');
-      const created = await createAccount(db, { tier: opts.tier, customQuota: opts.quota ?? null, now: systemClock.now() });
+      if (opts.quota !== undefined && opts.tier !== 'enterprise')
+        throw new Error('--quota applies to enterprise accounts only');
+      const created = await createAccount(db, {
+        tier: opts.tier,
+        customQuota: opts.quota ?? null,
+        now: systemClock.now(),
+      });
       return {
         json: created,
-        text: `Created account ${created.account_id} (tier ${created.tier}) with workspace ${created.workspace_id}.\n` +
+        text:
+          `Created account ${created.account_id} (tier ${created.tier}) with workspace ${created.workspace_id}.\n` +
           `Next: npm run admin -- key create --workspace ${created.workspace_id} --mode test`,
       };
     }),
@@ -60,12 +77,26 @@ account
   .option('--json', 'print one JSON object')
   .action((opts: { account: string; tier: Tier; quota?: number; json?: boolean }) =>
     run(opts.json, async (db) => {
-      if (opts.quota !== undefined && opts.tier !== 'enterprise') throw new Error('--quota applies to enterprise accounts only');
+      if (opts.quota !== undefined && opts.tier !== 'enterprise')
+        throw new Error('--quota applies to enterprise accounts only');
       const now = systemClock.now();
-      const changed = await setAccountTier(db, { accountId: opts.account, tier: opts.tier, customQuota: opts.quota, now });
+      const changed = await setAccountTier(db, {
+        accountId: opts.account,
+        tier: opts.tier,
+        customQuota: opts.quota,
+        now,
+      });
       const usage = await accountUsage(db, opts.account, now);
-      const json = { ...changed, audits_limit: usage.limit, audits_used: usage.used, audits_remaining: usage.remaining };
-      return { json, text: `Account ${changed.account_id}: ${changed.previous_tier} → ${changed.tier} (${changed.change}); ${usage.remaining} of ${usage.limit} audits left this period.` };
+      const json = {
+        ...changed,
+        audits_limit: usage.limit,
+        audits_used: usage.used,
+        audits_remaining: usage.remaining,
+      };
+      return {
+        json,
+        text: `Account ${changed.account_id}: ${changed.previous_tier} → ${changed.tier} (${changed.change}); ${usage.remaining} of ${usage.limit} audits left this period.`,
+      };
     }),
   );
 account
@@ -85,7 +116,10 @@ account
         audits_used: usage.used,
         audits_remaining: usage.remaining,
       };
-      return { json, text: `Account ${opts.account} (${usage.tier}): ${usage.used} used, ${usage.remaining} of ${usage.limit} left until ${json.period_end}.` };
+      return {
+        json,
+        text: `Account ${opts.account} (${usage.tier}): ${usage.used} used, ${usage.remaining} of ${usage.limit} left until ${json.period_end}.`,
+      };
     }),
   );
 
@@ -100,7 +134,13 @@ key
     run(opts.json, async (db) => {
       const created = await createApiKey(db, { workspaceId: opts.workspace, mode: opts.mode, now: systemClock.now() });
       return {
-        json: { key_id: created.key_id, key: created.key, prefix: created.prefix, mode: created.mode, workspace_id: created.workspace_id },
+        json: {
+          key_id: created.key_id,
+          key: created.key,
+          prefix: created.prefix,
+          mode: created.mode,
+          workspace_id: created.workspace_id,
+        },
         text: `Created ${created.mode} key ${created.key_id} for ${created.workspace_id}.\n\n  ${created.key}\n\nStore it now: it cannot be shown again.`,
       };
     }),
@@ -126,7 +166,10 @@ key
       const keys = await listApiKeys(db, opts.workspace);
       const text = keys.length
         ? keys
-            .map((k) => `${k.key_id}  ${k.prefix}…  ${k.mode.padEnd(4)}  created ${k.created_at}  last used ${k.last_used_at ?? 'never'}${k.revoked_at ? `  REVOKED ${k.revoked_at}` : ''}`)
+            .map(
+              (k) =>
+                `${k.key_id}  ${k.prefix}…  ${k.mode.padEnd(4)}  created ${k.created_at}  last used ${k.last_used_at ?? 'never'}${k.revoked_at ? `  REVOKED ${k.revoked_at}` : ''}`,
+            )
             .join('\n')
         : `No keys in ${opts.workspace}.`;
       return { json: { data: keys }, text };
@@ -141,11 +184,16 @@ key
   .option('--json', 'print one JSON object')
   .action((opts: { key: string; cidrs: string; json?: boolean }) =>
     run(opts.json, async (db) => {
-      const cidrs = opts.cidrs.split(',').map((c) => c.trim()).filter(Boolean);
+      const cidrs = opts.cidrs
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
       const result = await setKeyAllowlist(db, { keyId: opts.key, cidrs });
       return {
         json: result,
-        text: result.allowed_cidrs ? `Key ${result.key_id} now accepts requests only from ${result.allowed_cidrs.join(', ')}.` : `Key ${result.key_id} accepts requests from any address.`,
+        text: result.allowed_cidrs
+          ? `Key ${result.key_id} now accepts requests only from ${result.allowed_cidrs.join(', ')}.`
+          : `Key ${result.key_id} accepts requests from any address.`,
       };
     }),
   );
@@ -154,7 +202,9 @@ const branding = program.command('branding').description('White-label branding o
 const brandingModes = (mode: Mode | undefined): Mode[] => (mode ? [mode] : [...MODES]);
 branding
   .command('set')
-  .description('Replace the branding of a workspace (both modes unless --mode); reports are re-rendered when next requested')
+  .description(
+    'Replace the branding of a workspace (both modes unless --mode); reports are re-rendered when next requested',
+  )
   .requiredOption('--workspace <id>', 'workspace id (ws_…)')
   .requiredOption('--name <text>', "the agency's name")
   .requiredOption('--color <hex>', 'accent colour, #rrggbb')
@@ -163,18 +213,39 @@ branding
   .option('--contact <text>', 'contact line on the cover')
   .option('--mode <mode>', 'test or live (default: both)', modeOption)
   .option('--json', 'print one JSON object')
-  .action((opts: { workspace: string; name: string; color: string; logo?: string; footer?: string; contact?: string; mode?: Mode; json?: boolean }) =>
-    run(opts.json, async (db) => {
-      await requireBrandingTier(db, opts.workspace);
-      const logo = opts.logo ? await readFile(opts.logo) : undefined;
-      const value = validateBranding({ displayName: opts.name, primaryColor: opts.color, footerText: opts.footer, contactLine: opts.contact, logo });
-      if (value.logo) await checkLogoEmbeds(value.logo);
-      const saved: Record<string, unknown> = {};
-      for (const mode of brandingModes(opts.mode)) {
-        saved[mode] = presentBranding(await saveBranding(db, { workspaceId: opts.workspace, mode }, value, systemClock.now()));
-      }
-      return { json: { workspace_id: opts.workspace, ...saved }, text: `Branding of ${opts.workspace} (${brandingModes(opts.mode).join(', ')}) set to "${value.displayName}".` };
-    }),
+  .action(
+    (opts: {
+      workspace: string;
+      name: string;
+      color: string;
+      logo?: string;
+      footer?: string;
+      contact?: string;
+      mode?: Mode;
+      json?: boolean;
+    }) =>
+      run(opts.json, async (db) => {
+        await requireBrandingTier(db, opts.workspace);
+        const logo = opts.logo ? await readFile(opts.logo) : undefined;
+        const value = validateBranding({
+          displayName: opts.name,
+          primaryColor: opts.color,
+          footerText: opts.footer,
+          contactLine: opts.contact,
+          logo,
+        });
+        if (value.logo) await checkLogoEmbeds(value.logo);
+        const saved: Record<string, unknown> = {};
+        for (const mode of brandingModes(opts.mode)) {
+          saved[mode] = presentBranding(
+            await saveBranding(db, { workspaceId: opts.workspace, mode }, value, systemClock.now()),
+          );
+        }
+        return {
+          json: { workspace_id: opts.workspace, ...saved },
+          text: `Branding of ${opts.workspace} (${brandingModes(opts.mode).join(', ')}) set to "${value.displayName}".`,
+        };
+      }),
   );
 branding
   .command('show')
@@ -185,7 +256,8 @@ branding
     run(opts.json, async (db) => {
       await workspaceTier(db, opts.workspace);
       const shown: Record<string, ReturnType<typeof presentBranding>> = {};
-      for (const mode of MODES) shown[mode] = presentBranding(await loadBranding(db, { workspaceId: opts.workspace, mode }));
+      for (const mode of MODES)
+        shown[mode] = presentBranding(await loadBranding(db, { workspaceId: opts.workspace, mode }));
       const text = MODES.map((mode) => `${mode}: ${shown[mode]!.display_name ?? '(neutral, no branding)'}`).join('\n');
       return { json: { workspace_id: opts.workspace, ...shown }, text };
     }),
@@ -199,29 +271,42 @@ branding
   .action((opts: { workspace: string; mode?: Mode; json?: boolean }) =>
     run(opts.json, async (db) => {
       await workspaceTier(db, opts.workspace);
-      for (const mode of brandingModes(opts.mode)) await saveBranding(db, { workspaceId: opts.workspace, mode }, null, systemClock.now());
-      return { json: { workspace_id: opts.workspace, cleared: brandingModes(opts.mode) }, text: `Branding of ${opts.workspace} cleared.` };
+      for (const mode of brandingModes(opts.mode))
+        await saveBranding(db, { workspaceId: opts.workspace, mode }, null, systemClock.now());
+      return {
+        json: { workspace_id: opts.workspace, cleared: brandingModes(opts.mode) },
+        text: `Branding of ${opts.workspace} cleared.`,
+      };
     }),
   );
 
 async function requireBrandingTier(db: Db, workspaceId: string): Promise<void> {
   const tier = await workspaceTier(db, workspaceId);
   if (!tierAtLeast(tier, FEATURE_MIN_TIER.branding)) {
-    throw new TierRequiredError(`report branding requires the ${FEATURE_MIN_TIER.branding} tier or higher; this account is on ${tier}`);
+    throw new TierRequiredError(
+      `report branding requires the ${FEATURE_MIN_TIER.branding} tier or higher; this account is on ${tier}`,
+    );
   }
 }
 
 const reportKey = program.command('report-key').description('Keys that sign the 60-minute report links');
 reportKey
   .command('rotate')
-  .description('Sign new links with a new key; links signed before keep working until they expire (unless --revoke-previous)')
+  .description(
+    'Sign new links with a new key; links signed before keep working until they expire (unless --revoke-previous)',
+  )
   .option('--revoke-previous', 'delete the previous keys too: links they signed stop working at once (a leaked key)')
   .option('--json', 'print one JSON object')
   .action((opts: { revokePrevious?: boolean; json?: boolean }) =>
     run(opts.json, async (db) => {
       const rotated = await rotateSigningKey(db, systemClock.now(), { revokePrevious: opts.revokePrevious });
-      const text = `Report links are now signed with ${rotated.key_id}.` +
-        (rotated.revoked.length ? ` Revoked: ${rotated.revoked.join(', ')}.` : rotated.retired.length ? ` Retired (still verifying until their links expire): ${rotated.retired.join(', ')}.` : '');
+      const text =
+        `Report links are now signed with ${rotated.key_id}.` +
+        (rotated.revoked.length
+          ? ` Revoked: ${rotated.revoked.join(', ')}.`
+          : rotated.retired.length
+            ? ` Retired (still verifying until their links expire): ${rotated.retired.join(', ')}.`
+            : '');
       return { json: rotated, text };
     }),
   );
@@ -232,12 +317,22 @@ reportKey
   .action((opts: { json?: boolean }) =>
     run(opts.json, async (db) => {
       const keys = await listSigningKeys(db);
-      const text = keys.length ? keys.map((k) => `${k.key_id}  created ${k.created_at}${k.retired_at ? `  retired ${k.retired_at}` : '  (signing)'}`).join('\n') : 'No signing key yet (one is made when the first link is signed).';
+      const text = keys.length
+        ? keys
+            .map(
+              (k) =>
+                `${k.key_id}  created ${k.created_at}${k.retired_at ? `  retired ${k.retired_at}` : '  (signing)'}`,
+            )
+            .join('\n')
+        : 'No signing key yet (one is made when the first link is signed).';
       return { json: { data: keys }, text };
     }),
   );
 
-async function run(json: boolean | undefined, action: (db: Db) => Promise<{ json: object; text: string }>): Promise<void> {
+async function run(
+  json: boolean | undefined,
+  action: (db: Db) => Promise<{ json: object; text: string }>,
+): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config, { startEmbedded: true });
   const db = createDb(database.url, { max: 2 });
@@ -247,7 +342,12 @@ async function run(json: boolean | undefined, action: (db: Db) => Promise<{ json
     process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const code = err instanceof NotFoundError ? 'not_found' : err instanceof TierRequiredError ? 'tier_required' : 'invalid_request';
+    const code =
+      err instanceof NotFoundError
+        ? 'not_found'
+        : err instanceof TierRequiredError
+          ? 'tier_required'
+          : 'invalid_request';
     if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
     else process.stderr.write(`error: ${message}\n`);
     process.exitCode = 1;

@@ -35,11 +35,17 @@ export const formLabelMissing = pageAnalyzer('A11Y_FORM_LABEL_MISSING', (p) => {
     ...p.elements('textarea'),
   ].filter((f) => !hiddenFromAT(f) && !/^(presentation|none)$/.test((attr(f, 'role') ?? '').trim().toLowerCase()));
   if (fields.length === 0) return null;
-  const labelFor = new Set(p.elements('label').map((l) => attr(l, 'for')).filter((v): v is string => v !== undefined && v !== ''));
+  const labelFor = new Set(
+    p
+      .elements('label')
+      .map((l) => attr(l, 'for'))
+      .filter((v): v is string => v !== undefined && v !== ''),
+  );
   const issues: Issue[] = [];
   for (const f of fields) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-    if (!fieldHasLabel(f, labelFor)) issues.push({ outcome: 'fail', message: `A form field (<${f.name}>) has no label.`, evidence: snippet(p, f) });
+    if (!fieldHasLabel(f, labelFor))
+      issues.push({ outcome: 'fail', message: `A form field (<${f.name}>) has no label.`, evidence: snippet(p, f) });
   }
   return pageIssues(issues);
 });
@@ -48,12 +54,15 @@ export const formLabelMissing = pageAnalyzer('A11Y_FORM_LABEL_MISSING', (p) => {
 
 /** An accessible name from text, ARIA, title, or the alt text of an image inside. */
 export function controlHasName(el: Element): boolean {
-  if (nonBlank(attr(el, 'aria-label')) || nonBlank(attr(el, 'aria-labelledby')) || nonBlank(attr(el, 'title'))) return true;
+  if (nonBlank(attr(el, 'aria-label')) || nonBlank(attr(el, 'aria-labelledby')) || nonBlank(attr(el, 'title')))
+    return true;
   if (el.name === 'input') return nonBlank(attr(el, 'value'));
   if (textContent(el).trim() !== '') return true;
-  return getElementsByTagName('img', el.children, true).some((img) => nonBlank(attr(img, 'alt')))
-    || getElementsByTagName('input', el.children, true).some((i) => nonBlank(attr(i, 'alt')))
-    || getElementsByTagName('svg', el.children, true).some((s) => nonBlank(attr(s, 'aria-label')));
+  return (
+    getElementsByTagName('img', el.children, true).some((img) => nonBlank(attr(img, 'alt'))) ||
+    getElementsByTagName('input', el.children, true).some((i) => nonBlank(attr(i, 'alt'))) ||
+    getElementsByTagName('svg', el.children, true).some((s) => nonBlank(attr(s, 'aria-label')))
+  );
 }
 
 export const controlNameMissing = pageAnalyzer('A11Y_CONTROL_NAME_MISSING', (p) => {
@@ -69,7 +78,11 @@ export const controlNameMissing = pageAnalyzer('A11Y_CONTROL_NAME_MISSING', (p) 
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
     if (!controlHasName(c)) {
       const what = c.name === 'a' ? 'A link' : 'A button';
-      issues.push({ outcome: 'fail', message: `${what} has no accessible name (no text, aria-label, title or image alt).`, evidence: snippet(p, c) });
+      issues.push({
+        outcome: 'fail',
+        message: `${what} has no accessible name (no text, aria-label, title or image alt).`,
+        evidence: snippet(p, c),
+      });
     }
   }
   return pageIssues(issues);
@@ -119,8 +132,15 @@ export const duplicateIdAria = pageAnalyzer('A11Y_DUPLICATE_ID_ARIA', (p) => {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
     const use = ids.get(ref);
     if (!use || use.count < 2) continue;
-    const evidence = truncate(`${snippet(p, by, 90)} refers to id="${ref}", used ${use.count} times: ${use.first.map((e) => snippet(p, e, 80)).join(' | ')}`, EVIDENCE_MAX);
-    issues.push({ outcome: 'fail', message: `The id "${truncate(ref, 60)}" referenced by ARIA or a label appears ${use.count} times on the page.`, evidence });
+    const evidence = truncate(
+      `${snippet(p, by, 90)} refers to id="${ref}", used ${use.count} times: ${use.first.map((e) => snippet(p, e, 80)).join(' | ')}`,
+      EVIDENCE_MAX,
+    );
+    issues.push({
+      outcome: 'fail',
+      message: `The id "${truncate(ref, 60)}" referenced by ARIA or a label appears ${use.count} times on the page.`,
+      evidence,
+    });
   }
   return pageIssues(issues);
 });

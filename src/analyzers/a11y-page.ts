@@ -1,6 +1,15 @@
 import type { Element } from 'domhandler';
 import { attr, metaNamed, snippet, startTag, truncate, type ParsedPage } from './parse';
-import { EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, PAGE_PASS, pageAnalyzer, pageFail, pageIssues, type Analyzer, type Issue } from './types';
+import {
+  EVIDENCE_MAX,
+  MAX_ISSUES_PER_PAGE,
+  PAGE_PASS,
+  pageAnalyzer,
+  pageFail,
+  pageIssues,
+  type Analyzer,
+  type Issue,
+} from './types';
 
 /** Accessibility checks that need only the markup (no rendering, so no contrast or focus checks). */
 
@@ -28,7 +37,8 @@ export const langInvalid = pageAnalyzer('A11Y_LANG_INVALID', (p) => {
   const evidence = truncate(startTag(html), EVIDENCE_MAX);
   if (lang === undefined) return pageFail('The <html> element has no lang attribute.', evidence);
   if (lang.trim() === '') return pageFail('The <html> element has an empty lang attribute.', evidence);
-  if (!isValidLangTag(lang.trim())) return pageFail(`The lang attribute "${lang}" is not a valid BCP 47 language tag.`, evidence);
+  if (!isValidLangTag(lang.trim()))
+    return pageFail(`The lang attribute "${lang}" is not a valid BCP 47 language tag.`, evidence);
   return PAGE_PASS;
 });
 
@@ -64,13 +74,18 @@ export const imgAltMissing = pageAnalyzer('A11Y_IMG_ALT_MISSING', (p) => {
   const issues: Issue[] = [];
   for (const img of imgs) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-    if (!imgHasAlt(img)) issues.push({ outcome: 'fail', message: 'Image without an alt attribute.', evidence: snippet(p, img) });
+    if (!imgHasAlt(img))
+      issues.push({ outcome: 'fail', message: 'Image without an alt attribute.', evidence: snippet(p, img) });
   }
   for (const input of inputs) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
     // An image button needs a real name: alt="" would leave it unnamed.
     if (!nonBlank(attr(input, 'alt')) && !hasAriaName(input)) {
-      issues.push({ outcome: 'fail', message: 'Image button (input type="image") without alternative text.', evidence: snippet(p, input) });
+      issues.push({
+        outcome: 'fail',
+        message: 'Image button (input type="image") without alternative text.',
+        evidence: snippet(p, input),
+      });
     }
   }
   return pageIssues(issues);
@@ -84,7 +99,16 @@ export function parseViewport(content: string): Map<string, string> {
   for (const part of content.split(/[,;]/)) {
     const eq = part.indexOf('=');
     const key = (eq === -1 ? part : part.slice(0, eq)).trim().toLowerCase();
-    if (key !== '') out.set(key, eq === -1 ? '' : part.slice(eq + 1).trim().toLowerCase());
+    if (key !== '')
+      out.set(
+        key,
+        eq === -1
+          ? ''
+          : part
+              .slice(eq + 1)
+              .trim()
+              .toLowerCase(),
+      );
   }
   return out;
 }
@@ -104,9 +128,11 @@ export const zoomDisabled = pageAnalyzer('A11Y_ZOOM_DISABLED', (p) => {
   const vp = parseViewport(attr(meta, 'content') ?? '');
   const problems: string[] = [];
   const scalable = vp.get('user-scalable');
-  if (scalable !== undefined && (scalable === 'no' || (Math.abs(parseFloat(scalable)) < 1))) problems.push(`user-scalable=${scalable}`);
+  if (scalable !== undefined && (scalable === 'no' || Math.abs(parseFloat(scalable)) < 1))
+    problems.push(`user-scalable=${scalable}`);
   const max = parseFloat(vp.get('maximum-scale') ?? '');
-  if (!Number.isNaN(max) && max < MIN_MAXIMUM_SCALE) problems.push(`maximum-scale=${vp.get('maximum-scale')} (below ${MIN_MAXIMUM_SCALE})`);
+  if (!Number.isNaN(max) && max < MIN_MAXIMUM_SCALE)
+    problems.push(`maximum-scale=${vp.get('maximum-scale')} (below ${MIN_MAXIMUM_SCALE})`);
   if (problems.length === 0) return PAGE_PASS;
   return pageFail(`The viewport prevents zooming: ${problems.join(', ')}.`, snippet(p, meta));
 });

@@ -39,26 +39,38 @@ export const soft404 = siteAnalyzer('BP_SOFT_404', (snapshot) => {
   const evidence = truncate(`GET ${probe.url} → HTTP ${probe.status} ${reason}${where}`.trim(), EVIDENCE_MAX);
   const urls = [probe.url];
   if (probe.status >= 200 && probe.status < 300) {
-    return siteOutcome('fail', [{ message: `A URL that does not exist answers HTTP ${probe.status}${where} instead of 404.`, evidence, urls }]);
+    return siteOutcome('fail', [
+      { message: `A URL that does not exist answers HTTP ${probe.status}${where} instead of 404.`, evidence, urls },
+    ]);
   }
   if (probe.status >= 500) {
-    return siteOutcome('warn', [{ message: `A URL that does not exist answers a server error (HTTP ${probe.status}) instead of 404.`, evidence, urls }]);
+    return siteOutcome('warn', [
+      {
+        message: `A URL that does not exist answers a server error (HTTP ${probe.status}) instead of 404.`,
+        evidence,
+        urls,
+      },
+    ]);
   }
   if (probe.status >= 400) {
     if (probe.body === null) return siteOutcome('pass'); // the body was not kept: only the status can be judged
     const text = visibleText(probe.body);
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes < SOFT_404_MIN_TEXT_BYTES) {
-      return siteOutcome('warn', [{
-        message: `The error page for a missing URL is nearly empty (${bytes} bytes of text), so it gives lost visitors no way on.`,
-        evidence: truncate(`${evidence}; text: "${truncate(text, 120)}"`, EVIDENCE_MAX),
-        urls,
-      }]);
+      return siteOutcome('warn', [
+        {
+          message: `The error page for a missing URL is nearly empty (${bytes} bytes of text), so it gives lost visitors no way on.`,
+          evidence: truncate(`${evidence}; text: "${truncate(text, 120)}"`, EVIDENCE_MAX),
+          urls,
+        },
+      ]);
     }
     return siteOutcome('pass');
   }
   // 1xx/3xx as a final status: the crawler stopped in a redirect loop or similar.
-  return siteOutcome('warn', [{ message: `A URL that does not exist answers HTTP ${probe.status} instead of 404.`, evidence, urls }]);
+  return siteOutcome('warn', [
+    { message: `A URL that does not exist answers HTTP ${probe.status} instead of 404.`, evidence, urls },
+  ]);
 });
 
 export const BEST_PRACTICE_SITE_ANALYZERS: readonly Analyzer[] = [soft404];

@@ -27,13 +27,23 @@ export const CHARSET_PREFIX_BYTES = 1024;
 
 function doctypeIssue(p: ParsedPage): Issue | null {
   if (p.doctype === null) {
-    return { outcome: 'fail', message: 'The page does not start with a doctype, so browsers render it in quirks mode.', evidence: truncate(`starts with: ${p.source.trimStart().slice(0, 80)}`, EVIDENCE_MAX) };
+    return {
+      outcome: 'fail',
+      message: 'The page does not start with a doctype, so browsers render it in quirks mode.',
+      evidence: truncate(`starts with: ${p.source.trimStart().slice(0, 80)}`, EVIDENCE_MAX),
+    };
   }
   const rest = p.doctype.replace(/^!doctype/i, '').trim();
   const name = rest.split(/\s+/)[0]?.toLowerCase() ?? '';
   const evidence = truncate(`<${p.doctype}>`, EVIDENCE_MAX);
-  if (name !== 'html') return { outcome: 'fail', message: 'The doctype does not name html, so browsers render the page in quirks mode.', evidence };
-  if (rest.length > name.length) return { outcome: 'warn', message: 'The page uses a legacy doctype with a public or system identifier.', evidence };
+  if (name !== 'html')
+    return {
+      outcome: 'fail',
+      message: 'The doctype does not name html, so browsers render the page in quirks mode.',
+      evidence,
+    };
+  if (rest.length > name.length)
+    return { outcome: 'warn', message: 'The page uses a legacy doctype with a public or system identifier.', evidence };
   return null;
 }
 
@@ -51,11 +61,19 @@ function charsetIssue(p: ParsedPage): Issue | null {
   ];
   const first = declarations.sort((a, b) => (a.startIndex ?? 0) - (b.startIndex ?? 0))[0];
   if (!first) {
-    return { outcome: 'fail', message: 'No character encoding is declared (no <meta charset>, no charset in Content-Type).', evidence: headerEvidence(p.page.headers, 'content-type') };
+    return {
+      outcome: 'fail',
+      message: 'No character encoding is declared (no <meta charset>, no charset in Content-Type).',
+      evidence: headerEvidence(p.page.headers, 'content-type'),
+    };
   }
   const offset = byteOffset(p.source, first.startIndex ?? 0);
   if (offset >= CHARSET_PREFIX_BYTES) {
-    return { outcome: 'fail', message: `The character encoding is declared at byte ${offset}, after the first ${CHARSET_PREFIX_BYTES} bytes where browsers look for it.`, evidence: snippet(p, first) };
+    return {
+      outcome: 'fail',
+      message: `The character encoding is declared at byte ${offset}, after the first ${CHARSET_PREFIX_BYTES} bytes where browsers look for it.`,
+      evidence: snippet(p, first),
+    };
   }
   return null;
 }

@@ -8,9 +8,12 @@ export const DOC_END = '<!-- analyzers:end -->';
 export function renderAnalyzerDoc(): string {
   const implemented = new Set(ANALYZERS.map((a) => a.code));
   const rows = CATALOG.map(
-    (e) => `| \`${e.code}\` | ${e.category} | ${e.severity} (${SEVERITY_WEIGHTS[e.severity]}) | ${e.title}${implemented.has(e.code) ? '' : ' (not run yet)'} |`,
+    (e) =>
+      `| \`${e.code}\` | ${e.category} | ${e.severity} (${SEVERITY_WEIGHTS[e.severity]}) | ${e.title}${implemented.has(e.code) ? '' : ' (not run yet)'} |`,
   );
-  const categories = Object.entries(CATEGORY_WEIGHTS).map(([category, weight]) => `${category} ${weight}`).join(', ');
+  const categories = Object.entries(CATEGORY_WEIGHTS)
+    .map(([category, weight]) => `${category} ${weight}`)
+    .join(', ');
   return [
     DOC_BEGIN,
     '',

@@ -1,6 +1,14 @@
 import { truncate } from './parse';
 import type { CrawlSnapshot, DnsFacts } from './snapshot';
-import { EVIDENCE_MAX, errored, notApplicable, siteAnalyzer, siteOutcome, type Analyzer, type AnalyzerOutcome } from './types';
+import {
+  EVIDENCE_MAX,
+  errored,
+  notApplicable,
+  siteAnalyzer,
+  siteOutcome,
+  type Analyzer,
+  type AnalyzerOutcome,
+} from './types';
 
 /**
  * DNS and email checks from the DNS provider's facts (snapshot.dns): absent → not_applicable,
@@ -16,7 +24,10 @@ function hostname(snapshot: CrawlSnapshot): string {
 }
 
 /** Runs `fn` on the DNS facts, or returns the outcome for missing/failed facts. */
-function withDns(snapshot: CrawlSnapshot, fn: (facts: DnsFacts, host: string, domain: string) => AnalyzerOutcome): AnalyzerOutcome {
+function withDns(
+  snapshot: CrawlSnapshot,
+  fn: (facts: DnsFacts, host: string, domain: string) => AnalyzerOutcome,
+): AnalyzerOutcome {
   const dns = snapshot.dns;
   if (!dns) return notApplicable();
   if (!dns.ok) return errored();
@@ -24,7 +35,12 @@ function withDns(snapshot: CrawlSnapshot, fn: (facts: DnsFacts, host: string, do
   return fn(dns.facts, host, dns.facts.domain ?? host);
 }
 
-function failWith(snapshot: CrawlSnapshot, status: 'warn' | 'fail', message: string, evidence: string): AnalyzerOutcome {
+function failWith(
+  snapshot: CrawlSnapshot,
+  status: 'warn' | 'fail',
+  message: string,
+  evidence: string,
+): AnalyzerOutcome {
   return siteOutcome(status, [{ message, evidence: truncate(evidence, EVIDENCE_MAX), urls: [snapshot.origin] }]);
 }
 
@@ -36,8 +52,14 @@ export const dnssecMissing = siteAnalyzer('DNS_DNSSEC_MISSING', (snapshot) =>
   withDns(snapshot, (f, _host, domain) => {
     if (f.dnssec === null) return notApplicable(); // not measured (the resolver cannot tell)
     if (f.dnssec) return siteOutcome('pass');
-    return failWith(snapshot, 'fail', `${domain} is not signed with DNSSEC (no DS record, or answers not validated).`, `${domain}: DNSSEC not validated`);
-  }));
+    return failWith(
+      snapshot,
+      'fail',
+      `${domain} is not signed with DNSSEC (no DS record, or answers not validated).`,
+      `${domain}: DNSSEC not validated`,
+    );
+  }),
+);
 
 // ── DNS_CAA_MISSING ──────────────────────────────────────────────────────────────────────────────
 
@@ -50,11 +72,28 @@ export function caaTag(record: string): string | null {
 export const caaMissing = siteAnalyzer('DNS_CAA_MISSING', (snapshot) =>
   withDns(snapshot, (f, host) => {
     if (f.caa.length === 0) {
-      return failWith(snapshot, 'fail', `No CAA record on ${host} or any parent domain: any certificate authority may issue certificates for it.`, `${host} CAA: (none up to ${f.domain ?? host})`);
+      return failWith(
+        snapshot,
+        'fail',
+        `No CAA record on ${host} or any parent domain: any certificate authority may issue certificates for it.`,
+        `${host} CAA: (none up to ${f.domain ?? host})`,
+      );
     }
-    if (f.caa.some((r) => { const t = caaTag(r); return t === 'issue' || t === 'issuewild'; })) return siteOutcome('pass');
-    return failWith(snapshot, 'warn', 'The CAA records name no issuer (no issue or issuewild tag), so they do not restrict issuance.', `${f.caaName ?? host} CAA: ${f.caa.join('; ')}`);
-  }));
+    if (
+      f.caa.some((r) => {
+        const t = caaTag(r);
+        return t === 'issue' || t === 'issuewild';
+      })
+    )
+      return siteOutcome('pass');
+    return failWith(
+      snapshot,
+      'warn',
+      'The CAA records name no issuer (no issue or issuewild tag), so they do not restrict issuance.',
+      `${f.caaName ?? host} CAA: ${f.caa.join('; ')}`,
+    );
+  }),
+);
 
 // ── DNS_IPV6_MISSING ─────────────────────────────────────────────────────────────────────────────
 
@@ -62,8 +101,14 @@ export const ipv6Missing = siteAnalyzer('DNS_IPV6_MISSING', (snapshot) =>
   withDns(snapshot, (f, host) => {
     if (f.aaaa.length > 0) return siteOutcome('pass');
     const a = f.a && f.a.length > 0 ? `; A: ${f.a.join(', ')}` : '';
-    return failWith(snapshot, 'fail', `${host} has no AAAA record, so it is not reachable over IPv6.`, `${host} AAAA: (none)${a}`);
-  }));
+    return failWith(
+      snapshot,
+      'fail',
+      `${host} has no AAAA record, so it is not reachable over IPv6.`,
+      `${host} AAAA: (none)${a}`,
+    );
+  }),
+);
 
 // ── EMAIL_SPF_MISSING / EMAIL_SPF_WEAK ───────────────────────────────────────────────────────────
 
@@ -76,9 +121,16 @@ export const spfMissing = siteAnalyzer('EMAIL_SPF_MISSING', (snapshot) =>
   withDns(snapshot, (f, _host, domain) => {
     const spf = spfRecords(f.spf);
     if (spf.length === 1) return siteOutcome('pass');
-    if (spf.length === 0) return failWith(snapshot, 'fail', `${domain} publishes no SPF record.`, `${domain} TXT v=spf1: (none)`);
-    return failWith(snapshot, 'fail', `${domain} publishes ${spf.length} SPF records; receivers treat that as a permanent error (RFC 7208 §4.5).`, `${domain} TXT: ${list(spf)}`);
-  }));
+    if (spf.length === 0)
+      return failWith(snapshot, 'fail', `${domain} publishes no SPF record.`, `${domain} TXT v=spf1: (none)`);
+    return failWith(
+      snapshot,
+      'fail',
+      `${domain} publishes ${spf.length} SPF records; receivers treat that as a permanent error (RFC 7208 §4.5).`,
+      `${domain} TXT: ${list(spf)}`,
+    );
+  }),
+);
 
 /** Terms that cost a DNS lookup (RFC 7208 §4.6.4), counted in the record itself (includes are not followed). */
 const LOOKUP_TERM = /^[+?~-]?(include:|a$|a[:/]|mx$|mx[:/]|ptr$|ptr:|exists:|redirect=)/i;
@@ -112,11 +164,19 @@ export const spfWeak = siteAnalyzer('EMAIL_SPF_WEAK', (snapshot) =>
     const problems: string[] = [];
     if (a.allQualifier === '+') problems.push('it ends with +all, which authorises every server');
     else if (a.allQualifier === '?') problems.push('it ends with ?all (neutral), which protects nothing');
-    else if (a.allQualifier === null && !a.redirect) problems.push('it has no "all" mechanism, so unlisted servers get a neutral result');
-    if (a.lookups > SPF_MAX_LOOKUPS) problems.push(`it needs ${a.lookups} DNS lookups, over the limit of ${SPF_MAX_LOOKUPS} (permanent error)`);
+    else if (a.allQualifier === null && !a.redirect)
+      problems.push('it has no "all" mechanism, so unlisted servers get a neutral result');
+    if (a.lookups > SPF_MAX_LOOKUPS)
+      problems.push(`it needs ${a.lookups} DNS lookups, over the limit of ${SPF_MAX_LOOKUPS} (permanent error)`);
     if (problems.length === 0) return siteOutcome('pass');
-    return failWith(snapshot, 'fail', `The SPF record of ${domain} is too permissive: ${problems.join('; ')}.`, `${domain} TXT "${record}"`);
-  }));
+    return failWith(
+      snapshot,
+      'fail',
+      `The SPF record of ${domain} is too permissive: ${problems.join('; ')}.`,
+      `${domain} TXT "${record}"`,
+    );
+  }),
+);
 
 // ── EMAIL_DMARC_MISSING / EMAIL_DMARC_WEAK ───────────────────────────────────────────────────────
 
@@ -143,8 +203,14 @@ export const dmarcMissing = siteAnalyzer('EMAIL_DMARC_MISSING', (snapshot) =>
       const other = f.dmarc.length > 0 ? `: ${list(f.dmarc)} (not v=DMARC1)` : ': (none)';
       return failWith(snapshot, 'fail', `_dmarc.${domain} has no DMARC record.`, `_dmarc.${domain} TXT${other}`);
     }
-    return failWith(snapshot, 'fail', `_dmarc.${domain} has ${dmarc.length} DMARC records; receivers ignore DMARC when there are several.`, `_dmarc.${domain} TXT: ${list(dmarc)}`);
-  }));
+    return failWith(
+      snapshot,
+      'fail',
+      `_dmarc.${domain} has ${dmarc.length} DMARC records; receivers ignore DMARC when there are several.`,
+      `_dmarc.${domain} TXT: ${list(dmarc)}`,
+    );
+  }),
+);
 
 export const dmarcWeak = siteAnalyzer('EMAIL_DMARC_WEAK', (snapshot) =>
   withDns(snapshot, (f, _host, domain) => {
@@ -155,16 +221,33 @@ export const dmarcWeak = siteAnalyzer('EMAIL_DMARC_WEAK', (snapshot) =>
     const evidence = `_dmarc.${domain} TXT "${record}"`;
     const p = tags.get('p')?.toLowerCase();
     if (p === undefined || p === 'none' || (p !== 'quarantine' && p !== 'reject')) {
-      const why = p === undefined ? 'has no p= tag (treated as p=none)' : p === 'none' ? 'has p=none, which only monitors' : `has an invalid policy p=${tags.get('p')}`;
-      return failWith(snapshot, 'fail', `The DMARC record of ${domain} ${why}: spoofed mail is still delivered.`, evidence);
+      const why =
+        p === undefined
+          ? 'has no p= tag (treated as p=none)'
+          : p === 'none'
+            ? 'has p=none, which only monitors'
+            : `has an invalid policy p=${tags.get('p')}`;
+      return failWith(
+        snapshot,
+        'fail',
+        `The DMARC record of ${domain} ${why}: spoofed mail is still delivered.`,
+        evidence,
+      );
     }
     const warnings: string[] = [];
     const pct = tags.get('pct');
-    if (pct !== undefined && /^\d+$/.test(pct) && Number(pct) < 100) warnings.push(`pct=${pct} applies the policy to only ${pct}% of failing mail`);
+    if (pct !== undefined && /^\d+$/.test(pct) && Number(pct) < 100)
+      warnings.push(`pct=${pct} applies the policy to only ${pct}% of failing mail`);
     if (tags.get('sp')?.toLowerCase() === 'none') warnings.push('sp=none leaves subdomains unprotected');
     if (warnings.length === 0) return siteOutcome('pass');
-    return failWith(snapshot, 'warn', `The DMARC policy of ${domain} enforces only partly: ${warnings.join('; ')}.`, evidence);
-  }));
+    return failWith(
+      snapshot,
+      'warn',
+      `The DMARC policy of ${domain} enforces only partly: ${warnings.join('; ')}.`,
+      evidence,
+    );
+  }),
+);
 
 // ── EMAIL_NO_MAIL_HYGIENE ────────────────────────────────────────────────────────────────────────
 
@@ -181,12 +264,21 @@ export const noMailHygiene = siteAnalyzer('EMAIL_NO_MAIL_HYGIENE', (snapshot) =>
     if (spf.length === 1 && /^v=spf1\s+-all\s*$/i.test(spf[0]!.trim())) return siteOutcome('pass');
     const spfText = spf.length === 0 ? '(none)' : list(spf);
     return failWith(
-      snapshot, 'fail',
+      snapshot,
+      'fail',
       `${domain} has no MX record but does not declare that it sends no mail (no null MX, no "v=spf1 -all").`,
       `${domain} MX: (none); SPF: ${spfText}`,
     );
-  }));
+  }),
+);
 
 export const DNS_EMAIL_ANALYZERS: readonly Analyzer[] = [
-  dnssecMissing, caaMissing, ipv6Missing, spfMissing, spfWeak, dmarcMissing, dmarcWeak, noMailHygiene,
+  dnssecMissing,
+  caaMissing,
+  ipv6Missing,
+  spfMissing,
+  spfWeak,
+  dmarcMissing,
+  dmarcWeak,
+  noMailHygiene,
 ];

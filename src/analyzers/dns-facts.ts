@@ -59,7 +59,11 @@ export function caaCandidates(host: string, registrable: string): string[] {
   }
 }
 
-export async function collectDnsFacts(host: string, registrable: string, resolver: DnsResolver = new Resolver({ timeout: 5_000, tries: 2 })): Promise<DnsFacts> {
+export async function collectDnsFacts(
+  host: string,
+  registrable: string,
+  resolver: DnsResolver = new Resolver({ timeout: 5_000, tries: 2 }),
+): Promise<DnsFacts> {
   const hostName = host.replace(/\.$/, '').toLowerCase();
   const domain = registrable.replace(/\.$/, '').toLowerCase();
   const [a, aaaa, mx, txt, dmarcTxt] = await Promise.all([
@@ -89,7 +93,8 @@ export async function collectDnsFacts(host: string, registrable: string, resolve
     caa,
     ...(caaName !== undefined ? { caaName } : {}),
     dnssec: null,
-    mx: mx.map((r) => ({ exchange: r.exchange, priority: r.priority }))
+    mx: mx
+      .map((r) => ({ exchange: r.exchange, priority: r.priority }))
       .sort((x, y) => x.priority - y.priority || x.exchange.localeCompare(y.exchange)),
     spf: joined(txt).filter((r) => /^v=spf1(\s|$)/i.test(r.trim())),
     // Every TXT at _dmarc: the analyzers pick the v=DMARC1 ones and can quote the others.

@@ -10,7 +10,9 @@ import { truncate } from './parse';
  * of the same site state, so customers can track a finding from one audit to the next.
  */
 export function findingId(analyzer: string, urls: readonly string[], evidence: string, salt = ''): string {
-  const digest = createHash('sha256').update(JSON.stringify([analyzer, urls, evidence, salt])).digest();
+  const digest = createHash('sha256')
+    .update(JSON.stringify([analyzer, urls, evidence, salt]))
+    .digest();
   return `fnd_${digest.readUIntBE(0, 6).toString(36).padStart(10, '0')}`;
 }
 

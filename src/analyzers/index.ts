@@ -26,10 +26,21 @@ export type { CrawlSnapshot, SnapshotPage } from './snapshot';
  * be run and would not appear in an audit's `analyzers[]` (the README table marks it "not run yet").
  */
 export const ANALYZERS: readonly Analyzer[] = Object.freeze(
-  [...SECURITY_HEADER_ANALYZERS, ...SEO_PAGE_ANALYZERS, ...PERFORMANCE_PAGE_ANALYZERS, ...A11Y_PAGE_ANALYZERS, ...BEST_PRACTICE_ANALYZERS,
-    ...SEO_SITE_ANALYZERS, ...SEO_LINK_ANALYZERS, ...PERFORMANCE_SITE_ANALYZERS, ...A11Y_FORM_ANALYZERS, ...BEST_PRACTICE_SITE_ANALYZERS,
-    ...SECURITY_TRANSPORT_ANALYZERS, ...SECURITY_CONTENT_ANALYZERS, ...DNS_EMAIL_ANALYZERS]
-    .sort((a, b) => catalogIndex(a.code) - catalogIndex(b.code)),
+  [
+    ...SECURITY_HEADER_ANALYZERS,
+    ...SEO_PAGE_ANALYZERS,
+    ...PERFORMANCE_PAGE_ANALYZERS,
+    ...A11Y_PAGE_ANALYZERS,
+    ...BEST_PRACTICE_ANALYZERS,
+    ...SEO_SITE_ANALYZERS,
+    ...SEO_LINK_ANALYZERS,
+    ...PERFORMANCE_SITE_ANALYZERS,
+    ...A11Y_FORM_ANALYZERS,
+    ...BEST_PRACTICE_SITE_ANALYZERS,
+    ...SECURITY_TRANSPORT_ANALYZERS,
+    ...SECURITY_CONTENT_ANALYZERS,
+    ...DNS_EMAIL_ANALYZERS,
+  ].sort((a, b) => catalogIndex(a.code) - catalogIndex(b.code)),
 );
 
 export interface RunOptions {

@@ -42,7 +42,15 @@ export function isHtmlDocument(page: SnapshotPage): boolean {
 
 export function parsePage(page: SnapshotPage): ParsedPage {
   if (!isHtmlDocument(page) || page.body === null) {
-    return { page, url: page.finalUrl, isHtml: false, source: '', doc: null, doctype: null, elements: () => NO_ELEMENTS };
+    return {
+      page,
+      url: page.finalUrl,
+      isHtml: false,
+      source: '',
+      doc: null,
+      doctype: null,
+      elements: () => NO_ELEMENTS,
+    };
   }
   // A BOM is not markup; offsets stay aligned because the parser sees the same string we slice.
   const source = page.body.charCodeAt(0) === 0xfeff ? page.body.slice(1) : page.body;

@@ -2,7 +2,17 @@ import type { Element } from 'domhandler';
 import { headerEvidence } from './evidence';
 import { attr, snippet, truncate } from './parse';
 import { headerValue, mediaType, type HeaderMap } from './snapshot';
-import { EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, PAGE_PASS, pageAnalyzer, pageIssues, perPage, siteAnalyzer, type Analyzer, type Issue } from './types';
+import {
+  EVIDENCE_MAX,
+  MAX_ISSUES_PER_PAGE,
+  PAGE_PASS,
+  pageAnalyzer,
+  pageIssues,
+  perPage,
+  siteAnalyzer,
+  type Analyzer,
+  type Issue,
+} from './types';
 
 /** Performance checks that need no browser: transfer encoding and markup that causes layout shift. */
 
@@ -16,9 +26,14 @@ const COMPRESSED = new Set(['br', 'gzip', 'x-gzip', 'zstd']);
 export function isCompressibleType(type: string): boolean {
   return (
     type.startsWith('text/') ||
-    type === 'application/javascript' || type === 'application/x-javascript' || type === 'application/ecmascript' ||
-    type === 'application/json' || type === 'application/xml' || type === 'image/svg+xml' ||
-    type.endsWith('+json') || type.endsWith('+xml')
+    type === 'application/javascript' ||
+    type === 'application/x-javascript' ||
+    type === 'application/ecmascript' ||
+    type === 'application/json' ||
+    type === 'application/xml' ||
+    type === 'image/svg+xml' ||
+    type.endsWith('+json') ||
+    type.endsWith('+xml')
   );
 }
 
@@ -34,13 +49,19 @@ function compressionIssue(r: Response): Issue | null | undefined {
   if (r.status < 200 || r.status > 299) return undefined;
   const type = mediaType(r.headers);
   if (!isCompressibleType(type)) return undefined;
-  const encodings = (headerValue(r.headers, 'content-encoding') ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+  const encodings = (headerValue(r.headers, 'content-encoding') ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
   if (encodings.some((e) => COMPRESSED.has(e))) return null;
   if (r.bytes < COMPRESSION_MIN_BYTES) return undefined;
   return {
     outcome: 'fail',
     message: `A ${type} response of ${r.bytes.toLocaleString('en-US')} bytes is sent without br or gzip compression.`,
-    evidence: truncate(`${headerEvidence(r.headers, 'content-encoding')}; ${headerEvidence(r.headers, 'content-type')}; ${r.bytes} bytes`, EVIDENCE_MAX),
+    evidence: truncate(
+      `${headerEvidence(r.headers, 'content-encoding')}; ${headerEvidence(r.headers, 'content-type')}; ${r.bytes} bytes`,
+      EVIDENCE_MAX,
+    ),
   };
 }
 
@@ -78,7 +99,8 @@ export const imgUnsized = pageAnalyzer('PERF_IMG_UNSIZED', (p) => {
   const issues: Issue[] = [];
   for (const img of imgs) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-    if (!imgIsSized(img)) issues.push({ outcome: 'fail', message: 'Image without width and height.', evidence: snippet(p, img) });
+    if (!imgIsSized(img))
+      issues.push({ outcome: 'fail', message: 'Image without width and height.', evidence: snippet(p, img) });
   }
   return issues.length === 0 ? PAGE_PASS : pageIssues(issues);
 });

@@ -3,8 +3,17 @@ import { attr, hasAncestor, snippet, truncate, type ParsedPage } from './parse';
 import { headerValue, mediaType, type SnapshotResource } from './snapshot';
 import { normalizeUrl, plural, sameSite } from './site-util';
 import {
-  EVIDENCE_MAX, MAX_URLS_PER_FINDING, PAGE_PASS, defineAnalyzer, pageAnalyzer, pageIssues, perPage, siteAnalyzer,
-  type Analyzer, type FindingDraft, type Issue,
+  EVIDENCE_MAX,
+  MAX_URLS_PER_FINDING,
+  PAGE_PASS,
+  defineAnalyzer,
+  pageAnalyzer,
+  pageIssues,
+  perPage,
+  siteAnalyzer,
+  type Analyzer,
+  type FindingDraft,
+  type Issue,
 } from './types';
 
 /** Performance checks of server response time, caching, page weight and render-blocking markup. */
@@ -27,13 +36,24 @@ export const ttfbSlow = siteAnalyzer('PERF_TTFB_SLOW', (_s, observed) => {
     return PAGE_PASS;
   });
   const findings: FindingDraft[] = [];
-  for (const [min, max] of [[TTFB_FAIL_MS, Infinity], [TTFB_WARN_MS, TTFB_FAIL_MS]] as const) {
-    const slow = units.filter((o) => o.page.ttfbMs > min && o.page.ttfbMs <= max).sort((a, b) => b.page.ttfbMs - a.page.ttfbMs);
+  for (const [min, max] of [
+    [TTFB_FAIL_MS, Infinity],
+    [TTFB_WARN_MS, TTFB_FAIL_MS],
+  ] as const) {
+    const slow = units
+      .filter((o) => o.page.ttfbMs > min && o.page.ttfbMs <= max)
+      .sort((a, b) => b.page.ttfbMs - a.page.ttfbMs);
     if (slow.length === 0) continue;
     const ms = (o: (typeof slow)[number]) => Math.round(o.page.ttfbMs);
     findings.push({
       message: `${slow.length === 1 ? 'A page took' : `${plural(slow.length, 'page')} took`} more than ${min} ms to send the first byte (slowest ${ms(slow[0]!).toLocaleString('en-US')} ms).`,
-      evidence: truncate(slow.slice(0, 5).map((o) => `${o.url}: TTFB ${ms(o)} ms`).join('; '), EVIDENCE_MAX),
+      evidence: truncate(
+        slow
+          .slice(0, 5)
+          .map((o) => `${o.url}: TTFB ${ms(o)} ms`)
+          .join('; '),
+        EVIDENCE_MAX,
+      ),
       urls: slow.slice(0, MAX_URLS_PER_FINDING).map((o) => o.url),
     });
   }
@@ -105,14 +125,25 @@ function describeLifetime(seconds: number): string {
  * group into one finding listing every asset.
  */
 export const cacheWeak = siteAnalyzer('PERF_CACHE_WEAK', (snapshot) => {
-  const assets = (snapshot.resources ?? []).filter((r) => r.status >= 200 && r.status < 300 && staticKind(r) !== null && sameSite(snapshot, r.url));
+  const assets = (snapshot.resources ?? []).filter(
+    (r) => r.status >= 200 && r.status < 300 && staticKind(r) !== null && sameSite(snapshot, r.url),
+  );
   return perPage(assets, (r) => {
     const life = cacheLifetime(r);
     if (life >= CACHE_LONG_SECONDS) return PAGE_PASS;
     const cc = headerValue(r.headers, 'cache-control');
-    const evidence = truncate(`Cache-Control: ${cc ?? '(absent)'}${cc === undefined && headerValue(r.headers, 'expires') ? `; Expires: ${headerValue(r.headers, 'expires')}` : ''}`, EVIDENCE_MAX);
+    const evidence = truncate(
+      `Cache-Control: ${cc ?? '(absent)'}${cc === undefined && headerValue(r.headers, 'expires') ? `; Expires: ${headerValue(r.headers, 'expires')}` : ''}`,
+      EVIDENCE_MAX,
+    );
     const outcome = life < CACHE_SHORT_SECONDS ? 'fail' : 'warn';
-    return pageIssues([{ outcome, message: `Static assets are ${describeLifetime(life)} (less than ${outcome === 'fail' ? 'a day' : '7 days'}).`, evidence }]);
+    return pageIssues([
+      {
+        outcome,
+        message: `Static assets are ${describeLifetime(life)} (less than ${outcome === 'fail' ? 'a day' : '7 days'}).`,
+        evidence,
+      },
+    ]);
   });
 });
 
@@ -142,7 +173,8 @@ export function referencedResources(p: ParsedPage): string[] {
     const rel = (attr(l, 'rel') ?? '').toLowerCase();
     if (/\b(stylesheet|icon|preload|modulepreload)\b/.test(rel)) add(l, 'href');
   }
-  for (const tag of ['img', 'video', 'audio', 'source', 'iframe', 'embed']) for (const el of p.elements(tag)) add(el, 'src');
+  for (const tag of ['img', 'video', 'audio', 'source', 'iframe', 'embed'])
+    for (const el of p.elements(tag)) add(el, 'src');
   for (const v of p.elements('video')) add(v, 'poster');
   return [...out];
 }
@@ -189,11 +221,13 @@ export const pageWeightHigh = defineAnalyzer<WeightObservation | null>({
       }
       if (total <= PAGE_WEIGHT_WARN_BYTES) return PAGE_PASS;
       const outcome = total > PAGE_WEIGHT_FAIL_BYTES ? 'fail' : 'warn';
-      return pageIssues([{
-        outcome,
-        message: `The page weighs ${mib(total)} (above ${outcome === 'fail' ? 'the 4 MiB median' : 'the 2.6 MiB target'}).`,
-        evidence: `${mib(total)}: document ${w.bytes.toLocaleString('en-US')} bytes + ${counted} resources`,
-      }]);
+      return pageIssues([
+        {
+          outcome,
+          message: `The page weighs ${mib(total)} (above ${outcome === 'fail' ? 'the 4 MiB median' : 'the 2.6 MiB target'}).`,
+          evidence: `${mib(total)}: document ${w.bytes.toLocaleString('en-US')} bytes + ${counted} resources`,
+        },
+      ]);
     });
   },
 });
@@ -202,7 +236,8 @@ export const pageWeightHigh = defineAnalyzer<WeightObservation | null>({
 
 /** More blocking stylesheets than this in the head warn (one request each before the first paint). */
 export const MAX_BLOCKING_STYLESHEETS = 3;
-const JS_TYPES = /^(|text\/javascript|application\/javascript|application\/x-javascript|text\/ecmascript|application\/ecmascript|module)$/;
+const JS_TYPES =
+  /^(|text\/javascript|application\/javascript|application\/x-javascript|text\/ecmascript|application\/ecmascript|module)$/;
 
 function inHead(el: Element, hasHeadElement: boolean): boolean {
   return hasHeadElement ? hasAncestor(el, 'head') : !hasAncestor(el, 'body');
@@ -224,7 +259,11 @@ export const renderBlocking = pageAnalyzer('PERF_RENDER_BLOCKING', (p) => {
     if (!JS_TYPES.test(type) || type === 'module') continue;
     // nomodule scripts are skipped by every browser that supports modules.
     if (attr(s, 'async') !== undefined || attr(s, 'defer') !== undefined || attr(s, 'nomodule') !== undefined) continue;
-    issues.push({ outcome: 'fail', message: 'A script in the head loads synchronously (no async or defer) and blocks rendering.', evidence: snippet(p, s) });
+    issues.push({
+      outcome: 'fail',
+      message: 'A script in the head loads synchronously (no async or defer) and blocks rendering.',
+      evidence: snippet(p, s),
+    });
   }
   const sheets = p.elements('link').filter((l) => {
     if (!(attr(l, 'rel') ?? '').toLowerCase().split(/\s+/).includes('stylesheet') || !inHead(l, hasHead)) return false;
@@ -236,7 +275,13 @@ export const renderBlocking = pageAnalyzer('PERF_RENDER_BLOCKING', (p) => {
     issues.push({
       outcome: 'warn',
       message: `The head loads ${sheets.length} render-blocking stylesheets (more than ${MAX_BLOCKING_STYLESHEETS}).`,
-      evidence: truncate(sheets.slice(0, 4).map((l) => snippet(p, l, 80)).join(' '), EVIDENCE_MAX),
+      evidence: truncate(
+        sheets
+          .slice(0, 4)
+          .map((l) => snippet(p, l, 80))
+          .join(' '),
+        EVIDENCE_MAX,
+      ),
     });
   }
   return pageIssues(issues);

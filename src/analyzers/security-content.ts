@@ -24,11 +24,16 @@ export const corsCredentialedAny = siteAnalyzer('SEC_CORS_CREDENTIALED_ANY', (sn
   // "*" with credentials is refused by browsers, so only an echoed origin (or "null") is exploitable.
   const reflected = allowOrigin !== undefined && (allowOrigin === originSent || allowOrigin === 'null');
   if (!(reflected && credentials)) return siteOutcome('pass');
-  return siteOutcome('fail', [{
-    message: `A request with the foreign Origin ${originSent} was answered with Access-Control-Allow-Origin: ${allowOrigin} and Access-Control-Allow-Credentials: true.`,
-    evidence: truncate(`Origin: ${originSent} → ${headerEvidence(headers, 'access-control-allow-origin')}; ${headerEvidence(headers, 'access-control-allow-credentials')}`, EVIDENCE_MAX),
-    urls: [url],
-  }]);
+  return siteOutcome('fail', [
+    {
+      message: `A request with the foreign Origin ${originSent} was answered with Access-Control-Allow-Origin: ${allowOrigin} and Access-Control-Allow-Credentials: true.`,
+      evidence: truncate(
+        `Origin: ${originSent} → ${headerEvidence(headers, 'access-control-allow-origin')}; ${headerEvidence(headers, 'access-control-allow-credentials')}`,
+        EVIDENCE_MAX,
+      ),
+      urls: [url],
+    },
+  ]);
 });
 
 // ── SEC_SECURITY_TXT_MISSING ─────────────────────────────────────────────────────────────────────
@@ -61,17 +66,30 @@ export const securityTxtMissing = siteAnalyzer('SEC_SECURITY_TXT_MISSING', (snap
   const type = (headerValue(fetch.headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   // A catch-all page answering 200 with HTML is not a security.txt.
   if (fetch.status < 200 || fetch.status > 299 || type === 'text/html') {
-    return siteOutcome('fail', [{
-      message: 'No security.txt is published at /.well-known/security.txt.',
-      evidence: truncate(`GET ${fetch.url} → ${fetch.status}${type ? ` (${type})` : ''}`, EVIDENCE_MAX),
-      urls,
-    }]);
+    return siteOutcome('fail', [
+      {
+        message: 'No security.txt is published at /.well-known/security.txt.',
+        evidence: truncate(`GET ${fetch.url} → ${fetch.status}${type ? ` (${type})` : ''}`, EVIDENCE_MAX),
+        urls,
+      },
+    ]);
   }
   const fields = parseSecurityTxt(fetch.body);
-  const firstLines = fetch.body.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')).slice(0, 4).join(' | ');
+  const firstLines = fetch.body
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .slice(0, 4)
+    .join(' | ');
   const evidence = truncate(`${fetch.url}: ${firstLines || '(empty)'}`, EVIDENCE_MAX);
   if (fields.contact.length === 0) {
-    return siteOutcome('fail', [{ message: 'security.txt has no Contact field, so researchers cannot tell how to report a vulnerability.', evidence, urls }]);
+    return siteOutcome('fail', [
+      {
+        message: 'security.txt has no Contact field, so researchers cannot tell how to report a vulnerability.',
+        evidence,
+        urls,
+      },
+    ]);
   }
   const problems: string[] = [];
   if (fields.expires.length === 0) problems.push('it has no Expires field');
@@ -87,5 +105,10 @@ export const securityTxtMissing = siteAnalyzer('SEC_SECURITY_TXT_MISSING', (snap
 });
 
 export const SECURITY_CONTENT_ANALYZERS: readonly Analyzer[] = [
-  cspUnsafe, cookieInsecure, corsCredentialedAny, sriMissing, mixedContent, securityTxtMissing,
+  cspUnsafe,
+  cookieInsecure,
+  corsCredentialedAny,
+  sriMissing,
+  mixedContent,
+  securityTxtMissing,
 ];

@@ -29,7 +29,13 @@ export function parseSetCookie(line: string): ParsedCookie | null {
   }
   const value = pair.slice(eq + 1).trim();
   const shown = value === '' ? '' : '…';
-  const redacted = truncate(`Set-Cookie: ${name}=${shown}${parts.slice(1).map((s) => `;${s}`).join('')}`, EVIDENCE_MAX);
+  const redacted = truncate(
+    `Set-Cookie: ${name}=${shown}${parts
+      .slice(1)
+      .map((s) => `;${s}`)
+      .join('')}`,
+    EVIDENCE_MAX,
+  );
   return { name, attributes, redacted };
 }
 
@@ -54,24 +60,49 @@ export function cookieIssues(line: string, https: boolean, now: number): Issue[]
   const issues: Issue[] = [];
   const secure = c.attributes.has('secure');
   const name = `Cookie "${c.name}"`;
-  if (https && !secure) issues.push({ outcome: 'fail', message: `${name} is set without the Secure attribute, so it can be sent over plain HTTP.`, evidence: c.redacted });
+  if (https && !secure)
+    issues.push({
+      outcome: 'fail',
+      message: `${name} is set without the Secure attribute, so it can be sent over plain HTTP.`,
+      evidence: c.redacted,
+    });
   if (SESSION_NAME.test(c.name) && !CSRF_NAME.test(c.name) && !c.attributes.has('httponly')) {
-    issues.push({ outcome: 'fail', message: `${name} looks like a session cookie but lacks HttpOnly, so injected scripts can read it.`, evidence: c.redacted });
+    issues.push({
+      outcome: 'fail',
+      message: `${name} looks like a session cookie but lacks HttpOnly, so injected scripts can read it.`,
+      evidence: c.redacted,
+    });
   }
   const sameSite = c.attributes.get('samesite');
   if (sameSite !== undefined) {
     const v = sameSite.toLowerCase();
     if (v === 'none' && !secure) {
-      issues.push({ outcome: 'fail', message: `${name} has SameSite=None without Secure; browsers reject it.`, evidence: c.redacted });
+      issues.push({
+        outcome: 'fail',
+        message: `${name} has SameSite=None without Secure; browsers reject it.`,
+        evidence: c.redacted,
+      });
     } else if (v !== 'none' && v !== 'lax' && v !== 'strict') {
-      issues.push({ outcome: 'warn', message: `${name} has an invalid SameSite value "${sameSite}", which browsers ignore.`, evidence: c.redacted });
+      issues.push({
+        outcome: 'warn',
+        message: `${name} has an invalid SameSite value "${sameSite}", which browsers ignore.`,
+        evidence: c.redacted,
+      });
     }
   }
   const lowerName = c.name.toLowerCase();
   if (lowerName.startsWith('__host-') && (!secure || c.attributes.has('domain') || c.attributes.get('path') !== '/')) {
-    issues.push({ outcome: 'warn', message: `${name} breaks the __Host- prefix rules (Secure, Path=/, no Domain); browsers reject it.`, evidence: c.redacted });
+    issues.push({
+      outcome: 'warn',
+      message: `${name} breaks the __Host- prefix rules (Secure, Path=/, no Domain); browsers reject it.`,
+      evidence: c.redacted,
+    });
   } else if (lowerName.startsWith('__secure-') && !secure) {
-    issues.push({ outcome: 'warn', message: `${name} uses the __Secure- prefix without Secure; browsers reject it.`, evidence: c.redacted });
+    issues.push({
+      outcome: 'warn',
+      message: `${name} uses the __Secure- prefix without Secure; browsers reject it.`,
+      evidence: c.redacted,
+    });
   }
   return issues;
 }

@@ -11,7 +11,10 @@ export type CspPolicy = Map<string, string[]>;
 export function parseCsp(text: string): CspPolicy {
   const policy: CspPolicy = new Map();
   for (const raw of text.split(';')) {
-    const tokens = raw.trim().split(/\s+/).filter((t) => t !== '');
+    const tokens = raw
+      .trim()
+      .split(/\s+/)
+      .filter((t) => t !== '');
     if (tokens.length === 0) continue;
     const name = tokens[0]!.toLowerCase();
     if (!policy.has(name)) policy.set(name, tokens.slice(1));
@@ -35,7 +38,11 @@ export function enforcedPolicies(p: ParsedPage): EnforcedPolicy[] {
   }
   for (const m of metaHttpEquiv(p, 'content-security-policy')) {
     const content = (attr(m, 'content') ?? '').trim();
-    if (content !== '') out.push({ policy: parseCsp(content), evidence: `<meta http-equiv="Content-Security-Policy" content="${content}">` });
+    if (content !== '')
+      out.push({
+        policy: parseCsp(content),
+        evidence: `<meta http-equiv="Content-Security-Policy" content="${content}">`,
+      });
   }
   return out;
 }
@@ -94,11 +101,18 @@ export const cspUnsafe = pageAnalyzer('SEC_CSP_UNSAFE', (p) => {
   const evidence = truncate(policies.map((e) => e.evidence).join(' | '), EVIDENCE_MAX);
   const issues: Issue[] = [];
   if (scriptProblems.length > 0) {
-    issues.push({ outcome: 'fail', message: `The Content Security Policy does not stop injected scripts: ${scriptProblems.join('; ')}.`, evidence });
+    issues.push({
+      outcome: 'fail',
+      message: `The Content Security Policy does not stop injected scripts: ${scriptProblems.join('; ')}.`,
+      evidence,
+    });
   }
   if (objectProblem) {
-    issues.push({ outcome: 'warn', message: `The Content Security Policy does not restrict plugins: ${objectProblem}.`, evidence });
+    issues.push({
+      outcome: 'warn',
+      message: `The Content Security Policy does not restrict plugins: ${objectProblem}.`,
+      evidence,
+    });
   }
   return pageIssues(issues);
 });
-

@@ -2,8 +2,18 @@ import { displayHeaderName, headerEvidence } from './evidence';
 import { attr, metaHttpEquiv, metaNamed, truncate, type ParsedPage } from './parse';
 import { headerValue, headerValues, type CrawlSnapshot } from './snapshot';
 import {
-  EVIDENCE_MAX, PAGE_PASS, errored, notApplicable, pageAnalyzer, pageFail, pageIssues, pageWarn, siteAnalyzer, siteOutcome,
-  type Analyzer, type Issue,
+  EVIDENCE_MAX,
+  PAGE_PASS,
+  errored,
+  notApplicable,
+  pageAnalyzer,
+  pageFail,
+  pageIssues,
+  pageWarn,
+  siteAnalyzer,
+  siteOutcome,
+  type Analyzer,
+  type Issue,
 } from './types';
 
 /** Security checks answered from the crawled pages' response headers (and meta equivalents). */
@@ -26,11 +36,13 @@ export const httpsUnavailable = siteAnalyzer('SEC_HTTPS_UNAVAILABLE', (snapshot)
   );
   const tls = snapshot.tls;
   const failure = (evidence: string) =>
-    siteOutcome('fail', [{
-      message: 'The site could not be reached over HTTPS; it is served only over unencrypted http://.',
-      evidence: truncate(evidence, EVIDENCE_MAX),
-      urls: [snapshot.origin],
-    }]);
+    siteOutcome('fail', [
+      {
+        message: 'The site could not be reached over HTTPS; it is served only over unencrypted http://.',
+        evidence: truncate(evidence, EVIDENCE_MAX),
+        urls: [snapshot.origin],
+      },
+    ]);
   if (httpsSeen || (tls?.ok && tls.facts.httpsAvailable)) return siteOutcome('pass');
   if (tls?.ok) return failure(`${httpsOrigin(snapshot)}: no TLS handshake on port 443`);
   if (tls && !tls.ok) return errored();
@@ -52,12 +64,14 @@ export const HSTS_WARN_BELOW = 31_536_000; // 1 year
 export const hstsMissing = pageAnalyzer('SEC_HSTS_MISSING', (p) => {
   if (!httpsHtml(p)) return null;
   if (headerValues(p.page.headers, 'strict-transport-security').length > 0) return PAGE_PASS;
-  return pageFail('HTTPS page served without a Strict-Transport-Security header.', headerEvidence(p.page.headers, 'strict-transport-security'));
+  return pageFail(
+    'HTTPS page served without a Strict-Transport-Security header.',
+    headerEvidence(p.page.headers, 'strict-transport-security'),
+  );
 });
 
 export type HstsPolicy =
-  | { valid: true; maxAge: number; includeSubDomains: boolean; preload: boolean }
-  | { valid: false; reason: string };
+  { valid: true; maxAge: number; includeSubDomains: boolean; preload: boolean } | { valid: false; reason: string };
 
 /**
  * RFC 6797 §6.1: `;`-separated directives, names case-insensitive, each at most once, max-age required,
@@ -79,7 +93,8 @@ export function parseHsts(value: string): HstsPolicy {
     seen.add(name);
     if (name === 'max-age') {
       const digits = val?.replace(/^"(.*)"$/, '$1') ?? '';
-      if (!/^\d+$/.test(digits)) return { valid: false, reason: `max-age value "${val ?? ''}" is not a number of seconds` };
+      if (!/^\d+$/.test(digits))
+        return { valid: false, reason: `max-age value "${val ?? ''}" is not a number of seconds` };
       maxAge = Number(digits);
     } else if (name === 'includesubdomains') includeSubDomains = true;
     else if (name === 'preload') preload = true;
@@ -100,12 +115,19 @@ export const hstsWeak = pageAnalyzer('SEC_HSTS_WEAK', (p) => {
   const evidence = truncate(`Strict-Transport-Security: ${first}`, EVIDENCE_MAX);
   // Repeated headers may arrive joined with ", " (HSTS values never contain commas): keep the first.
   const policy = parseHsts(first.split(',')[0]!);
-  if (!policy.valid) return pageFail(`Strict-Transport-Security header is invalid (${policy.reason}), so browsers ignore it.`, evidence);
+  if (!policy.valid)
+    return pageFail(`Strict-Transport-Security header is invalid (${policy.reason}), so browsers ignore it.`, evidence);
   if (policy.maxAge < HSTS_FAIL_BELOW) {
-    return pageFail(`HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the 6-month minimum.`, evidence);
+    return pageFail(
+      `HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the 6-month minimum.`,
+      evidence,
+    );
   }
   if (policy.maxAge < HSTS_WARN_BELOW) {
-    return pageWarn(`HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the recommended one year.`, evidence);
+    return pageWarn(
+      `HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the recommended one year.`,
+      evidence,
+    );
   }
   return PAGE_PASS;
 });
@@ -116,14 +138,18 @@ export const cspMissing = pageAnalyzer('SEC_CSP_MISSING', (p) => {
   if (!p.isHtml) return null;
   const h = p.page.headers;
   if (headerValues(h, 'content-security-policy').some((v) => v.trim() !== '')) return PAGE_PASS;
-  if (metaHttpEquiv(p, 'content-security-policy').some((m) => (attr(m, 'content') ?? '').trim() !== '')) return PAGE_PASS;
+  if (metaHttpEquiv(p, 'content-security-policy').some((m) => (attr(m, 'content') ?? '').trim() !== ''))
+    return PAGE_PASS;
   if (headerValues(h, 'content-security-policy-report-only').length > 0) {
     return pageFail(
       'Only a Content-Security-Policy-Report-Only policy is sent: it reports violations but blocks nothing.',
       headerEvidence(h, 'content-security-policy-report-only'),
     );
   }
-  return pageFail('No Content-Security-Policy header or <meta http-equiv="Content-Security-Policy">.', headerEvidence(h, 'content-security-policy'));
+  return pageFail(
+    'No Content-Security-Policy header or <meta http-equiv="Content-Security-Policy">.',
+    headerEvidence(h, 'content-security-policy'),
+  );
 });
 
 // ── SEC_CLICKJACKING ─────────────────────────────────────────────────────────────────────────────
@@ -149,15 +175,26 @@ export const clickjacking = pageAnalyzer('SEC_CLICKJACKING', (p) => {
   if (ancestors.some((sources) => !(sources.length === 1 && sources[0] === '*'))) return PAGE_PASS;
   const xfo = headerValue(h, 'x-frame-options');
   if (xfo !== undefined) {
-    const values = new Set(xfo.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== ''));
+    const values = new Set(
+      xfo
+        .split(',')
+        .map((v) => v.trim().toLowerCase())
+        .filter((v) => v !== ''),
+    );
     if (values.size === 1 && (values.has('deny') || values.has('sameorigin'))) return PAGE_PASS;
     const why = [...values].some((v) => v.startsWith('allow-from'))
       ? 'X-Frame-Options ALLOW-FROM is obsolete and ignored by current browsers'
       : `X-Frame-Options value "${xfo}" is not DENY or SAMEORIGIN, so browsers ignore it`;
-    return pageFail(`${why}, and no CSP frame-ancestors directive restricts framing.`, headerEvidence(h, 'x-frame-options'));
+    return pageFail(
+      `${why}, and no CSP frame-ancestors directive restricts framing.`,
+      headerEvidence(h, 'x-frame-options'),
+    );
   }
   const csp = ancestors.length > 0 ? '; CSP frame-ancestors allows any site (*)' : '; no CSP frame-ancestors directive';
-  return pageFail('Neither X-Frame-Options nor a CSP frame-ancestors directive stops other sites from framing this page.', `${headerEvidence(h, 'x-frame-options')}${csp}`);
+  return pageFail(
+    'Neither X-Frame-Options nor a CSP frame-ancestors directive stops other sites from framing this page.',
+    `${headerEvidence(h, 'x-frame-options')}${csp}`,
+  );
 });
 
 // ── SEC_XCTO_MISSING ─────────────────────────────────────────────────────────────────────────────
@@ -167,7 +204,9 @@ export const xctoMissing = pageAnalyzer('SEC_XCTO_MISSING', (p) => {
   const v = headerValue(p.page.headers, 'x-content-type-options');
   if (v?.split(',')[0]!.trim().toLowerCase() === 'nosniff') return PAGE_PASS;
   return pageFail(
-    v === undefined ? 'No X-Content-Type-Options header.' : 'X-Content-Type-Options is not "nosniff", so browsers ignore it.',
+    v === undefined
+      ? 'No X-Content-Type-Options header.'
+      : 'X-Content-Type-Options is not "nosniff", so browsers ignore it.',
     headerEvidence(p.page.headers, 'x-content-type-options'),
   );
 });
@@ -175,12 +214,20 @@ export const xctoMissing = pageAnalyzer('SEC_XCTO_MISSING', (p) => {
 // ── SEC_REFERRER_POLICY_UNSAFE ───────────────────────────────────────────────────────────────────
 
 const REFERRER_POLICIES = new Set([
-  'no-referrer', 'no-referrer-when-downgrade', 'same-origin', 'origin', 'strict-origin',
-  'origin-when-cross-origin', 'strict-origin-when-cross-origin', 'unsafe-url',
+  'no-referrer',
+  'no-referrer-when-downgrade',
+  'same-origin',
+  'origin',
+  'strict-origin',
+  'origin-when-cross-origin',
+  'strict-origin-when-cross-origin',
+  'unsafe-url',
 ]);
 /** Legacy <meta name="referrer"> keywords (Referrer Policy spec §4.1). */
 const LEGACY_META: Record<string, string> = {
-  never: 'no-referrer', default: 'strict-origin-when-cross-origin', always: 'unsafe-url',
+  never: 'no-referrer',
+  default: 'strict-origin-when-cross-origin',
+  always: 'unsafe-url',
   'origin-when-crossorigin': 'origin-when-cross-origin',
 };
 const UNSAFE_REFERRER = new Set(['unsafe-url', 'origin', 'no-referrer-when-downgrade']);
@@ -208,7 +255,10 @@ export const referrerPolicyUnsafe = pageAnalyzer('SEC_REFERRER_POLICY_UNSAFE', (
   }
   // No policy at all: browsers default to strict-origin-when-cross-origin, which is safe.
   if (effective === null || !UNSAFE_REFERRER.has(effective)) return PAGE_PASS;
-  return pageFail(`Referrer policy "${effective}" sends this site's addresses to other sites${effective === 'origin' ? ' (its origin, even over http://)' : ''}.`, source);
+  return pageFail(
+    `Referrer policy "${effective}" sends this site's addresses to other sites${effective === 'origin' ? ' (its origin, even over http://)' : ''}.`,
+    source,
+  );
 });
 
 // ── SEC_VERSION_DISCLOSURE ───────────────────────────────────────────────────────────────────────
@@ -223,17 +273,32 @@ export const versionDisclosure = pageAnalyzer('SEC_VERSION_DISCLOSURE', (p) => {
   const issues: Issue[] = [];
   const server = headerValue(h, 'server');
   if (server !== undefined && VERSIONED_PRODUCT.test(server)) {
-    issues.push({ outcome: 'fail', message: 'The Server header names the software version.', evidence: headerEvidence(h, 'server') });
+    issues.push({
+      outcome: 'fail',
+      message: 'The Server header names the software version.',
+      evidence: headerEvidence(h, 'server'),
+    });
   }
   for (const name of ALWAYS_DISCLOSING) {
     const v = headerValue(h, name);
     if (v !== undefined && v.trim() !== '') {
-      issues.push({ outcome: 'fail', message: `The ${displayHeaderName(name)} header discloses the technology stack.`, evidence: headerEvidence(h, name) });
+      issues.push({
+        outcome: 'fail',
+        message: `The ${displayHeaderName(name)} header discloses the technology stack.`,
+        evidence: headerEvidence(h, name),
+      });
     }
   }
   return pageIssues(issues);
 });
 
 export const SECURITY_HEADER_ANALYZERS: readonly Analyzer[] = [
-  httpsUnavailable, hstsMissing, hstsWeak, cspMissing, clickjacking, xctoMissing, referrerPolicyUnsafe, versionDisclosure,
+  httpsUnavailable,
+  hstsMissing,
+  hstsWeak,
+  cspMissing,
+  clickjacking,
+  xctoMissing,
+  referrerPolicyUnsafe,
+  versionDisclosure,
 ];

@@ -44,7 +44,11 @@ export const sriMissing = pageAnalyzer('SEC_SRI_MISSING', (p) => {
     const url = resolve(trimmed, base);
     if (!url) continue;
     if (trimmed.startsWith('//')) {
-      issues.push({ outcome: 'fail', message: 'A script is loaded with a protocol-relative URL (//…), which can fall back to plain HTTP.', evidence: snippet(p, s) });
+      issues.push({
+        outcome: 'fail',
+        message: 'A script is loaded with a protocol-relative URL (//…), which can fall back to plain HTTP.',
+        evidence: snippet(p, s),
+      });
       continue;
     }
     // Same-origin scripts share the page's transport: on an http-only site that is
@@ -56,9 +60,17 @@ export const sriMissing = pageAnalyzer('SEC_SRI_MISSING', (p) => {
     if (url.origin === pageOrigin || (url.protocol !== 'https:' && url.protocol !== 'http:')) continue;
     const integrity = (attr(s, 'integrity') ?? '').trim();
     if (integrity === '') {
-      issues.push({ outcome: 'fail', message: `A script from ${url.host} is loaded without an integrity attribute.`, evidence: snippet(p, s) });
+      issues.push({
+        outcome: 'fail',
+        message: `A script from ${url.host} is loaded without an integrity attribute.`,
+        evidence: snippet(p, s),
+      });
     } else if (!integrity.split(/\s+/).some((h) => SRI_HASH.test(h))) {
-      issues.push({ outcome: 'fail', message: `A script from ${url.host} has an integrity attribute without a valid sha256/384/512 hash.`, evidence: snippet(p, s) });
+      issues.push({
+        outcome: 'fail',
+        message: `A script from ${url.host} has an integrity attribute without a valid sha256/384/512 hash.`,
+        evidence: snippet(p, s),
+      });
     }
   }
   return pageIssues(issues);
@@ -67,7 +79,16 @@ export const sriMissing = pageAnalyzer('SEC_SRI_MISSING', (p) => {
 // ── SEC_MIXED_CONTENT ────────────────────────────────────────────────────────────────────────────
 
 /** Link relations that make the browser fetch the target as a subresource. */
-const FETCHING_RELS = new Set(['stylesheet', 'icon', 'shortcut', 'apple-touch-icon', 'preload', 'modulepreload', 'manifest', 'mask-icon']);
+const FETCHING_RELS = new Set([
+  'stylesheet',
+  'icon',
+  'shortcut',
+  'apple-touch-icon',
+  'preload',
+  'modulepreload',
+  'manifest',
+  'mask-icon',
+]);
 
 /** (element, URL) pairs of subresources a page loads. */
 function subresourceRefs(p: ParsedPage): { el: Element; ref: string }[] {
@@ -89,11 +110,20 @@ function subresourceRefs(p: ParsedPage): { el: Element; ref: string }[] {
     const rels = (attr(el, 'rel') ?? '').toLowerCase().split(/\s+/);
     if (rels.some((r) => FETCHING_RELS.has(r))) add(el, 'href');
   }
-  for (const el of p.elements('img')) { add(el, 'src'); addSrcset(el); }
+  for (const el of p.elements('img')) {
+    add(el, 'src');
+    addSrcset(el);
+  }
   for (const el of p.elements('iframe')) add(el, 'src');
   for (const el of p.elements('audio')) add(el, 'src');
-  for (const el of p.elements('video')) { add(el, 'src'); add(el, 'poster'); }
-  for (const el of p.elements('source')) { add(el, 'src'); addSrcset(el); }
+  for (const el of p.elements('video')) {
+    add(el, 'src');
+    add(el, 'poster');
+  }
+  for (const el of p.elements('source')) {
+    add(el, 'src');
+    addSrcset(el);
+  }
   for (const el of p.elements('track')) add(el, 'src');
   for (const el of p.elements('object')) add(el, 'data');
   for (const el of p.elements('embed')) add(el, 'src');
@@ -115,9 +145,19 @@ export const mixedContent = pageAnalyzer('SEC_MIXED_CONTENT', (p) => {
     const url = resolve(ref, base);
     if (url?.protocol !== 'http:') continue;
     seen.add(el);
-    issues.push(upgraded
-      ? { outcome: 'warn', message: `A <${el.name}> references ${url.href} over http://; upgrade-insecure-requests makes browsers fetch it over https:// instead.`, evidence: snippet(p, el) }
-      : { outcome: 'fail', message: `The HTTPS page loads a <${el.name}> over http:// (${url.host}).`, evidence: snippet(p, el) });
+    issues.push(
+      upgraded
+        ? {
+            outcome: 'warn',
+            message: `A <${el.name}> references ${url.href} over http://; upgrade-insecure-requests makes browsers fetch it over https:// instead.`,
+            evidence: snippet(p, el),
+          }
+        : {
+            outcome: 'fail',
+            message: `The HTTPS page loads a <${el.name}> over http:// (${url.host}).`,
+            evidence: snippet(p, el),
+          },
+    );
   }
   return pageIssues(issues);
 });

@@ -1,6 +1,14 @@
 import { truncate } from './parse';
 import type { CrawlSnapshot, TlsFacts } from './snapshot';
-import { EVIDENCE_MAX, errored, notApplicable, siteAnalyzer, siteOutcome, type Analyzer, type AnalyzerOutcome } from './types';
+import {
+  EVIDENCE_MAX,
+  errored,
+  notApplicable,
+  siteAnalyzer,
+  siteOutcome,
+  type Analyzer,
+  type AnalyzerOutcome,
+} from './types';
 
 /**
  * Transport security from the providers' facts: the http:// redirect probe and the TLS probe.
@@ -90,11 +98,13 @@ export const tlsCertInvalid = siteAnalyzer('SEC_TLS_CERT_INVALID', (snapshot) =>
   if (!cert.trusted) problems.push(`its chain is not trusted${cert.error ? ` (${cert.error})` : ''}`);
   if (!cert.hostnameMatches) problems.push(`it does not cover the host name ${hostOf(snapshot).replace(/:\d+$/, '')}`);
   if (problems.length === 0) return siteOutcome('pass');
-  return siteOutcome('fail', [{
-    message: `The TLS certificate is not valid: ${problems.join('; ')}.`,
-    evidence: truncate(`${certSummary(cert)}${cert.error ? `; error ${cert.error}` : ''}`, EVIDENCE_MAX),
-    urls: [httpsOrigin(snapshot)],
-  }]);
+  return siteOutcome('fail', [
+    {
+      message: `The TLS certificate is not valid: ${problems.join('; ')}.`,
+      evidence: truncate(`${certSummary(cert)}${cert.error ? `; error ${cert.error}` : ''}`, EVIDENCE_MAX),
+      urls: [httpsOrigin(snapshot)],
+    },
+  ]);
 });
 
 // ── SEC_TLS_CERT_EXPIRING ────────────────────────────────────────────────────────────────────────
@@ -115,13 +125,15 @@ export const tlsCertExpiring = siteAnalyzer('SEC_TLS_CERT_EXPIRING', (snapshot) 
   const whole = Math.floor(days);
   const left = whole === 0 ? 'less than a day' : `${whole} day${whole === 1 ? '' : 's'}`;
   const urgent = days <= CERT_EXPIRY_FAIL_DAYS;
-  return siteOutcome(urgent ? 'fail' : 'warn', [{
-    message: `The TLS certificate expires in ${left} (${cert.validTo})${urgent ? ', within a week' : ''}.`,
-    evidence: truncate(`${left} remaining; ${certSummary(cert)}`, EVIDENCE_MAX),
-    urls: [httpsOrigin(snapshot)],
-    // Medium, high within 7 days (docs/analyzers.md, Catalog).
-    ...(urgent ? { severity: 'high' as const } : {}),
-  }]);
+  return siteOutcome(urgent ? 'fail' : 'warn', [
+    {
+      message: `The TLS certificate expires in ${left} (${cert.validTo})${urgent ? ', within a week' : ''}.`,
+      evidence: truncate(`${left} remaining; ${certSummary(cert)}`, EVIDENCE_MAX),
+      urls: [httpsOrigin(snapshot)],
+      // Medium, high within 7 days (docs/analyzers.md, Catalog).
+      ...(urgent ? { severity: 'high' as const } : {}),
+    },
+  ]);
 });
 
 // ── SEC_TLS_LEGACY_PROTOCOL ──────────────────────────────────────────────────────────────────────
@@ -140,11 +152,16 @@ export const tlsLegacyProtocol = siteAnalyzer('SEC_TLS_LEGACY_PROTOCOL', (snapsh
   if (accepted.size > 0) {
     const list = [...accepted].sort();
     const all = [...new Set([...(f.protocols ?? []), ...list])].sort();
-    return siteOutcome('fail', [{
-      message: `The server accepts deprecated ${list.join(' and ')} handshakes.`,
-      evidence: truncate(`accepted protocols: ${all.join(', ')}${f.legacyProtocols ? `; legacy versions tried: ${f.legacyProtocols.tried.join(', ')}` : ''}`, EVIDENCE_MAX),
-      urls: [httpsOrigin(snapshot)],
-    }]);
+    return siteOutcome('fail', [
+      {
+        message: `The server accepts deprecated ${list.join(' and ')} handshakes.`,
+        evidence: truncate(
+          `accepted protocols: ${all.join(', ')}${f.legacyProtocols ? `; legacy versions tried: ${f.legacyProtocols.tried.join(', ')}` : ''}`,
+          EVIDENCE_MAX,
+        ),
+        urls: [httpsOrigin(snapshot)],
+      },
+    ]);
   }
   // A normal handshake only shows the best version; without the legacy probe nothing is measured.
   if (!f.legacyProtocols || f.legacyProtocols.tried.length === 0) return notApplicable();
@@ -166,13 +183,19 @@ export const tlsWeakKey = siteAnalyzer('SEC_TLS_WEAK_KEY', (snapshot) => {
   // Ed25519/Ed448 have fixed strong sizes; an unknown type is not judged.
   if (minimum === null || !(cert.keyBits > 0)) return siteOutcome('pass');
   if (cert.keyBits >= minimum) return siteOutcome('pass');
-  return siteOutcome('fail', [{
-    message: `The certificate's ${cert.keyType.toUpperCase()} key has ${cert.keyBits} bits, under the ${minimum}-bit minimum.`,
-    evidence: truncate(`key ${cert.keyType} ${cert.keyBits} bits; issuer ${cert.issuer}`, EVIDENCE_MAX),
-    urls: [httpsOrigin(snapshot)],
-  }]);
+  return siteOutcome('fail', [
+    {
+      message: `The certificate's ${cert.keyType.toUpperCase()} key has ${cert.keyBits} bits, under the ${minimum}-bit minimum.`,
+      evidence: truncate(`key ${cert.keyType} ${cert.keyBits} bits; issuer ${cert.issuer}`, EVIDENCE_MAX),
+      urls: [httpsOrigin(snapshot)],
+    },
+  ]);
 });
 
 export const SECURITY_TRANSPORT_ANALYZERS: readonly Analyzer[] = [
-  httpNotRedirected, tlsCertInvalid, tlsCertExpiring, tlsLegacyProtocol, tlsWeakKey,
+  httpNotRedirected,
+  tlsCertInvalid,
+  tlsCertExpiring,
+  tlsLegacyProtocol,
+  tlsWeakKey,
 ];

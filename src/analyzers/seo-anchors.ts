@@ -9,14 +9,37 @@ import { MAX_ISSUES_PER_PAGE, pageAnalyzer, pageIssues, type Issue } from './typ
 
 /** Lighthouse link-text's English list, plus a few common variants. */
 export const GENERIC_LINK_TEXTS: ReadonlySet<string> = new Set([
-  'click here', 'click this', 'click', 'go', 'here', 'information', 'learn more', 'more', 'more info', 'more information',
-  'right here', 'read more', 'see more', 'start', 'this', 'continue', 'continue reading', 'details', 'find out more',
-  'link', 'read on', 'this page', 'this link',
+  'click here',
+  'click this',
+  'click',
+  'go',
+  'here',
+  'information',
+  'learn more',
+  'more',
+  'more info',
+  'more information',
+  'right here',
+  'read more',
+  'see more',
+  'start',
+  'this',
+  'continue',
+  'continue reading',
+  'details',
+  'find out more',
+  'link',
+  'read on',
+  'this page',
+  'this link',
 ]);
 
 /** Lower-cased, whitespace collapsed, surrounding punctuation and arrows ("Read more »", "here.") removed. */
 export function normalizeLinkText(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
+  return text
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
 }
 
 function isNavigableHref(href: string | undefined): href is string {
@@ -35,7 +58,12 @@ export const linkTextGeneric = pageAnalyzer('SEO_LINK_TEXT_GENERIC', (p) => {
     if (issues.length >= MAX_ISSUES_PER_PAGE) continue;
     const label = (attr(a, 'aria-label') ?? '').trim();
     const text = normalizeLinkText(label !== '' ? label : textContent(a));
-    if (GENERIC_LINK_TEXTS.has(text)) issues.push({ outcome: 'fail', message: `A link's text is just "${text}", which does not say where it leads.`, evidence: snippet(p, a) });
+    if (GENERIC_LINK_TEXTS.has(text))
+      issues.push({
+        outcome: 'fail',
+        message: `A link's text is just "${text}", which does not say where it leads.`,
+        evidence: snippet(p, a),
+      });
   }
   if (links === 0) return null;
   return pageIssues(issues);
@@ -44,7 +72,8 @@ export const linkTextGeneric = pageAnalyzer('SEO_LINK_TEXT_GENERIC', (p) => {
 // ── SEO_ANCHOR_NOT_CRAWLABLE ─────────────────────────────────────────────────────────────────────
 
 /** Roles that declare the anchor is not a link (Lighthouse crawlable-anchors ignores them). */
-const NON_LINK_ROLES = /^(button|tab|menuitem|menuitemcheckbox|menuitemradio|option|switch|checkbox|radio|treeitem|presentation|none)$/;
+const NON_LINK_ROLES =
+  /^(button|tab|menuitem|menuitemcheckbox|menuitemradio|option|switch|checkbox|radio|treeitem|presentation|none)$/;
 
 /** Why an anchor cannot be followed by a crawler, or null when it is fine (or not meant as a link). */
 export function anchorProblem(a: Element): string | null {
@@ -60,7 +89,8 @@ export function anchorProblem(a: Element): string | null {
   }
   const h = href.trim();
   if (/^javascript:/i.test(h)) return 'uses a javascript: URL';
-  if ((h === '' || h === '#') && /window\.(location|open)\b|location\.href\s*=/.test(onclick)) return 'navigates with a script instead of an href';
+  if ((h === '' || h === '#') && /window\.(location|open)\b|location\.href\s*=/.test(onclick))
+    return 'navigates with a script instead of an href';
   return null;
 }
 
@@ -72,7 +102,12 @@ export const anchorNotCrawlable = pageAnalyzer('SEO_ANCHOR_NOT_CRAWLABLE', (p) =
   for (const a of anchors) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
     const problem = anchorProblem(a);
-    if (problem) issues.push({ outcome: 'fail', message: `A link ${problem}, so crawlers cannot follow it.`, evidence: snippet(p, a) });
+    if (problem)
+      issues.push({
+        outcome: 'fail',
+        message: `A link ${problem}, so crawlers cannot follow it.`,
+        evidence: snippet(p, a),
+      });
   }
   return pageIssues(issues);
 });

@@ -4,7 +4,13 @@ import { anchorNotCrawlable, linkTextGeneric } from './seo-anchors';
 import { headerValues } from './snapshot';
 import { isAbsoluteHttpUrl, knownUrlStatuses, normalizeUrl } from './site-util';
 import {
-  EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, defineAnalyzer, pageIssues, perPage, type Analyzer, type Issue,
+  EVIDENCE_MAX,
+  MAX_ISSUES_PER_PAGE,
+  defineAnalyzer,
+  pageIssues,
+  perPage,
+  type Analyzer,
+  type Issue,
 } from './types';
 
 /** SEO checks of links: canonical and hreflang <link>s here, <a> anchors in seo-anchors.ts. */
@@ -20,7 +26,9 @@ function ownUrls(p: { url: string; page: { url: string } }): string[] {
 
 /** The page's canonical URL (first non-empty <link rel=canonical>), resolved and normalized. */
 export function firstCanonical(p: ParsedPage): string | null {
-  const link = p.elements('link').find((l) => relTokens(l).includes('canonical') && (attr(l, 'href') ?? '').trim() !== '');
+  const link = p
+    .elements('link')
+    .find((l) => relTokens(l).includes('canonical') && (attr(l, 'href') ?? '').trim() !== '');
   return link ? normalizeUrl(attr(link, 'href')!, p.url) : null;
 }
 
@@ -63,27 +71,45 @@ export const canonicalInvalid = defineAnalyzer<CanonicalObservation | null>({
       if (relTokens(l).includes('canonical')) declared.push({ raw: attr(l, 'href') ?? '', evidence: snippet(p, l) });
       if (declared.length >= 10) break;
     }
-    for (const raw of linkHeaderCanonicals(headerValues(p.page.headers, 'link'))) declared.push({ raw, evidence: truncate(`Link: <${raw}>; rel="canonical"`, EVIDENCE_MAX) });
+    for (const raw of linkHeaderCanonicals(headerValues(p.page.headers, 'link')))
+      declared.push({ raw, evidence: truncate(`Link: <${raw}>; rel="canonical"`, EVIDENCE_MAX) });
     if (declared.length === 0) return null; // no canonical: nothing to validate
     const issues: Issue[] = [];
     const resolved = new Set<string>();
     for (const d of declared) {
       const url = d.raw.trim() === '' ? null : normalizeUrl(d.raw, p.url);
       if (url === null) {
-        issues.push({ outcome: 'fail', message: 'The canonical link has an empty or invalid URL.', evidence: d.evidence });
+        issues.push({
+          outcome: 'fail',
+          message: 'The canonical link has an empty or invalid URL.',
+          evidence: d.evidence,
+        });
         continue;
       }
       resolved.add(url);
-      if (!isAbsoluteHttpUrl(d.raw)) issues.push({ outcome: 'fail', message: 'The canonical link uses a relative URL instead of an absolute one.', evidence: d.evidence });
+      if (!isAbsoluteHttpUrl(d.raw))
+        issues.push({
+          outcome: 'fail',
+          message: 'The canonical link uses a relative URL instead of an absolute one.',
+          evidence: d.evidence,
+        });
     }
     if (resolved.size > 1) {
-      issues.push({ outcome: 'fail', message: `The page declares ${resolved.size} conflicting canonical URLs.`, evidence: truncate(declared.map((d) => d.evidence).join(' | '), EVIDENCE_MAX) });
+      issues.push({
+        outcome: 'fail',
+        message: `The page declares ${resolved.size} conflicting canonical URLs.`,
+        evidence: truncate(declared.map((d) => d.evidence).join(' | '), EVIDENCE_MAX),
+      });
     }
     const target = resolved.size === 1 ? [...resolved][0]! : null;
     const ownPath = pathOf(p.url);
     if (target !== null && ownPath !== null) {
       if (pathOf(target) === '/' && new URL(target).search === '' && ownPath !== '/') {
-        issues.push({ outcome: 'fail', message: 'The canonical link of an inner page points to the home page, so search engines may drop the page.', evidence: declared[0]!.evidence });
+        issues.push({
+          outcome: 'fail',
+          message: 'The canonical link of an inner page points to the home page, so search engines may drop the page.',
+          evidence: declared[0]!.evidence,
+        });
       }
     }
     return { issues, target, targetEvidence: declared[0]!.evidence };
@@ -97,8 +123,13 @@ export const canonicalInvalid = defineAnalyzer<CanonicalObservation | null>({
       if (s && s.status !== 200) {
         issues.push({
           outcome: 'fail',
-          message: s.redirectsTo ? `The canonical URL redirects (HTTP ${s.status}) instead of answering 200.` : `The canonical URL answers HTTP ${s.status} instead of 200.`,
-          evidence: truncate(`${c.targetEvidence} → HTTP ${s.status}${s.redirectsTo ? ` to ${s.redirectsTo}` : ''}`, EVIDENCE_MAX),
+          message: s.redirectsTo
+            ? `The canonical URL redirects (HTTP ${s.status}) instead of answering 200.`
+            : `The canonical URL answers HTTP ${s.status} instead of 200.`,
+          evidence: truncate(
+            `${c.targetEvidence} → HTTP ${s.status}${s.redirectsTo ? ` to ${s.redirectsTo}` : ''}`,
+            EVIDENCE_MAX,
+          ),
         });
       }
       return pageIssues(issues);
@@ -125,7 +156,9 @@ export function isValidHreflang(value: string): boolean {
   const m = /^([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|\d{3}))?$/.exec(v);
   if (m && m[3] !== 'uk' && m[3] !== 'zz') {
     try {
-      ok = languageNames.of(m[1]!) !== undefined && (m[3] === undefined || regionNames.of(m[3].toUpperCase()) !== undefined);
+      ok =
+        languageNames.of(m[1]!) !== undefined &&
+        (m[3] === undefined || regionNames.of(m[3].toUpperCase()) !== undefined);
     } catch {
       ok = false;
     }
@@ -146,7 +179,9 @@ export const hreflangInvalid = defineAnalyzer<HreflangObservation | null>({
   code: 'SEO_HREFLANG_INVALID',
   observe(p) {
     if (!p.isHtml) return null;
-    const links = p.elements('link').filter((l) => attr(l, 'hreflang') !== undefined && relTokens(l).includes('alternate'));
+    const links = p
+      .elements('link')
+      .filter((l) => attr(l, 'hreflang') !== undefined && relTokens(l).includes('alternate'));
     if (links.length === 0) return null;
     const issues: Issue[] = [];
     const alternates: HreflangObservation['alternates'] = [];
@@ -154,9 +189,15 @@ export const hreflangInvalid = defineAnalyzer<HreflangObservation | null>({
       const lang = attr(l, 'hreflang')!;
       const href = attr(l, 'href') ?? '';
       const evidence = snippet(p, l);
-      if (issues.length < MAX_ISSUES_PER_PAGE && !isValidHreflang(lang)) issues.push({ outcome: 'fail', message: `"${truncate(lang, 40)}" is not a valid hreflang language code.`, evidence });
+      if (issues.length < MAX_ISSUES_PER_PAGE && !isValidHreflang(lang))
+        issues.push({
+          outcome: 'fail',
+          message: `"${truncate(lang, 40)}" is not a valid hreflang language code.`,
+          evidence,
+        });
       if (!isAbsoluteHttpUrl(href)) {
-        if (issues.length < MAX_ISSUES_PER_PAGE) issues.push({ outcome: 'fail', message: 'An hreflang link does not use an absolute URL.', evidence });
+        if (issues.length < MAX_ISSUES_PER_PAGE)
+          issues.push({ outcome: 'fail', message: 'An hreflang link does not use an absolute URL.', evidence });
         continue;
       }
       const url = normalizeUrl(href);
@@ -182,7 +223,11 @@ export const hreflangInvalid = defineAnalyzer<HreflangObservation | null>({
         if (own.includes(a.url) || !namedBy.has(a.url)) continue; // self-reference, or not crawled: cannot tell
         const back = namedBy.get(a.url);
         if (!back || !own.some((u) => back.has(u))) {
-          issues.push({ outcome: 'fail', message: 'An alternate language version does not link back to this page (no return hreflang link).', evidence: a.evidence });
+          issues.push({
+            outcome: 'fail',
+            message: 'An alternate language version does not link back to this page (no return hreflang link).',
+            evidence: a.evidence,
+          });
         }
       }
       return pageIssues(issues);
@@ -190,4 +235,9 @@ export const hreflangInvalid = defineAnalyzer<HreflangObservation | null>({
   },
 });
 
-export const SEO_LINK_ANALYZERS: readonly Analyzer[] = [canonicalInvalid, hreflangInvalid, linkTextGeneric, anchorNotCrawlable];
+export const SEO_LINK_ANALYZERS: readonly Analyzer[] = [
+  canonicalInvalid,
+  hreflangInvalid,
+  linkTextGeneric,
+  anchorNotCrawlable,
+];

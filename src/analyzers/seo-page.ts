@@ -7,8 +7,18 @@ import { firstCanonical } from './seo-links';
 import { headerValues } from './snapshot';
 import { normalizeUrl } from './site-util';
 import {
-  EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, PAGE_PASS, defineAnalyzer, pageAnalyzer, pageFail, pageIssues, pageWarn, perPage,
-  type Analyzer, type Issue, type PageResult,
+  EVIDENCE_MAX,
+  MAX_ISSUES_PER_PAGE,
+  PAGE_PASS,
+  defineAnalyzer,
+  pageAnalyzer,
+  pageFail,
+  pageIssues,
+  pageWarn,
+  perPage,
+  type Analyzer,
+  type Issue,
+  type PageResult,
 } from './types';
 
 /** On-page SEO checks of each crawled document (and titles shared across pages). */
@@ -60,7 +70,10 @@ export const metaDescMissing = defineAnalyzer<DescObservation | null>({
     if (!p.isHtml) return null;
     const els = metaNamed(p, 'description');
     const el = els.find((m) => (attr(m, 'content') ?? '').trim() !== '') ?? els[0];
-    return { snippet: el ? snippet(p, el) : null, text: (el ? attr(el, 'content') ?? '' : '').replace(/\s+/g, ' ').trim() };
+    return {
+      snippet: el ? snippet(p, el) : null,
+      text: (el ? (attr(el, 'content') ?? '') : '').replace(/\s+/g, ' ').trim(),
+    };
   },
   finish(_s, observed) {
     // Descriptions shared by several distinct pages: search engines then show the same snippet for all.
@@ -73,10 +86,14 @@ export const metaDescMissing = defineAnalyzer<DescObservation | null>({
     }
     return perPage(observed, ({ value: d }) => {
       if (!d) return null;
-      if (d.snippet === null) return pageFail('The page has no meta description.', '(no <meta name="description"> element)');
+      if (d.snippet === null)
+        return pageFail('The page has no meta description.', '(no <meta name="description"> element)');
       if (d.text === '') return pageFail('The meta description is empty.', d.snippet);
       if ((urlsByText.get(d.text)?.size ?? 0) > 1) {
-        return pageWarn('The same meta description is used on several pages.', truncate(`<meta name="description" content="${d.text}">`, EVIDENCE_MAX));
+        return pageWarn(
+          'The same meta description is used on several pages.',
+          truncate(`<meta name="description" content="${d.text}">`, EVIDENCE_MAX),
+        );
       }
       return PAGE_PASS;
     });
@@ -92,7 +109,13 @@ export const h1Missing = pageAnalyzer('SEO_H1_MISSING', (p) => {
   if (h1s.length > 1) {
     return pageWarn(
       `The page has ${h1s.length} <h1> headings instead of one.`,
-      truncate(h1s.slice(0, 3).map((h) => snippet(p, h, 90)).join(' | '), EVIDENCE_MAX),
+      truncate(
+        h1s
+          .slice(0, 3)
+          .map((h) => snippet(p, h, 90))
+          .join(' | '),
+        EVIDENCE_MAX,
+      ),
     );
   }
   return PAGE_PASS;
@@ -102,8 +125,20 @@ export const h1Missing = pageAnalyzer('SEO_H1_MISSING', (p) => {
 
 /** Robots directives (Google's list); a `name:` prefix that is not one of them names a user agent. */
 const ROBOTS_DIRECTIVES = new Set([
-  'all', 'noindex', 'nofollow', 'none', 'noarchive', 'nosnippet', 'notranslate', 'noimageindex',
-  'unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview', 'indexifembedded', 'nocache',
+  'all',
+  'noindex',
+  'nofollow',
+  'none',
+  'noarchive',
+  'nosnippet',
+  'notranslate',
+  'noimageindex',
+  'unavailable_after',
+  'max-snippet',
+  'max-image-preview',
+  'max-video-preview',
+  'indexifembedded',
+  'nocache',
 ]);
 /** Directives addressed to these agents (or to none) count: they are the ones that hide pages from search. */
 const COUNTED_AGENTS = new Set(['googlebot', 'bingbot']);
@@ -124,7 +159,10 @@ export function xRobotsNoindex(value: string): boolean {
 }
 
 function metaNoindex(content: string): boolean {
-  return content.toLowerCase().split(/[\s,]+/).some((t) => t === 'noindex' || t === 'none');
+  return content
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .some((t) => t === 'noindex' || t === 'none');
 }
 
 export const noindex = pageAnalyzer('SEO_NOINDEX', (p) => {
@@ -135,13 +173,24 @@ export const noindex = pageAnalyzer('SEO_NOINDEX', (p) => {
   const issues: Issue[] = [];
   const xrt = headerValues(p.page.headers, 'x-robots-tag');
   if (xrt.some(xRobotsNoindex)) {
-    issues.push({ outcome, message: 'An X-Robots-Tag header tells search engines not to index this page.', evidence: headerEvidence(p.page.headers, 'x-robots-tag') });
+    issues.push({
+      outcome,
+      message: 'An X-Robots-Tag header tells search engines not to index this page.',
+      evidence: headerEvidence(p.page.headers, 'x-robots-tag'),
+    });
   }
   for (const name of ['robots', 'googlebot']) {
     const m = metaNamed(p, name).find((el) => metaNoindex(attr(el, 'content') ?? ''));
-    if (m) issues.push({ outcome, message: `A <meta name="${name}"> tag tells search engines not to index this page.`, evidence: snippet(p, m) });
+    if (m)
+      issues.push({
+        outcome,
+        message: `A <meta name="${name}"> tag tells search engines not to index this page.`,
+        evidence: snippet(p, m),
+      });
   }
-  if (issues.length > 0 && outcome === 'fail') for (const i of issues) i.message = `The home page is excluded from search results: ${i.message.charAt(0).toLowerCase()}${i.message.slice(1)}`;
+  if (issues.length > 0 && outcome === 'fail')
+    for (const i of issues)
+      i.message = `The home page is excluded from search results: ${i.message.charAt(0).toLowerCase()}${i.message.slice(1)}`;
   return pageIssues(issues);
 });
 
@@ -178,10 +227,21 @@ export const titleDuplicate = defineAnalyzer<TitleObservation | null>({
       const issues: Issue[] = [];
       const evidence = truncate(`<title>${t.title}</title>`, EVIDENCE_MAX);
       const shared = keysByTitle.get(t.title)!.size;
-      if (shared > 1) issues.push({ outcome: 'fail', message: `The same title is used on ${shared} different pages.`, evidence });
+      if (shared > 1)
+        issues.push({ outcome: 'fail', message: `The same title is used on ${shared} different pages.`, evidence });
       const length = [...t.title].length;
-      if (length < TITLE_MIN_CHARS) issues.push({ outcome: 'warn', message: `The title is only ${length} characters long (under ${TITLE_MIN_CHARS}).`, evidence });
-      else if (length > TITLE_MAX_CHARS) issues.push({ outcome: 'warn', message: `The title is ${length} characters long (over ${TITLE_MAX_CHARS}), so search results cut it off.`, evidence });
+      if (length < TITLE_MIN_CHARS)
+        issues.push({
+          outcome: 'warn',
+          message: `The title is only ${length} characters long (under ${TITLE_MIN_CHARS}).`,
+          evidence,
+        });
+      else if (length > TITLE_MAX_CHARS)
+        issues.push({
+          outcome: 'warn',
+          message: `The title is ${length} characters long (over ${TITLE_MAX_CHARS}), so search results cut it off.`,
+          evidence,
+        });
       return pageIssues(issues);
     });
   },
@@ -215,14 +275,25 @@ export const structuredDataInvalid = pageAnalyzer('SEO_STRUCTURED_DATA_INVALID',
       data = JSON.parse(text);
     } catch (e) {
       const reason = text === '' ? 'it is empty' : (e as Error).message;
-      issues.push({ outcome: 'fail', message: 'A JSON-LD block is not valid JSON.', evidence: truncate(`${truncate(reason, 80)}: ${snippet(p, s, 200)}`, EVIDENCE_MAX) });
+      issues.push({
+        outcome: 'fail',
+        message: 'A JSON-LD block is not valid JSON.',
+        evidence: truncate(`${truncate(reason, 80)}: ${snippet(p, s, 200)}`, EVIDENCE_MAX),
+      });
       continue;
     }
-    if (jsonLdMissingType(data)) issues.push({ outcome: 'fail', message: 'A JSON-LD item has no @type.', evidence: snippet(p, s) });
+    if (jsonLdMissingType(data))
+      issues.push({ outcome: 'fail', message: 'A JSON-LD item has no @type.', evidence: snippet(p, s) });
   }
   return issues.length === 0 ? PAGE_PASS : pageIssues(issues);
 });
 
 export const SEO_PAGE_ANALYZERS: readonly Analyzer[] = [
-  httpStatusError, noindex, titleMissing, titleDuplicate, metaDescMissing, h1Missing, structuredDataInvalid,
+  httpStatusError,
+  noindex,
+  titleMissing,
+  titleDuplicate,
+  metaDescMissing,
+  h1Missing,
+  structuredDataInvalid,
 ];

@@ -2,7 +2,13 @@ import robotsParser from 'robots-parser';
 import { truncate } from './parse';
 import { homeUrl, normalizeUrl, plural, sameSite, statusText, worstStatus } from './site-util';
 import {
-  EVIDENCE_MAX, MAX_FINDINGS_PER_ANALYZER, MAX_URLS_PER_FINDING, notApplicable, siteAnalyzer, siteOutcome, type FindingDraft,
+  EVIDENCE_MAX,
+  MAX_FINDINGS_PER_ANALYZER,
+  MAX_URLS_PER_FINDING,
+  notApplicable,
+  siteAnalyzer,
+  siteOutcome,
+  type FindingDraft,
 } from './types';
 
 /** robots.txt as search engines read it: whether it parses (SEO_ROBOTS_TXT_INVALID) and whether it blocks important pages (SEO_ROBOTS_BLOCKED). */
@@ -14,8 +20,17 @@ export const ROBOTS_MAX_BYTES = 500 * 1024;
 
 /** RFC 9309 rules plus the widely supported extensions (as Lighthouse's robots-txt audit accepts). */
 const ROBOTS_DIRECTIVES = new Set([
-  'user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'host', 'clean-param', 'request-rate',
-  'visit-time', 'noindex', 'content-signal',
+  'user-agent',
+  'allow',
+  'disallow',
+  'sitemap',
+  'crawl-delay',
+  'host',
+  'clean-param',
+  'request-rate',
+  'visit-time',
+  'noindex',
+  'content-signal',
 ]);
 
 export interface RobotsLineProblem {
@@ -35,7 +50,8 @@ export function lintRobotsTxt(body: string, max = 50): RobotsLineProblem[] {
     const raw = lines[i]!;
     const line = raw.replace(/#.*$/, '').trim();
     if (line === '') continue;
-    const add = (problem: string, outcome: 'warn' | 'fail' = 'fail') => out.push({ line: i + 1, text: truncate(raw.trim(), 100), problem, outcome });
+    const add = (problem: string, outcome: 'warn' | 'fail' = 'fail') =>
+      out.push({ line: i + 1, text: truncate(raw.trim(), 100), problem, outcome });
     const colon = line.indexOf(':');
     if (colon <= 0) {
       add('syntax not understood');
@@ -53,7 +69,8 @@ export function lintRobotsTxt(body: string, max = 50): RobotsLineProblem[] {
     } else if (key === 'allow' || key === 'disallow') {
       if (!inGroup) add('rule before any User-agent line');
       else if (value !== '' && !value.startsWith('/') && !value.startsWith('*')) add('path must start with "/" or "*"');
-      else if (value.indexOf('$') !== -1 && value.indexOf('$') !== value.length - 1) add('"$" is only allowed at the end of a path');
+      else if (value.indexOf('$') !== -1 && value.indexOf('$') !== value.length - 1)
+        add('"$" is only allowed at the end of a path');
     } else if (key === 'sitemap') {
       if (!/^https?:\/\/\S+$/i.test(value)) add('sitemap URL is not absolute');
     } else if (key === 'crawl-delay') {
@@ -66,37 +83,73 @@ export function lintRobotsTxt(body: string, max = 50): RobotsLineProblem[] {
 export const robotsTxtInvalid = siteAnalyzer('SEO_ROBOTS_TXT_INVALID', (snapshot) => {
   const r = snapshot.robots;
   if (r.kind === 'unreachable') {
-    return siteOutcome('fail', [{ message: `robots.txt could not be fetched (${truncate(r.error, 120)}); search engines stop crawling while it is unreachable.`, evidence: truncate(`GET ${r.url}: ${r.error}`, EVIDENCE_MAX), urls: [r.url] }]);
+    return siteOutcome('fail', [
+      {
+        message: `robots.txt could not be fetched (${truncate(r.error, 120)}); search engines stop crawling while it is unreachable.`,
+        evidence: truncate(`GET ${r.url}: ${r.error}`, EVIDENCE_MAX),
+        urls: [r.url],
+      },
+    ]);
   }
   if (r.status >= 500) {
-    return siteOutcome('fail', [{ message: `robots.txt answers ${statusText(r.status)}; search engines treat a server error as "do not crawl".`, evidence: `GET ${r.url} → HTTP ${r.status}`, urls: [r.url] }]);
+    return siteOutcome('fail', [
+      {
+        message: `robots.txt answers ${statusText(r.status)}; search engines treat a server error as "do not crawl".`,
+        evidence: `GET ${r.url} → HTTP ${r.status}`,
+        urls: [r.url],
+      },
+    ]);
   }
   if (r.status >= 400) return siteOutcome('pass'); // no robots.txt: everything may be crawled (RFC 9309)
   if (r.status < 200 || r.status > 299) {
-    return siteOutcome('warn', [{ message: `robots.txt answers ${statusText(r.status)} instead of 200.`, evidence: `GET ${r.url} → HTTP ${r.status}`, urls: [r.url] }]);
+    return siteOutcome('warn', [
+      {
+        message: `robots.txt answers ${statusText(r.status)} instead of 200.`,
+        evidence: `GET ${r.url} → HTTP ${r.status}`,
+        urls: [r.url],
+      },
+    ]);
   }
   const findings: FindingDraft[] = [];
   let status: 'pass' | 'warn' | 'fail' = 'pass';
   if (/^\s*</.test(r.body.slice(0, 256))) {
-    return siteOutcome('fail', [{ message: 'robots.txt answers 200 with an HTML page instead of plain-text rules.', evidence: truncate(`GET ${r.url} → ${r.body.trimStart().slice(0, 120)}`, EVIDENCE_MAX), urls: [r.url] }]);
+    return siteOutcome('fail', [
+      {
+        message: 'robots.txt answers 200 with an HTML page instead of plain-text rules.',
+        evidence: truncate(`GET ${r.url} → ${r.body.trimStart().slice(0, 120)}`, EVIDENCE_MAX),
+        urls: [r.url],
+      },
+    ]);
   }
   const size = Buffer.byteLength(r.body, 'utf8');
   if (size >= ROBOTS_MAX_BYTES) {
     status = 'warn';
-    findings.push({ message: `robots.txt is ${size.toLocaleString('en-US')} bytes or more; search engines ignore everything after the first 500 KiB.`, evidence: `${r.url}: ${size} bytes`, urls: [r.url] });
+    findings.push({
+      message: `robots.txt is ${size.toLocaleString('en-US')} bytes or more; search engines ignore everything after the first 500 KiB.`,
+      evidence: `${r.url}: ${size} bytes`,
+      urls: [r.url],
+    });
   }
   // Only the part crawlers read is linted (and the work stays bounded).
-  const read = r.body.length > ROBOTS_MAX_BYTES ? r.body.slice(0, r.body.lastIndexOf('\n', ROBOTS_MAX_BYTES) + 1) : r.body;
+  const read =
+    r.body.length > ROBOTS_MAX_BYTES ? r.body.slice(0, r.body.lastIndexOf('\n', ROBOTS_MAX_BYTES) + 1) : r.body;
   const problems = lintRobotsTxt(read);
   for (const outcome of ['fail', 'warn'] as const) {
     const list = problems.filter((p) => p.outcome === outcome);
     if (list.length === 0) continue;
     status = worstStatus(status, outcome);
     findings.push({
-      message: outcome === 'fail'
-        ? `robots.txt has ${plural(list.length, 'line')} that crawlers cannot parse or apply${list.length >= 50 ? ' (first 50 counted)' : ''}.`
-        : `robots.txt has ${plural(list.length, 'unknown directive')}, which crawlers ignore.`,
-      evidence: truncate(list.slice(0, 5).map((p) => `line ${p.line}: ${p.text} (${p.problem})`).join('; '), EVIDENCE_MAX),
+      message:
+        outcome === 'fail'
+          ? `robots.txt has ${plural(list.length, 'line')} that crawlers cannot parse or apply${list.length >= 50 ? ' (first 50 counted)' : ''}.`
+          : `robots.txt has ${plural(list.length, 'unknown directive')}, which crawlers ignore.`,
+      evidence: truncate(
+        list
+          .slice(0, 5)
+          .map((p) => `line ${p.line}: ${p.text} (${p.problem})`)
+          .join('; '),
+        EVIDENCE_MAX,
+      ),
       urls: [r.url],
     });
   }
@@ -129,12 +182,14 @@ export const robotsBlocked = siteAnalyzer('SEO_ROBOTS_BLOCKED', (snapshot, obser
     if (prev === undefined || rank(why) < rank(prev)) candidates.set(url, why);
   };
   add(homeUrl(snapshot), 'home');
-  for (const s of snapshot.sitemaps ?? []) for (const loc of s.locs ?? []) if (sameSite(snapshot, loc)) add(normalizeUrl(loc), 'sitemap');
+  for (const s of snapshot.sitemaps ?? [])
+    for (const loc of s.locs ?? []) if (sameSite(snapshot, loc)) add(normalizeUrl(loc), 'sitemap');
   for (const d of snapshot.robotsDisallowed ?? []) {
     if (d.inSitemap) add(normalizeUrl(d.url), 'sitemap');
     else if (d.depth <= 1) add(normalizeUrl(d.url), 'linked');
   }
-  for (const o of observed) if (o.page.depth <= 1) add(normalizeUrl(o.page.url), o.page.depth === 0 ? 'home' : 'linked');
+  for (const o of observed)
+    if (o.page.depth <= 1) add(normalizeUrl(o.page.url), o.page.depth === 0 ? 'home' : 'linked');
 
   const blocked = new Map<string, { why: Importance; urls: string[]; agent: string; line: number }>();
   for (const [url, why] of candidates) {
@@ -153,7 +208,12 @@ export const robotsBlocked = siteAnalyzer('SEO_ROBOTS_BLOCKED', (snapshot, obser
   const groups = [...blocked.values()].sort((a, b) => rank(a.why) - rank(b.why) || b.urls.length - a.urls.length);
   const findings = groups.slice(0, MAX_FINDINGS_PER_ANALYZER).map((g): FindingDraft => {
     const ruleText = g.line > 0 ? `robots.txt line ${g.line}: ${(lines[g.line - 1] ?? '').trim()}` : 'robots.txt';
-    const what = g.why === 'home' ? 'the home page' : g.why === 'sitemap' ? `${plural(g.urls.length, 'URL')} listed in the sitemap` : `${plural(g.urls.length, 'page')} linked from the home page`;
+    const what =
+      g.why === 'home'
+        ? 'the home page'
+        : g.why === 'sitemap'
+          ? `${plural(g.urls.length, 'URL')} listed in the sitemap`
+          : `${plural(g.urls.length, 'page')} linked from the home page`;
     return {
       message: `robots.txt blocks ${what} for ${g.agent}.`,
       evidence: truncate(`${ruleText} (matches ${g.urls[0]})`, EVIDENCE_MAX),

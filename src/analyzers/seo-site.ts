@@ -4,8 +4,18 @@ import { sitemapInvalid } from './seo-sitemap';
 import type { SnapshotPage } from './snapshot';
 import { normalizeUrl, plural, sameSite, statusText } from './site-util';
 import {
-  EVIDENCE_MAX, MAX_FINDINGS_PER_ANALYZER, MAX_URLS_PER_FINDING, PAGE_PASS, notApplicable, pageIssues, perPage,
-  siteAnalyzer, siteOutcome, type Analyzer, type FindingDraft, type Issue,
+  EVIDENCE_MAX,
+  MAX_FINDINGS_PER_ANALYZER,
+  MAX_URLS_PER_FINDING,
+  PAGE_PASS,
+  notApplicable,
+  pageIssues,
+  perPage,
+  siteAnalyzer,
+  siteOutcome,
+  type Analyzer,
+  type FindingDraft,
+  type Issue,
 } from './types';
 
 /**
@@ -20,18 +30,41 @@ export const llmsTxt = siteAnalyzer('SEO_LLMS_TXT', (snapshot) => {
   const f = snapshot.llmsTxt;
   if (f === undefined) return notApplicable();
   if (f.kind === 'unreachable') {
-    return siteOutcome('fail', [{ message: '/llms.txt could not be fetched.', evidence: truncate(`GET ${f.url}: ${f.error}`, EVIDENCE_MAX), urls: [f.url] }]);
+    return siteOutcome('fail', [
+      {
+        message: '/llms.txt could not be fetched.',
+        evidence: truncate(`GET ${f.url}: ${f.error}`, EVIDENCE_MAX),
+        urls: [f.url],
+      },
+    ]);
   }
   if (f.status < 200 || f.status > 299) {
-    return siteOutcome('fail', [{ message: `The site has no /llms.txt (it answers ${statusText(f.status)}).`, evidence: `GET ${f.url} → HTTP ${f.status}`, urls: [f.url] }]);
+    return siteOutcome('fail', [
+      {
+        message: `The site has no /llms.txt (it answers ${statusText(f.status)}).`,
+        evidence: `GET ${f.url} → HTTP ${f.status}`,
+        urls: [f.url],
+      },
+    ]);
   }
   const type = (f.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const start = (f.bodyStart ?? '').trimStart();
   if (type === 'text/html' || type === 'application/xhtml+xml' || start.startsWith('<')) {
-    return siteOutcome('fail', [{ message: '/llms.txt answers 200 with an HTML page (a fallback), not a Markdown file.', evidence: truncate(`GET ${f.url} → HTTP ${f.status}, Content-Type: ${f.contentType ?? '(absent)'}`, EVIDENCE_MAX), urls: [f.url] }]);
+    return siteOutcome('fail', [
+      {
+        message: '/llms.txt answers 200 with an HTML page (a fallback), not a Markdown file.',
+        evidence: truncate(
+          `GET ${f.url} → HTTP ${f.status}, Content-Type: ${f.contentType ?? '(absent)'}`,
+          EVIDENCE_MAX,
+        ),
+        urls: [f.url],
+      },
+    ]);
   }
   if (f.bodyStart !== undefined && start === '') {
-    return siteOutcome('fail', [{ message: '/llms.txt is empty.', evidence: `GET ${f.url} → HTTP ${f.status}, empty body`, urls: [f.url] }]);
+    return siteOutcome('fail', [
+      { message: '/llms.txt is empty.', evidence: `GET ${f.url} → HTTP ${f.status}, empty body`, urls: [f.url] },
+    ]);
   }
   return siteOutcome('pass');
 });
@@ -49,23 +82,37 @@ export function chainEvidence(page: SnapshotPage): string {
  * repeated, or a chain the crawler gave up on while still redirecting) fails.
  */
 export const redirectChain = siteAnalyzer('SEO_REDIRECT_CHAIN', (_snapshot, observed) => {
-  return perPage(observed.map((o) => ({ url: o.page.url, page: o.page })), ({ page }) => {
-    const hops = page.redirectChain.length;
-    if (hops === 0) return PAGE_PASS;
-    const seen = new Set<string>();
-    let loop = page.status >= 300 && page.status < 400;
-    for (const u of [...page.redirectChain.map((h) => h.url), page.finalUrl]) {
-      const n = normalizeUrl(u) ?? u;
-      if (seen.has(n)) loop = true;
-      seen.add(n);
-    }
-    const evidence = chainEvidence(page);
-    const issues: Issue[] = [];
-    if (loop) issues.push({ outcome: 'fail', message: 'The URL is caught in a redirect loop (or a chain that never ends).', evidence });
-    else if (hops >= 3) issues.push({ outcome: 'fail', message: `The URL redirects ${hops} times before reaching the final page.`, evidence });
-    else if (hops === 2) issues.push({ outcome: 'warn', message: 'The URL redirects twice before reaching the final page.', evidence });
-    return pageIssues(issues);
-  });
+  return perPage(
+    observed.map((o) => ({ url: o.page.url, page: o.page })),
+    ({ page }) => {
+      const hops = page.redirectChain.length;
+      if (hops === 0) return PAGE_PASS;
+      const seen = new Set<string>();
+      let loop = page.status >= 300 && page.status < 400;
+      for (const u of [...page.redirectChain.map((h) => h.url), page.finalUrl]) {
+        const n = normalizeUrl(u) ?? u;
+        if (seen.has(n)) loop = true;
+        seen.add(n);
+      }
+      const evidence = chainEvidence(page);
+      const issues: Issue[] = [];
+      if (loop)
+        issues.push({
+          outcome: 'fail',
+          message: 'The URL is caught in a redirect loop (or a chain that never ends).',
+          evidence,
+        });
+      else if (hops >= 3)
+        issues.push({
+          outcome: 'fail',
+          message: `The URL redirects ${hops} times before reaching the final page.`,
+          evidence,
+        });
+      else if (hops === 2)
+        issues.push({ outcome: 'warn', message: 'The URL redirects twice before reaching the final page.', evidence });
+      return pageIssues(issues);
+    },
+  );
 });
 
 // ── SEO_BROKEN_LINK ──────────────────────────────────────────────────────────────────────────────
@@ -89,19 +136,33 @@ export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
     if (!targets.has(u)) targets.set(u, { status: c.status, foundOn: c.foundOn, kind: c.kind ?? 'page' });
   }
   if (targets.size === 0) return notApplicable();
-  const broken = [...targets].filter(([, t]) => t.status >= 400).sort((a, b) => b[1].foundOn.length - a[1].foundOn.length);
+  const broken = [...targets]
+    .filter(([, t]) => t.status >= 400)
+    .sort((a, b) => b[1].foundOn.length - a[1].foundOn.length);
   const score = 1 - broken.length / targets.size;
   if (broken.length === 0) return { status: 'pass', score: 1, findings: [] };
   const findings = broken.slice(0, MAX_FINDINGS_PER_ANALYZER).map(([url, t]): FindingDraft => {
     const from = t.foundOn.length > 0 ? ` It is linked from ${plural(t.foundOn.length, 'page')}.` : '';
     return {
       message: `A${t.kind === 'resource' ? ' resource' : 'n internal link'} target answers ${statusText(t.status)}.${from}`,
-      evidence: truncate(`${url} → HTTP ${t.status}${t.foundOn.length > 0 ? `; linked from ${t.foundOn.slice(0, 3).join(', ')}` : ''}`, EVIDENCE_MAX),
+      evidence: truncate(
+        `${url} → HTTP ${t.status}${t.foundOn.length > 0 ? `; linked from ${t.foundOn.slice(0, 3).join(', ')}` : ''}`,
+        EVIDENCE_MAX,
+      ),
       urls: [url, ...t.foundOn.filter((f) => f !== url)].slice(0, MAX_URLS_PER_FINDING),
     };
   });
-  if (broken.length > MAX_FINDINGS_PER_ANALYZER) findings[findings.length - 1]!.message += ` ${broken.length - MAX_FINDINGS_PER_ANALYZER} more broken targets not listed.`;
+  if (broken.length > MAX_FINDINGS_PER_ANALYZER)
+    findings[findings.length - 1]!.message +=
+      ` ${broken.length - MAX_FINDINGS_PER_ANALYZER} more broken targets not listed.`;
   return { status: 'fail', score, findings };
 });
 
-export const SEO_SITE_ANALYZERS: readonly Analyzer[] = [robotsBlocked, robotsTxtInvalid, sitemapInvalid, brokenLink, redirectChain, llmsTxt];
+export const SEO_SITE_ANALYZERS: readonly Analyzer[] = [
+  robotsBlocked,
+  robotsTxtInvalid,
+  sitemapInvalid,
+  brokenLink,
+  redirectChain,
+  llmsTxt,
+];

@@ -3,7 +3,13 @@ import { xRobotsNoindex } from './seo-page';
 import { headerValues, type CrawlSnapshot, type SitemapFetch } from './snapshot';
 import { homeUrl, knownUrlStatuses, normalizeUrl, plural, statusText, worstStatus } from './site-util';
 import {
-  EVIDENCE_MAX, MAX_FINDINGS_PER_ANALYZER, MAX_URLS_PER_FINDING, defineAnalyzer, notApplicable, siteOutcome, type FindingDraft,
+  EVIDENCE_MAX,
+  MAX_FINDINGS_PER_ANALYZER,
+  MAX_URLS_PER_FINDING,
+  defineAnalyzer,
+  notApplicable,
+  siteOutcome,
+  type FindingDraft,
   type Observed,
 } from './types';
 
@@ -16,7 +22,10 @@ export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 type Flag = (outcome: 'warn' | 'fail', finding: FindingDraft) => void;
 
 function metaNoindex(content: string): boolean {
-  return content.toLowerCase().split(/[\s,]+/).some((t) => t === 'noindex' || t === 'none');
+  return content
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .some((t) => t === 'noindex' || t === 'none');
 }
 
 /** Whether the page asks not to be indexed (robots/googlebot meta or X-Robots-Tag). */
@@ -38,7 +47,14 @@ export const sitemapInvalid = defineAnalyzer<boolean>({
       status = worstStatus(status, outcome);
       findings.push(finding);
     };
-    const valid = fetches.filter((f) => f.status !== null && f.status >= 200 && f.status < 300 && !f.xmlError && (f.root === 'urlset' || f.root === 'sitemapindex'));
+    const valid = fetches.filter(
+      (f) =>
+        f.status !== null &&
+        f.status >= 200 &&
+        f.status < 300 &&
+        !f.xmlError &&
+        (f.root === 'urlset' || f.root === 'sitemapindex'),
+    );
     if (valid.length === 0) flagNoValidSitemap(snapshot, fetches, flag);
     for (const f of fetches) flagSitemapFile(f, valid.length > 0, flag);
     flagSitemapEntries(snapshot, valid, observed, flag);
@@ -47,9 +63,15 @@ export const sitemapInvalid = defineAnalyzer<boolean>({
 });
 
 function flagNoValidSitemap(snapshot: CrawlSnapshot, fetches: readonly SitemapFetch[], flag: Flag): void {
-  const tried = fetches.map((f) => `${f.url} → ${f.status === null ? `unreachable${f.error ? ` (${f.error})` : ''}` : f.xmlError ? 'malformed XML' : f.status >= 200 && f.status < 300 ? `<${f.root ?? '?'}>` : `HTTP ${f.status}`}`);
+  const tried = fetches.map(
+    (f) =>
+      `${f.url} → ${f.status === null ? `unreachable${f.error ? ` (${f.error})` : ''}` : f.xmlError ? 'malformed XML' : f.status >= 200 && f.status < 300 ? `<${f.root ?? '?'}>` : `HTTP ${f.status}`}`,
+  );
   flag('fail', {
-    message: fetches.length === 0 ? 'The site has no XML sitemap: robots.txt names none and /sitemap.xml was not found.' : 'No valid XML sitemap was found.',
+    message:
+      fetches.length === 0
+        ? 'The site has no XML sitemap: robots.txt names none and /sitemap.xml was not found.'
+        : 'No valid XML sitemap was found.',
     evidence: truncate(tried.length > 0 ? tried.join('; ') : '(no Sitemap: line in robots.txt)', EVIDENCE_MAX),
     urls: fetches.length > 0 ? fetches.map((f) => f.url).slice(0, MAX_URLS_PER_FINDING) : [homeUrl(snapshot)],
   });
@@ -59,28 +81,57 @@ function flagSitemapFile(f: SitemapFetch, anyValid: boolean, flag: Flag): void {
   if (f.status === null || f.status < 200 || f.status > 299) {
     // A missing default /sitemap.xml only matters when no sitemap exists at all (flagNoValidSitemap).
     if (f.source !== 'default' && anyValid) {
-      flag('fail', { message: `A sitemap ${f.source === 'robots' ? 'named in robots.txt' : 'listed in a sitemap index'} ${f.status === null ? 'could not be fetched' : `answers ${statusText(f.status)}`}.`, evidence: truncate(`GET ${f.url} → ${f.status ?? f.error ?? 'unreachable'}`, EVIDENCE_MAX), urls: [f.url] });
+      flag('fail', {
+        message: `A sitemap ${f.source === 'robots' ? 'named in robots.txt' : 'listed in a sitemap index'} ${f.status === null ? 'could not be fetched' : `answers ${statusText(f.status)}`}.`,
+        evidence: truncate(`GET ${f.url} → ${f.status ?? f.error ?? 'unreachable'}`, EVIDENCE_MAX),
+        urls: [f.url],
+      });
     }
     return;
   }
   if (f.xmlError) {
-    flag('fail', { message: 'A sitemap is not well-formed XML.', evidence: truncate(`${f.url}: ${f.xmlError}`, EVIDENCE_MAX), urls: [f.url] });
+    flag('fail', {
+      message: 'A sitemap is not well-formed XML.',
+      evidence: truncate(`${f.url}: ${f.xmlError}`, EVIDENCE_MAX),
+      urls: [f.url],
+    });
   } else if (f.root !== 'urlset' && f.root !== 'sitemapindex') {
-    flag('fail', { message: `A sitemap's root element is <${f.root ?? 'unknown'}>, not <urlset> or <sitemapindex>.`, evidence: truncate(`${f.url}: <${f.root ?? '?'}>`, EVIDENCE_MAX), urls: [f.url] });
+    flag('fail', {
+      message: `A sitemap's root element is <${f.root ?? 'unknown'}>, not <urlset> or <sitemapindex>.`,
+      evidence: truncate(`${f.url}: <${f.root ?? '?'}>`, EVIDENCE_MAX),
+      urls: [f.url],
+    });
   }
   if ((f.locCount ?? 0) > SITEMAP_MAX_URLS) {
-    flag('fail', { message: `A sitemap lists ${f.locCount!.toLocaleString('en-US')} URLs; the limit is 50,000 per file.`, evidence: `${f.url}: ${f.locCount} <loc> entries`, urls: [f.url] });
+    flag('fail', {
+      message: `A sitemap lists ${f.locCount!.toLocaleString('en-US')} URLs; the limit is 50,000 per file.`,
+      evidence: `${f.url}: ${f.locCount} <loc> entries`,
+      urls: [f.url],
+    });
   }
   if ((f.bytes ?? 0) > SITEMAP_MAX_BYTES) {
-    flag('fail', { message: `A sitemap is ${f.bytes!.toLocaleString('en-US')} bytes uncompressed; the limit is 50 MiB.`, evidence: `${f.url}: ${f.bytes} bytes`, urls: [f.url] });
+    flag('fail', {
+      message: `A sitemap is ${f.bytes!.toLocaleString('en-US')} bytes uncompressed; the limit is 50 MiB.`,
+      evidence: `${f.url}: ${f.bytes} bytes`,
+      urls: [f.url],
+    });
   }
 }
 
 /** Entries of <urlset> sitemaps that the crawl (or link checks) saw answering non-200 or noindex. */
-function flagSitemapEntries(snapshot: CrawlSnapshot, valid: readonly SitemapFetch[], observed: readonly Observed<boolean>[], flag: Flag): void {
+function flagSitemapEntries(
+  snapshot: CrawlSnapshot,
+  valid: readonly SitemapFetch[],
+  observed: readonly Observed<boolean>[],
+  flag: Flag,
+): void {
   const statuses = knownUrlStatuses(snapshot);
   const noindexUrls = new Set<string>();
-  for (const o of observed) if (o.value) { const u = normalizeUrl(o.url); if (u) noindexUrls.add(u); }
+  for (const o of observed)
+    if (o.value) {
+      const u = normalizeUrl(o.url);
+      if (u) noindexUrls.add(u);
+    }
   const bad = new Map<string, { entries: string[]; evidence: string }>();
   for (const f of valid) {
     if (f.root !== 'urlset') continue;
@@ -89,7 +140,8 @@ function flagSitemapEntries(snapshot: CrawlSnapshot, valid: readonly SitemapFetc
       if (u === null) continue;
       const s = statuses.get(u);
       let problem: string | null = null;
-      if (s && s.status !== 200) problem = s.redirectsTo ? `HTTP ${s.status} redirect to ${s.redirectsTo}` : `HTTP ${s.status}`;
+      if (s && s.status !== 200)
+        problem = s.redirectsTo ? `HTTP ${s.status} redirect to ${s.redirectsTo}` : `HTTP ${s.status}`;
       else if (noindexUrls.has(u)) problem = 'noindex';
       if (problem === null) continue;
       const key = problem === 'noindex' ? 'noindex' : 'status';
@@ -101,9 +153,10 @@ function flagSitemapEntries(snapshot: CrawlSnapshot, valid: readonly SitemapFetc
   }
   for (const [key, g] of bad) {
     flag('warn', {
-      message: key === 'noindex'
-        ? `The sitemap lists ${plural(g.entries.length, 'URL')} marked noindex.`
-        : `The sitemap lists ${plural(g.entries.length, 'URL')} that ${g.entries.length === 1 ? 'does' : 'do'} not answer 200 (errors or redirects).`,
+      message:
+        key === 'noindex'
+          ? `The sitemap lists ${plural(g.entries.length, 'URL')} marked noindex.`
+          : `The sitemap lists ${plural(g.entries.length, 'URL')} that ${g.entries.length === 1 ? 'does' : 'do'} not answer 200 (errors or redirects).`,
       evidence: truncate(g.evidence, EVIDENCE_MAX),
       urls: g.entries.slice(0, MAX_URLS_PER_FINDING),
     });

@@ -61,7 +61,8 @@ export type RobotsFetch =
  * asked, so the analyzers that need it are not_applicable. `ok: false`: it was asked and could not
  * answer, so they are `error`.
  */
-export type ProviderFacts<T> = { readonly ok: true; readonly facts: T } | { readonly ok: false; readonly error: string };
+export type ProviderFacts<T> =
+  { readonly ok: true; readonly facts: T } | { readonly ok: false; readonly error: string };
 
 /** Result of requesting the http:// origin (SEC_HTTP_NOT_REDIRECTED). */
 export interface HttpsRedirectFacts {
@@ -115,7 +116,13 @@ export interface DnsFacts {
 
 /** A GET of /.well-known/security.txt (SEC_SECURITY_TXT_MISSING), after redirects. */
 export type SecurityTxtFetch =
-  | { readonly kind: 'fetched'; readonly url: string; readonly status: number; readonly headers: HeaderMap; readonly body: string }
+  | {
+      readonly kind: 'fetched';
+      readonly url: string;
+      readonly status: number;
+      readonly headers: HeaderMap;
+      readonly body: string;
+    }
   | { readonly kind: 'unreachable'; readonly url: string; readonly error: string };
 
 /** A request to the home page carrying a foreign Origin header (SEC_CORS_CREDENTIALED_ANY). */
@@ -195,7 +202,13 @@ export interface LinkCheck {
 }
 
 export type LlmsTxtFetch =
-  | { readonly kind: 'fetched'; readonly url: string; readonly status: number; readonly contentType?: string; /** First KiB of the body. */ readonly bodyStart?: string }
+  | {
+      readonly kind: 'fetched';
+      readonly url: string;
+      readonly status: number;
+      readonly contentType?: string;
+      /** First KiB of the body. */ readonly bodyStart?: string;
+    }
   | { readonly kind: 'unreachable'; readonly url: string; readonly error: string };
 
 export type NotFoundProbe =

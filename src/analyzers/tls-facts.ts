@@ -39,7 +39,11 @@ function handshake<T>(options: ConnectionOptions, timeoutMs: number, read: (sock
     const socket = tls.connect(options);
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new ProbeTimeout(`TLS handshake with ${String(options.host)}:${String(options.port)} timed out after ${timeoutMs} ms`));
+      reject(
+        new ProbeTimeout(
+          `TLS handshake with ${String(options.host)}:${String(options.port)} timed out after ${timeoutMs} ms`,
+        ),
+      );
     }, timeoutMs);
     socket.once('secureConnect', () => {
       clearTimeout(timer);
@@ -72,8 +76,17 @@ function baseOptions(host: string, port: number, opts: TlsProbeOptions): Connect
 }
 
 const CURVE_BITS: Record<string, number> = {
-  prime256v1: 256, 'P-256': 256, secp256k1: 256, secp384r1: 384, 'P-384': 384, secp521r1: 521, 'P-521': 521,
-  secp224r1: 224, 'P-224': 224, prime192v1: 192, 'P-192': 192,
+  prime256v1: 256,
+  'P-256': 256,
+  secp256k1: 256,
+  secp384r1: 384,
+  'P-384': 384,
+  secp521r1: 521,
+  'P-521': 521,
+  secp224r1: 224,
+  'P-224': 224,
+  prime192v1: 192,
+  'P-192': 192,
 };
 
 export function keyFacts(x509: X509Certificate, legacyBits: number | undefined): { keyType: string; keyBits: number } {
@@ -81,13 +94,20 @@ export function keyFacts(x509: X509Certificate, legacyBits: number | undefined):
   const type = key.asymmetricKeyType ?? 'unknown';
   const details = key.asymmetricKeyDetails ?? {};
   switch (type) {
-    case 'rsa': return { keyType: 'RSA', keyBits: details.modulusLength ?? legacyBits ?? 0 };
-    case 'rsa-pss': return { keyType: 'RSA-PSS', keyBits: details.modulusLength ?? legacyBits ?? 0 };
-    case 'dsa': return { keyType: 'DSA', keyBits: details.modulusLength ?? legacyBits ?? 0 };
-    case 'ec': return { keyType: 'EC', keyBits: CURVE_BITS[details.namedCurve ?? ''] ?? legacyBits ?? 0 };
-    case 'ed25519': return { keyType: 'Ed25519', keyBits: 256 };
-    case 'ed448': return { keyType: 'Ed448', keyBits: 456 };
-    default: return { keyType: type, keyBits: legacyBits ?? 0 };
+    case 'rsa':
+      return { keyType: 'RSA', keyBits: details.modulusLength ?? legacyBits ?? 0 };
+    case 'rsa-pss':
+      return { keyType: 'RSA-PSS', keyBits: details.modulusLength ?? legacyBits ?? 0 };
+    case 'dsa':
+      return { keyType: 'DSA', keyBits: details.modulusLength ?? legacyBits ?? 0 };
+    case 'ec':
+      return { keyType: 'EC', keyBits: CURVE_BITS[details.namedCurve ?? ''] ?? legacyBits ?? 0 };
+    case 'ed25519':
+      return { keyType: 'Ed25519', keyBits: 256 };
+    case 'ed448':
+      return { keyType: 'Ed448', keyBits: 456 };
+    default:
+      return { keyType: type, keyBits: legacyBits ?? 0 };
   }
 }
 
@@ -106,11 +126,14 @@ function certificateFacts(socket: TLSSocket, host: string): TlsFacts['certificat
   const peer = fromSocket && Object.keys(fromSocket).length > 0 ? fromSocket : x509.toLegacyObject();
   // Node checks the host name only when the chain verified; check it on its own either way.
   const identity = tls.checkServerIdentity(host, peer);
-  const chainError = socket.authorized || socket.authorizationError === undefined
-    ? undefined
-    : String(socket.authorizationError);
+  const chainError =
+    socket.authorized || socket.authorizationError === undefined ? undefined : String(socket.authorizationError);
   const trusted = chainError === undefined || chainError === HOSTNAME_ERROR;
-  const error = !trusted ? chainError : identity ? (identity as NodeJS.ErrnoException).code ?? identity.message : undefined;
+  const error = !trusted
+    ? chainError
+    : identity
+      ? ((identity as NodeJS.ErrnoException).code ?? identity.message)
+      : undefined;
   return {
     trusted,
     hostnameMatches: identity === undefined,
@@ -126,15 +149,24 @@ function certificateFacts(socket: TLSSocket, host: string): TlsFacts['certificat
  * Whether the server completes a handshake limited to `version`. Any failure counts as "refused"; this
  * relies on the local OpenSSL still being able to offer the version at security level 0 (OpenSSL 3 does).
  */
-async function acceptsVersion(host: string, port: number, opts: TlsProbeOptions, version: tls.SecureVersion): Promise<boolean> {
+async function acceptsVersion(
+  host: string,
+  port: number,
+  opts: TlsProbeOptions,
+  version: tls.SecureVersion,
+): Promise<boolean> {
   try {
-    const negotiated = await handshake({
-      ...baseOptions(host, port, opts),
-      minVersion: version,
-      maxVersion: version,
-      // TLS 1.0/1.1 need SHA-1 and older suites that OpenSSL 3 refuses at its default security level.
-      ciphers: 'DEFAULT:@SECLEVEL=0',
-    }, opts.connectTimeoutMs, (socket) => socket.getProtocol());
+    const negotiated = await handshake(
+      {
+        ...baseOptions(host, port, opts),
+        minVersion: version,
+        maxVersion: version,
+        // TLS 1.0/1.1 need SHA-1 and older suites that OpenSSL 3 refuses at its default security level.
+        ciphers: 'DEFAULT:@SECLEVEL=0',
+      },
+      opts.connectTimeoutMs,
+      (socket) => socket.getProtocol(),
+    );
     return negotiated === version;
   } catch {
     return false;

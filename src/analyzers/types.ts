@@ -57,17 +57,27 @@ export function defineAnalyzer<T>(spec: {
     code: spec.code,
     observe: spec.observe,
     finish: spec.finish,
-    run: (snapshot, pages) => spec.finish(snapshot, pages.map((p) => observation(p, spec.observe(p)))),
+    run: (snapshot, pages) =>
+      spec.finish(
+        snapshot,
+        pages.map((p) => observation(p, spec.observe(p))),
+      ),
   };
 }
 
 /** A check with one verdict per page (null: does not apply to that page), aggregated by perPage. */
-export function pageAnalyzer(code: AnalyzerCode, check: (p: ParsedPage) => PageResult | null): Analyzer<PageResult | null> {
+export function pageAnalyzer(
+  code: AnalyzerCode,
+  check: (p: ParsedPage) => PageResult | null,
+): Analyzer<PageResult | null> {
   return defineAnalyzer({ code, observe: check, finish: (_s, observed) => perPage(observed, (o) => o.value) });
 }
 
 /** A check of the site as a whole, from the snapshot and the pages' metadata (no markup needed). */
-export function siteAnalyzer(code: AnalyzerCode, fn: (snapshot: CrawlSnapshot, observed: readonly Observed<undefined>[]) => AnalyzerOutcome): Analyzer<undefined> {
+export function siteAnalyzer(
+  code: AnalyzerCode,
+  fn: (snapshot: CrawlSnapshot, observed: readonly Observed<undefined>[]) => AnalyzerOutcome,
+): Analyzer<undefined> {
   return defineAnalyzer({ code, observe: () => undefined, finish: fn });
 }
 
@@ -125,7 +135,10 @@ const OUTCOME_SCORE = { pass: 1, warn: 0.5, fail: 0 } as const;
  * evidence, e.g. a header missing site-wide or a logo in the shared layout) become one finding listing
  * every affected URL.
  */
-export function perPage<T extends { readonly url: string }>(pages: readonly T[], check: (p: T) => PageResult | null): AnalyzerOutcome {
+export function perPage<T extends { readonly url: string }>(
+  pages: readonly T[],
+  check: (p: T) => PageResult | null,
+): AnalyzerOutcome {
   let applicable = 0;
   let total = 0;
   let worst: PageResult['outcome'] = 'pass';
@@ -148,7 +161,8 @@ export function perPage<T extends { readonly url: string }>(pages: readonly T[],
   }
   if (applicable === 0) return notApplicable();
   const ordered = [...groups.values()].sort(
-    (a, b) => (a.issue.outcome === b.issue.outcome ? 0 : a.issue.outcome === 'fail' ? -1 : 1) || b.urls.length - a.urls.length,
+    (a, b) =>
+      (a.issue.outcome === b.issue.outcome ? 0 : a.issue.outcome === 'fail' ? -1 : 1) || b.urls.length - a.urls.length,
   );
   return { status: worst, score: total / applicable, findings: toDrafts(ordered) };
 }
@@ -157,13 +171,15 @@ function toDrafts(groups: { issue: Issue; urls: string[] }[]): FindingDraft[] {
   const kept = groups.slice(0, MAX_FINDINGS_PER_ANALYZER);
   const drafts = kept.map(({ issue, urls }) => {
     let message = issue.message;
-    if (urls.length > 1) message += ` Found at ${urls.length} URLs${urls.length > MAX_URLS_PER_FINDING ? ` (first ${MAX_URLS_PER_FINDING} listed)` : ''}.`;
+    if (urls.length > 1)
+      message += ` Found at ${urls.length} URLs${urls.length > MAX_URLS_PER_FINDING ? ` (first ${MAX_URLS_PER_FINDING} listed)` : ''}.`;
     const d: FindingDraft = { message, evidence: issue.evidence, urls: urls.slice(0, MAX_URLS_PER_FINDING) };
     if (issue.severity) d.severity = issue.severity;
     return d;
   });
   const dropped = groups.length - kept.length;
-  if (dropped > 0) drafts[drafts.length - 1]!.message += ` ${dropped} more similar problem${dropped === 1 ? '' : 's'} not listed.`;
+  if (dropped > 0)
+    drafts[drafts.length - 1]!.message += ` ${dropped} more similar problem${dropped === 1 ? '' : 's'} not listed.`;
   return drafts;
 }
 

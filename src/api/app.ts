@@ -60,9 +60,23 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   app.use(reportLinkRoutes(deps).routes());
 
   const v1 = new Router<ApiState>({ prefix: '/v1' });
-  v1.use(authenticate({ authenticator: deps.authenticator, readModel: deps.readModel, clock: deps.clock, failureLimit: deps.config.authFailureLimit }));
+  v1.use(
+    authenticate({
+      authenticator: deps.authenticator,
+      readModel: deps.readModel,
+      clock: deps.clock,
+      failureLimit: deps.config.authFailureLimit,
+    }),
+  );
   v1.use(limitRetrieval({ db: deps.db, clock: deps.clock }));
-  for (const routes of [auditRoutes(deps), usageRoutes(), webhookRoutes(deps), reportRoutes(deps), brandingRoutes(deps)]) v1.use(routes.routes());
+  for (const routes of [
+    auditRoutes(deps),
+    usageRoutes(),
+    webhookRoutes(deps),
+    reportRoutes(deps),
+    brandingRoutes(deps),
+  ])
+    v1.use(routes.routes());
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   app.use(system.allowedMethods());
@@ -79,6 +93,8 @@ const rejectUnmatchedMethods: Koa.Middleware<ApiState> = async (ctx, next) => {
   await next();
   if ((ctx.status === 405 || ctx.status === 501) && !ctx.body) {
     const allow = ctx.response.get('Allow');
-    throw new ApiError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { Allow: allow });
+    throw new ApiError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, {
+      Allow: allow,
+    });
   }
 };

@@ -47,7 +47,13 @@ export function answerClientError(opts: RawAnswerOptions) {
 /** The server's `connect` handler: without one Node drops CONNECT requests without a word. */
 export function refuseConnect(opts: RawAnswerOptions) {
   return (_request: unknown, socket: Duplex): void => {
-    writeError(socket, new ApiError('method_not_allowed', 'CONNECT is not allowed: this is not a proxy', { Allow: 'GET, HEAD, POST, PUT, DELETE' }), opts);
+    writeError(
+      socket,
+      new ApiError('method_not_allowed', 'CONNECT is not allowed: this is not a proxy', {
+        Allow: 'GET, HEAD, POST, PUT, DELETE',
+      }),
+      opts,
+    );
   };
 }
 
@@ -63,6 +69,8 @@ function writeError(socket: Duplex, error: ApiError, opts: RawAnswerOptions): vo
     ...rateLimitHeaders(undefined, opts.clock),
     ...error.headers,
   };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
 }

@@ -51,7 +51,12 @@ const RATE_HEADERS = {
 const ref = (name: keyof typeof COMPONENTS) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 // Ids of another shape are answered 404 without a lookup.
-const idParam = (name: string, kind: keyof typeof ID_PATTERNS) => ({ name, in: 'path', required: true, schema: { type: 'string', pattern: ID_PATTERNS[kind] } });
+const idParam = (name: string, kind: keyof typeof ID_PATTERNS) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: ID_PATTERNS[kind] },
+});
 
 /** The building blocks every path description uses. */
 export const openApiParts = {
@@ -66,11 +71,22 @@ export const openApiParts = {
       ]),
     ),
   /** Errors any authenticated call can answer with. */
-  common: ['invalid_api_key', 'ip_not_allowed', 'too_many_failed_authentications', 'retrieval_limit_exceeded', 'internal_error'] as ErrorCode[],
+  common: [
+    'invalid_api_key',
+    'ip_not_allowed',
+    'too_many_failed_authentications',
+    'retrieval_limit_exceeded',
+    'internal_error',
+  ] as ErrorCode[],
   idParam,
   auditIdParam: idParam('audit_id', 'audit'),
   webhookIdParam: idParam('webhook_id', 'webhook'),
-  pageParams: Object.entries(pageQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+  pageParams: Object.entries(pageQuerySchema.properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema,
+  })),
   rateHeaders: RATE_HEADERS,
   /** A success response with the rate-limit headers. */
   ok: (description: string, schema: object) => ({ description, headers: RATE_HEADERS, ...json(schema) }),

@@ -11,18 +11,37 @@ export function auditPaths(p: OpenApiParts): Record<string, object> {
       post: {
         operationId: 'triggerAudit',
         summary: 'Trigger an audit',
-        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
+        parameters: [
+          { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } },
+        ],
         requestBody: { required: true, ...json(ref('TriggerAuditRequest')) },
         responses: {
           '202': ok('Accepted; poll GET /audits/{audit_id} or wait for the webhook.', ref('TriggerAuditResponse')),
-          ...errors('invalid_domain', 'invalid_request', 'payload_too_large', 'tier_required', 'audit_quota_exceeded', 'burst_limit_exceeded', 'audit_provider_unavailable', ...common),
+          ...errors(
+            'invalid_domain',
+            'invalid_request',
+            'payload_too_large',
+            'tier_required',
+            'audit_quota_exceeded',
+            'burst_limit_exceeded',
+            'audit_provider_unavailable',
+            ...common,
+          ),
         },
       },
       get: {
         operationId: 'listAudits',
         summary: 'List audits of the workspace, newest first',
-        parameters: Object.entries(listAuditsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
-        responses: { '200': ok('A page of audit summaries.', ref('AuditList')), ...errors('invalid_request', ...common) },
+        parameters: Object.entries(listAuditsQuerySchema.properties).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema,
+        })),
+        responses: {
+          '200': ok('A page of audit summaries.', ref('AuditList')),
+          ...errors('invalid_request', ...common),
+        },
       },
     },
     '/audits/{audit_id}': {
@@ -64,8 +83,14 @@ export function reportPaths(p: OpenApiParts): Record<string, object> {
           'envelope answers while the audit itself is not complete. Test keys get a sample report built from the synthetic audit.',
         parameters: [auditIdParam],
         responses: {
-          '200': ok('The signed link, or the audit status envelope while the audit is not complete.', { oneOf: [ref('ReportLink'), ref('AuditStatusEnvelope')] }),
-          '202': { description: 'Still rendering; retry after the Retry-After seconds.', headers: { ...rateHeaders, 'Retry-After': { schema: { type: 'integer' } } }, ...json(ref('ReportRendering')) },
+          '200': ok('The signed link, or the audit status envelope while the audit is not complete.', {
+            oneOf: [ref('ReportLink'), ref('AuditStatusEnvelope')],
+          }),
+          '202': {
+            description: 'Still rendering; retry after the Retry-After seconds.',
+            headers: { ...rateHeaders, 'Retry-After': { schema: { type: 'integer' } } },
+            ...json(ref('ReportRendering')),
+          },
           ...errors('audit_not_found', 'tier_required', ...common),
         },
       },
@@ -78,12 +103,33 @@ export function reportPaths(p: OpenApiParts): Record<string, object> {
         parameters: [
           auditIdParam,
           { name: 'expires', in: 'query', required: true, schema: { type: 'integer' }, description: 'Unix seconds.' },
-          { name: 'key', in: 'query', required: true, schema: { type: 'string' }, description: 'Id of the signing key.' },
-          { name: 'signature', in: 'query', required: true, schema: { type: 'string' }, description: 'base64url HMAC-SHA256 of the audit id and expiry.' },
-          { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The ETag of a copy already held: 304 when it is still the report.' },
+          {
+            name: 'key',
+            in: 'query',
+            required: true,
+            schema: { type: 'string' },
+            description: 'Id of the signing key.',
+          },
+          {
+            name: 'signature',
+            in: 'query',
+            required: true,
+            schema: { type: 'string' },
+            description: 'base64url HMAC-SHA256 of the audit id and expiry.',
+          },
+          {
+            name: 'If-None-Match',
+            in: 'header',
+            required: false,
+            schema: { type: 'string' },
+            description: 'The ETag of a copy already held: 304 when it is still the report.',
+          },
         ],
         responses: {
-          '200': { description: 'The report, with its ETag.', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },
+          '200': {
+            description: 'The report, with its ETag.',
+            content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
+          },
           '304': { description: 'Not modified: If-None-Match names this report (the signature is checked first).' },
           ...errors('invalid_signature', 'link_expired', 'audit_not_found'),
         },
@@ -100,13 +146,19 @@ export function brandingPaths(p: OpenApiParts): Record<string, object> {
       get: {
         operationId: 'getBranding',
         summary: 'White-label branding of the reports of this workspace and mode (pro and up)',
-        responses: { '200': ok('The branding; every field null when none is set.', ref('Branding')), ...errors('tier_required', ...common) },
+        responses: {
+          '200': ok('The branding; every field null when none is set.', ref('Branding')),
+          ...errors('tier_required', ...common),
+        },
       },
       put: {
         operationId: 'putBranding',
         summary: 'Replace the branding; reports are re-rendered with it when next requested',
         requestBody: { required: true, ...json(ref('PutBrandingRequest')) },
-        responses: { '200': ok('The branding now in force.', ref('Branding')), ...errors('invalid_request', 'payload_too_large', 'tier_required', ...common) },
+        responses: {
+          '200': ok('The branding now in force.', ref('Branding')),
+          ...errors('invalid_request', 'payload_too_large', 'tier_required', ...common),
+        },
       },
       delete: {
         operationId: 'deleteBranding',
@@ -126,13 +178,26 @@ export function webhookPaths(p: OpenApiParts): Record<string, object> {
         operationId: 'createWebhook',
         summary: 'Configure a webhook (pro and up); the secret is returned only here',
         requestBody: { required: true, ...json(ref('CreateWebhookRequest')) },
-        responses: { '201': ok('Created.', ref('Webhook')), ...errors('invalid_request', 'payload_too_large', 'tier_required', ...common) },
+        responses: {
+          '201': ok('Created.', ref('Webhook')),
+          ...errors('invalid_request', 'payload_too_large', 'tier_required', ...common),
+        },
       },
       get: {
         operationId: 'listWebhooks',
         summary: 'List webhooks (never the secret)',
         parameters: pageParams,
-        responses: { '200': ok('A page of webhooks.', { type: 'object', properties: { data: { type: 'array', items: ref('Webhook') }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } } }), ...errors('invalid_request', 'tier_required', ...common) },
+        responses: {
+          '200': ok('A page of webhooks.', {
+            type: 'object',
+            properties: {
+              data: { type: 'array', items: ref('Webhook') },
+              has_more: { type: 'boolean' },
+              next_cursor: { type: ['string', 'null'] },
+            },
+          }),
+          ...errors('invalid_request', 'tier_required', ...common),
+        },
       },
     },
     '/webhooks/{webhook_id}': {
@@ -148,15 +213,29 @@ export function webhookPaths(p: OpenApiParts): Record<string, object> {
         operationId: 'listDeliveries',
         summary: 'The delivery log: one entry per delivery with every attempt',
         parameters: [webhookIdParam, ...pageParams],
-        responses: { '200': ok('A page of deliveries.', { type: 'object', properties: { data: { type: 'array', items: ref('Delivery') }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } } }), ...errors('invalid_request', 'webhook_not_found', 'tier_required', ...common) },
+        responses: {
+          '200': ok('A page of deliveries.', {
+            type: 'object',
+            properties: {
+              data: { type: 'array', items: ref('Delivery') },
+              has_more: { type: 'boolean' },
+              next_cursor: { type: ['string', 'null'] },
+            },
+          }),
+          ...errors('invalid_request', 'webhook_not_found', 'tier_required', ...common),
+        },
       },
     },
     '/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': {
       post: {
         operationId: 'redeliver',
-        summary: 'Manual redelivery (within 7 days of the event); the same redeliver signal operators send with the Temporal CLI',
+        summary:
+          'Manual redelivery (within 7 days of the event); the same redeliver signal operators send with the Temporal CLI',
         parameters: [webhookIdParam, idParam('delivery_id', 'delivery')],
-        responses: { '202': ok('Redelivery requested.', { type: 'object' }), ...errors('webhook_not_found', 'delivery_not_found', 'redelivery_window_expired', 'tier_required', ...common) },
+        responses: {
+          '202': ok('Redelivery requested.', { type: 'object' }),
+          ...errors('webhook_not_found', 'delivery_not_found', 'redelivery_window_expired', 'tier_required', ...common),
+        },
       },
     },
   };
@@ -167,7 +246,11 @@ export function usagePaths(p: OpenApiParts): Record<string, object> {
   const { ref, errors, ok, common } = p;
   return {
     '/usage': {
-      get: { operationId: 'getUsage', summary: 'Current period usage', responses: { '200': ok('Usage.', ref('Usage')), ...errors(...common) } },
+      get: {
+        operationId: 'getUsage',
+        summary: 'Current period usage',
+        responses: { '200': ok('Usage.', ref('Usage')), ...errors(...common) },
+      },
     },
   };
 }

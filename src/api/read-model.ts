@@ -49,7 +49,11 @@ export class ReadModel {
   }
 
   async audit(auditId: string): Promise<AuditRow | undefined> {
-    return this.auditCache.get(auditId, () => loadAudit(this.db, auditId), (row) => row?.status === 'completed');
+    return this.auditCache.get(
+      auditId,
+      () => loadAudit(this.db, auditId),
+      (row) => row?.status === 'completed',
+    );
   }
 
   /** The audit if the scope may see it: only in its workspace, and test keys only test audits (live likewise). */

@@ -52,7 +52,10 @@ export function queryValidator<T>(schema: QuerySchema): (value: unknown) => T {
       if (typeof valid[name] !== 'string') continue;
       const time = Date.parse(valid[name]);
       if (!(time >= EARLIEST && time <= LATEST)) {
-        throw new ApiError('invalid_request', `query parameter ${name} must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z`);
+        throw new ApiError(
+          'invalid_request',
+          `query parameter ${name} must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z`,
+        );
       }
       // In UTC: Postgres refuses some offsets RFC 3339 allows (e.g. +23:59).
       valid[name] = new Date(time).toISOString();
@@ -71,8 +74,10 @@ function rejectUnstorableStrings(value: unknown, path: string, where: Where): vo
   while (pending.length > 0) {
     const [item, at] = pending.pop()!;
     if (typeof item === 'string') {
-      if (CONTROL.test(item)) throw new ApiError('invalid_request', `${noun} ${at || where} must not contain control characters`);
-      if (LONE_SURROGATE.test(item)) throw new ApiError('invalid_request', `${noun} ${at || where} must be valid Unicode text`);
+      if (CONTROL.test(item))
+        throw new ApiError('invalid_request', `${noun} ${at || where} must not contain control characters`);
+      if (LONE_SURROGATE.test(item))
+        throw new ApiError('invalid_request', `${noun} ${at || where} must be valid Unicode text`);
     } else if (Array.isArray(item)) {
       // A repeated query parameter keeps its name; body arrays name the item.
       item.forEach((element, index) => pending.push([element, where === 'query' ? at : join(at, String(index))]));
@@ -100,7 +105,9 @@ export function describe(error: ErrorObject | undefined, where: Where): string {
     case 'additionalProperties':
       return `${noun} ${join(field, error.params.additionalProperty)} is not allowed`;
     case 'type':
-      return field ? `${noun} ${field} must be of type ${error.params.type}` : `${where} must be a JSON ${error.params.type}`;
+      return field
+        ? `${noun} ${field} must be of type ${error.params.type}`
+        : `${where} must be a JSON ${error.params.type}`;
     case 'enum':
       return `${noun} ${field} must be one of: ${(error.params.allowedValues as string[]).join(', ')}`;
     case 'format':

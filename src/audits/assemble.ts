@@ -1,6 +1,14 @@
 import { catalogIndex, SEVERITY_RANK } from '../analyzers/catalog';
 import { analyzerWeight, scoreAudit, SCORING_VERSION } from '../analyzers/scoring';
-import { CATEGORIES, type AnalyzerResult, type AuditJson, type CrawledPage, type Finding, type Mode, type Tier } from '../schemas/audit';
+import {
+  CATEGORIES,
+  type AnalyzerResult,
+  type AuditJson,
+  type CrawledPage,
+  type Finding,
+  type Mode,
+  type Tier,
+} from '../schemas/audit';
 
 /**
  * Builds the audit JSON v1 from analyzer output: applies scoring v1 and fixes the order of keys and
@@ -38,7 +46,10 @@ export function assembleAuditJson(input: AssembleInput): AuditJson {
   }
   // Most severe first, then catalog order; stable, so an analyzer's own order is kept.
   const findings = [...input.findings]
-    .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || catalogIndex(a.analyzer) - catalogIndex(b.analyzer))
+    .sort(
+      (a, b) =>
+        SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || catalogIndex(a.analyzer) - catalogIndex(b.analyzer),
+    )
     .map(normalizeFinding);
   return {
     audit_id: input.auditId,

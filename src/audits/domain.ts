@@ -231,7 +231,8 @@ function checkDnsName(name: string): void {
   if (labels.length < 2) fail('invalid_host', `${prefix}: it needs at least one dot, e.g. example.com`);
   for (const label of labels) {
     const shown = label.length > 24 ? `${label.slice(0, 24)}…` : label;
-    if (label === '') fail('invalid_host', `${prefix}: it contains an empty label (a leading dot or two dots in a row)`);
+    if (label === '')
+      fail('invalid_host', `${prefix}: it contains an empty label (a leading dot or two dots in a row)`);
     if (label.length > MAX_LABEL_LENGTH) {
       fail('invalid_host', `${prefix}: label "${shown}" is longer than ${MAX_LABEL_LENGTH} characters`);
     }

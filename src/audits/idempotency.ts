@@ -15,9 +15,15 @@ export function requestFingerprint(body: unknown): string {
     Array.isArray(value)
       ? value.map(canonical)
       : value && typeof value === 'object'
-        ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+          )
         : value;
-  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
 }
 
 /**
@@ -42,7 +48,10 @@ export async function claimIdempotencyKey(
   if (claimed.rows.length > 0) return null;
   const existing = await trx('idempotency_keys').where({ workspace_id: input.workspaceId, key: input.key }).first();
   if (existing.request_hash !== input.fingerprint) {
-    throw new ApiError('invalid_request', 'Idempotency-Key was already used with a different request body; use a new key for a new request');
+    throw new ApiError(
+      'invalid_request',
+      'Idempotency-Key was already used with a different request body; use a new key for a new request',
+    );
   }
   return { status: existing.response_status, body: JSON.parse(existing.response_body) };
 }

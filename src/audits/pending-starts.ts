@@ -40,7 +40,9 @@ export async function confirmStarted(db: Db, start: PendingStart): Promise<void>
 
 /** The start could not be made now: leave it to the next reconciler pass. */
 export async function releaseClaim(db: Db, start: PendingStart): Promise<void> {
-  await db('pending_audit_starts').where({ audit_id: start.auditId, token: start.token }).update({ claimed_until: null });
+  await db('pending_audit_starts')
+    .where({ audit_id: start.auditId, token: start.token })
+    .update({ claimed_until: null });
 }
 
 export interface DueStart extends PendingStart {
@@ -53,7 +55,10 @@ export interface DueStart extends PendingStart {
  * than `giveUpMs`. SKIP LOCKED and the claim keep reconcilers of several API instances apart; the
  * claim is committed at once, so no lock is held while the caller talks to Temporal.
  */
-export async function claimDueStarts(db: Db, input: { limit: number; giveUpMs: number; overdueOnly: boolean }): Promise<DueStart[]> {
+export async function claimDueStarts(
+  db: Db,
+  input: { limit: number; giveUpMs: number; overdueOnly: boolean },
+): Promise<DueStart[]> {
   const result = await db.raw(
     `UPDATE pending_audit_starts p SET claimed_until = now() + ? * interval '1 millisecond'
        FROM (SELECT audit_id FROM pending_audit_starts
@@ -64,7 +69,11 @@ export async function claimDueStarts(db: Db, input: { limit: number; giveUpMs: n
       RETURNING p.audit_id, p.token, p.requested_at < now() - ? * interval '1 millisecond' AS overdue`,
     [START_CLAIM_MS, input.overdueOnly, input.giveUpMs, input.limit, input.giveUpMs],
   );
-  return (result.rows as Array<{ audit_id: string; token: string; overdue: boolean }>).map((r) => ({ auditId: r.audit_id, token: r.token, overdue: r.overdue }));
+  return (result.rows as Array<{ audit_id: string; token: string; overdue: boolean }>).map((r) => ({
+    auditId: r.audit_id,
+    token: r.token,
+    overdue: r.overdue,
+  }));
 }
 
 /**

@@ -18,7 +18,12 @@ export interface AuditEngine {
 }
 
 /** The audit JSON of a row: synthetic for test keys, a real crawl for live ones; always schema-checked. */
-export async function produceAuditJson(engine: AuditEngine, row: AuditRow, clock: Clock, attempt: AttemptContext): Promise<AuditJson> {
+export async function produceAuditJson(
+  engine: AuditEngine,
+  row: AuditRow,
+  clock: Clock,
+  attempt: AttemptContext,
+): Promise<AuditJson> {
   const startedAt = row.started_at ? new Date(row.started_at) : clock.now();
   const audit =
     row.mode === 'test'

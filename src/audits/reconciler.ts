@@ -18,14 +18,21 @@ const BATCH = 50;
  */
 export async function reconcilePendingStarts(deps: ReconcilerDeps): Promise<ReconcileResult> {
   const result: ReconcileResult = { started: 0, refunded: 0, postponed: 0 };
-  const due = await claimDueStarts(deps.db, { limit: BATCH, giveUpMs: deps.giveUpMs, overdueOnly: !deps.scheduler.available() });
+  const due = await claimDueStarts(deps.db, {
+    limit: BATCH,
+    giveUpMs: deps.giveUpMs,
+    overdueOnly: !deps.scheduler.available(),
+  });
   for (const start of due) {
     // Also once a start of this pass found Temporal gone: the rest of the batch waits for it too.
     if (!deps.scheduler.available()) {
       if (!(await giveUpIfOverdue(deps, start, result))) await releaseClaim(deps.db, start);
       continue;
     }
-    const audit = await deps.db<AuditRow>('audits').where({ id: start.auditId }).first('id', 'workspace_id', 'mode', 'domain', 'tier');
+    const audit = await deps
+      .db<AuditRow>('audits')
+      .where({ id: start.auditId })
+      .first('id', 'workspace_id', 'mode', 'domain', 'tier');
     // The owed row goes with its audit (ON DELETE CASCADE): a pruned audit owes nothing.
     if (!audit) continue;
     const outcome = await startAuditWorkflow(deps, start, audit);
@@ -60,11 +67,14 @@ export function runReconciler(
   };
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick()
-        .catch((err) => deps.log?.('reconciling owed workflow starts failed; retrying on the next pass', err))
-        .finally(schedule);
-    }, deps.scheduler.available() ? deps.intervalMs : Math.min(deps.intervalMs, DOWN_PROBE_MS));
+    timer = setTimeout(
+      () => {
+        running = tick()
+          .catch((err) => deps.log?.('reconciling owed workflow starts failed; retrying on the next pass', err))
+          .finally(schedule);
+      },
+      deps.scheduler.available() ? deps.intervalMs : Math.min(deps.intervalMs, DOWN_PROBE_MS),
+    );
     timer.unref();
   };
   schedule();

@@ -33,7 +33,10 @@ export async function loadAudit(db: Db, auditId: string): Promise<AuditRow | und
 }
 
 /** What a report's file name is made of; undefined once the audit is pruned. */
-export async function loadAuditHeadline(db: Db, auditId: string): Promise<Pick<AuditRow, 'domain' | 'completed_at'> | undefined> {
+export async function loadAuditHeadline(
+  db: Db,
+  auditId: string,
+): Promise<Pick<AuditRow, 'domain' | 'completed_at'> | undefined> {
   return db<AuditRow>('audits').where({ id: auditId }).first('domain', 'completed_at');
 }
 
@@ -52,7 +55,10 @@ export interface ListFilter {
 export async function listAudits(db: Db, filter: ListFilter): Promise<{ rows: AuditRow[]; hasMore: boolean }> {
   const query = db<AuditRow>('audits')
     .where({ workspace_id: filter.workspaceId, mode: filter.mode })
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(filter.limit + 1)
     .select('id', 'domain', 'status', 'score', 'completed_at', 'created_at');
   if (filter.after) {
@@ -71,7 +77,21 @@ export async function listAudits(db: Db, filter: ListFilter): Promise<{ rows: Au
   return { rows: rows.slice(0, filter.limit), hasMore: rows.length > filter.limit };
 }
 
-export async function insertAudit(trx: Knex | Knex.Transaction, row: Omit<AuditRow, 'score' | 'grade' | 'attempts' | 'error_code' | 'error_message' | 'result_json' | 'started_at' | 'completed_at' | 'failed_at'>): Promise<void> {
+export async function insertAudit(
+  trx: Knex | Knex.Transaction,
+  row: Omit<
+    AuditRow,
+    | 'score'
+    | 'grade'
+    | 'attempts'
+    | 'error_code'
+    | 'error_message'
+    | 'result_json'
+    | 'started_at'
+    | 'completed_at'
+    | 'failed_at'
+  >,
+): Promise<void> {
   await trx('audits').insert({ ...row, updated_at: row.created_at });
 }
 
@@ -106,7 +126,11 @@ export async function markWaitingForRetry(
   return updated > 0;
 }
 
-export async function markCompleted(db: Db, auditId: string, input: { resultJson: string; score: number; grade: string; completedAt: Date }): Promise<boolean> {
+export async function markCompleted(
+  db: Db,
+  auditId: string,
+  input: { resultJson: string; score: number; grade: string; completedAt: Date },
+): Promise<boolean> {
   const updated = await db('audits').where({ id: auditId }).update({
     status: 'completed',
     result_json: input.resultJson,
@@ -120,7 +144,11 @@ export async function markCompleted(db: Db, auditId: string, input: { resultJson
   return updated > 0;
 }
 
-export async function markFailed(db: Db, auditId: string, input: { attempts: number; error: { code: AuditFailureCode; message: string }; failedAt: Date }): Promise<boolean> {
+export async function markFailed(
+  db: Db,
+  auditId: string,
+  input: { attempts: number; error: { code: AuditFailureCode; message: string }; failedAt: Date },
+): Promise<boolean> {
   const updated = await db('audits').where({ id: auditId }).update({
     status: 'failed',
     attempts: input.attempts,

@@ -72,55 +72,66 @@ export async function triggerAudit(
   await checkResolvable(domain.host, deps.config);
   const msPerPage = await currentMsPerPage(deps.db);
   const siteKey = registrableDomain(domain.host);
-  const outcome = await triggerSlots.run(() => deps.db.transaction(async (trx): Promise<{ result: TriggerResult; owed?: OwedStart }> => {
-    const idempotency = idempotencyKey
-      ? { workspaceId: identity.workspaceId, key: idempotencyKey, fingerprint: requestFingerprint(body), now }
-      : null;
-    if (idempotency) {
-      const earlier = await claimIdempotencyKey(trx, idempotency);
-      if (earlier) {
-        const usage = await accountUsage(trx, identity.accountId, now);
-        return { result: { response: earlier.body as TriggerResult['response'], usage, replayed: true } };
+  const outcome = await triggerSlots.run(() =>
+    deps.db.transaction(async (trx): Promise<{ result: TriggerResult; owed?: OwedStart }> => {
+      const idempotency = idempotencyKey
+        ? { workspaceId: identity.workspaceId, key: idempotencyKey, fingerprint: requestFingerprint(body), now }
+        : null;
+      if (idempotency) {
+        const earlier = await claimIdempotencyKey(trx, idempotency);
+        if (earlier) {
+          const usage = await accountUsage(trx, identity.accountId, now);
+          return { result: { response: earlier.body as TriggerResult['response'], usage, replayed: true } };
+        }
       }
-    }
-    refuseWhileUnavailable(deps.scheduler);
-    const position = await lockAccountPosition(trx, {
-      accountId: identity.accountId,
-      now,
-      siteKey,
-      burstWindowStart: new Date(now.getTime() - BURST_LIMIT.windowSeconds * 1000),
-    });
-    enforceBurst(position.recentTriggers, now);
-    const firstOfSite = !position.siteSeen;
-    // Decided under the lock: the tier may have changed since the request was authenticated.
-    const { usage } = position;
-    const tier = requestedTier(body.tier, usage.tier);
-    if (!firstOfSite && usage.remaining <= 0) {
-      throw new ApiError(
-        'audit_quota_exceeded',
-        `the monthly quota of ${usage.limit} audits is used up; it resets at ${usage.period.end.toISOString()}`,
-      );
-    }
-    const auditId = newLiveAuditId();
-    const estimated = estimateCompletion('live', tier, now, msPerPage);
-    const audit: StartableAudit = { id: auditId, workspace_id: identity.workspaceId, mode: 'live', domain: domain.origin, tier };
-    await insertAudit(trx, {
-      ...audit,
-      account_id: identity.accountId,
-      site_key: siteKey,
-      status: 'queued',
-      charged: !firstOfSite,
-      webhook_url: webhookUrl,
-      estimated_completion: estimated,
-      created_at: now,
-    });
-    const pending = await recordPendingStart(trx, auditId);
-    if (!firstOfSite) await publishChange(trx, { kind: 'account', id: identity.accountId });
-    const response = accepted(auditId, estimated);
-    if (idempotency) await storeIdempotentResponse(trx, { ...idempotency, response: { status: 202, body: response } });
-    const after: Usage = firstOfSite ? usage : { ...usage, used: usage.used + 1, remaining: Math.max(0, usage.remaining - 1) };
-    return { result: { response, usage: after, replayed: false }, owed: { pending, audit } };
-  }));
+      refuseWhileUnavailable(deps.scheduler);
+      const position = await lockAccountPosition(trx, {
+        accountId: identity.accountId,
+        now,
+        siteKey,
+        burstWindowStart: new Date(now.getTime() - BURST_LIMIT.windowSeconds * 1000),
+      });
+      enforceBurst(position.recentTriggers, now);
+      const firstOfSite = !position.siteSeen;
+      // Decided under the lock: the tier may have changed since the request was authenticated.
+      const { usage } = position;
+      const tier = requestedTier(body.tier, usage.tier);
+      if (!firstOfSite && usage.remaining <= 0) {
+        throw new ApiError(
+          'audit_quota_exceeded',
+          `the monthly quota of ${usage.limit} audits is used up; it resets at ${usage.period.end.toISOString()}`,
+        );
+      }
+      const auditId = newLiveAuditId();
+      const estimated = estimateCompletion('live', tier, now, msPerPage);
+      const audit: StartableAudit = {
+        id: auditId,
+        workspace_id: identity.workspaceId,
+        mode: 'live',
+        domain: domain.origin,
+        tier,
+      };
+      await insertAudit(trx, {
+        ...audit,
+        account_id: identity.accountId,
+        site_key: siteKey,
+        status: 'queued',
+        charged: !firstOfSite,
+        webhook_url: webhookUrl,
+        estimated_completion: estimated,
+        created_at: now,
+      });
+      const pending = await recordPendingStart(trx, auditId);
+      if (!firstOfSite) await publishChange(trx, { kind: 'account', id: identity.accountId });
+      const response = accepted(auditId, estimated);
+      if (idempotency)
+        await storeIdempotentResponse(trx, { ...idempotency, response: { status: 202, body: response } });
+      const after: Usage = firstOfSite
+        ? usage
+        : { ...usage, used: usage.used + 1, remaining: Math.max(0, usage.remaining - 1) };
+      return { result: { response, usage: after, replayed: false }, owed: { pending, audit } };
+    }),
+  );
   if (outcome.owed) await startAfterCommit(deps, outcome.owed);
   return outcome.result;
 }
@@ -139,39 +150,47 @@ async function triggerTestAudit(
   const estimated = estimateCompletion('test', input.tier, input.now, 0);
   // A repeated test trigger runs the same deterministic audit again: same id, same findings.
   refuseWhileUnavailable(deps.scheduler);
-  const audit: StartableAudit = { id: auditId, workspace_id: identity.workspaceId, mode: 'test', domain: input.domain.origin, tier: input.tier };
-  const pending = await triggerSlots.run(() => deps.db.transaction(async (trx) => {
-    await trx('audits')
-    .insert({
-      id: auditId,
-      workspace_id: identity.workspaceId,
-      account_id: identity.accountId,
-      mode: 'test',
-      domain: input.domain.origin,
-      site_key: registrableDomain(input.domain.host),
-      tier: input.tier,
-      status: 'queued',
-      charged: false,
-      webhook_url: input.webhookUrl,
-      estimated_completion: estimated,
-      created_at: input.now,
-      updated_at: input.now,
-    })
-    .onConflict('id')
-    .merge({
-      tier: input.tier,
-      status: 'queued',
-      webhook_url: input.webhookUrl,
-      estimated_completion: estimated,
-      attempts: 0,
-      error_code: null,
-      error_message: null,
-      failed_at: null,
-      updated_at: input.now,
-    });
-    await publishChange(trx, { kind: 'audit', id: auditId });
-    return recordPendingStart(trx, auditId);
-  }));
+  const audit: StartableAudit = {
+    id: auditId,
+    workspace_id: identity.workspaceId,
+    mode: 'test',
+    domain: input.domain.origin,
+    tier: input.tier,
+  };
+  const pending = await triggerSlots.run(() =>
+    deps.db.transaction(async (trx) => {
+      await trx('audits')
+        .insert({
+          id: auditId,
+          workspace_id: identity.workspaceId,
+          account_id: identity.accountId,
+          mode: 'test',
+          domain: input.domain.origin,
+          site_key: registrableDomain(input.domain.host),
+          tier: input.tier,
+          status: 'queued',
+          charged: false,
+          webhook_url: input.webhookUrl,
+          estimated_completion: estimated,
+          created_at: input.now,
+          updated_at: input.now,
+        })
+        .onConflict('id')
+        .merge({
+          tier: input.tier,
+          status: 'queued',
+          webhook_url: input.webhookUrl,
+          estimated_completion: estimated,
+          attempts: 0,
+          error_code: null,
+          error_message: null,
+          failed_at: null,
+          updated_at: input.now,
+        });
+      await publishChange(trx, { kind: 'audit', id: auditId });
+      return recordPendingStart(trx, auditId);
+    }),
+  );
   await startAfterCommit(deps, { pending, audit });
   return accepted(auditId, estimated);
 }
@@ -194,7 +213,10 @@ function parseDomain(raw: string): { origin: string; host: string } {
 function requestedTier(requested: Tier | undefined, accountTier: Tier): Tier {
   if (!requested) return accountTier;
   if (!tierAtLeast(accountTier, requested)) {
-    throw new ApiError('tier_required', `an audit at tier ${requested} requires the ${requested} tier or higher; this account is on ${accountTier}`);
+    throw new ApiError(
+      'tier_required',
+      `an audit at tier ${requested} requires the ${requested} tier or higher; this account is on ${accountTier}`,
+    );
   }
   return requested;
 }
@@ -211,7 +233,8 @@ async function checkResolvable(host: string, config: Config): Promise<void> {
 function enforceBurst(recentTriggers: Date[], now: Date): void {
   if (recentTriggers.length < BURST_LIMIT.limit) return;
   // The window frees a slot when the oldest trigger that keeps it full is 60 s old.
-  const freesAt = recentTriggers[recentTriggers.length - BURST_LIMIT.limit].getTime() + BURST_LIMIT.windowSeconds * 1000;
+  const freesAt =
+    recentTriggers[recentTriggers.length - BURST_LIMIT.limit].getTime() + BURST_LIMIT.windowSeconds * 1000;
   const retryAfter = Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000));
   throw new ApiError(
     'burst_limit_exceeded',
@@ -223,7 +246,10 @@ function enforceBurst(recentTriggers: Date[], now: Date): void {
 /** While Temporal is known to be down, answer at once: nothing stored, nothing charged. */
 function refuseWhileUnavailable(scheduler: AuditScheduler): void {
   if (!scheduler.available()) {
-    throw new ApiError('audit_provider_unavailable', 'the audit engine is temporarily unavailable; nothing was stored or charged, retry later');
+    throw new ApiError(
+      'audit_provider_unavailable',
+      'the audit engine is temporarily unavailable; nothing was stored or charged, retry later',
+    );
   }
 }
 

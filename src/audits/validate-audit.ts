@@ -9,7 +9,10 @@ const validate = ajv.compile(auditJsonSchema);
 /** Every result is checked against the published schema before it is stored. */
 export function assertValidAuditJson(value: unknown): asserts value is AuditJson {
   if (!validate(value)) {
-    const details = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    const details = (validate.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || '/'} ${e.message}`)
+      .join('; ');
     throw new Error(`audit JSON does not match its schema: ${details}`);
   }
 }

@@ -28,7 +28,11 @@ export type StartOutcome = 'started' | 'postponed' | 'refunded';
  * the outbox row. Called by the trigger after its commit and by the reconciler; never inside a
  * transaction, so no connection or lock is held while Temporal is waited for.
  */
-export async function startAuditWorkflow(deps: WorkflowStartDeps, start: PendingStart, audit: StartableAudit): Promise<StartOutcome> {
+export async function startAuditWorkflow(
+  deps: WorkflowStartDeps,
+  start: PendingStart,
+  audit: StartableAudit,
+): Promise<StartOutcome> {
   try {
     await deps.scheduler.start(workflowInput(audit, deps.config));
   } catch (err) {

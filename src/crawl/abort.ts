@@ -27,12 +27,19 @@ export class Aborter {
   sleep(ms: number): Promise<void> {
     if (ms <= 0) return Promise.resolve();
     let timer: NodeJS.Timeout | undefined;
-    return this.race(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))).finally(() => clearTimeout(timer));
+    return this.race(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))).finally(() =>
+      clearTimeout(timer),
+    );
   }
 }
 
 /** Runs `task` over `items` with at most `concurrency` at a time, in order of start; stops on abort. */
-export async function runPool<T>(aborter: Aborter, items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+export async function runPool<T>(
+  aborter: Aborter,
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   let nextIndex = 0;
   const worker = async () => {
     while (nextIndex < items.length) {

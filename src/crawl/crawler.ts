@@ -37,7 +37,8 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
 
   const { robots, rules } = await fetchOriginRobots(context);
   context.hostLimits.applyCrawlDelay(context.originUrl.host, rules.crawlDelaySeconds());
-  if (!rules.isAllowed(context.homeUrl)) throw new AuditFailure('robots_disallowed', `robots.txt disallows ${context.homeUrl} for our crawler`);
+  if (!rules.isAllowed(context.homeUrl))
+    throw new AuditFailure('robots_disallowed', `robots.txt disallows ${context.homeUrl} for our crawler`);
   const siteRobots = new SiteRobots(context, rules);
 
   // Sitemaps and side probes run in parallel with the crawl; the probes wait for the home page.
@@ -45,13 +46,19 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
   sitemapsPromise.catch(() => undefined);
   let sideProbes: SideProbes | null = null;
 
-  const frontier = new Frontier(Math.max(1, Math.floor(input.pageBudget)), { url: context.homeUrl, depth: 0, foundOn: [] });
+  const frontier = new Frontier(Math.max(1, Math.floor(input.pageBudget)), {
+    url: context.homeUrl,
+    depth: 0,
+    foundOn: [],
+  });
   await crawlBreadthFirst(context, frontier, siteRobots, () => (sideProbes ??= startSideProbes(context)));
 
   const sitemaps = await context.aborter.race(sitemapsPromise);
   await mergeSitemapUrls(context, frontier, siteRobots, sitemaps);
   const { resources, linkChecks } = await checkTargets(context, frontier);
-  const [llmsTxt, securityTxt, notFoundProbe, corsProbe, httpsRedirect, tls, dns] = await context.aborter.race(sideProbes ?? startSideProbes(context));
+  const [llmsTxt, securityTxt, notFoundProbe, corsProbe, httpsRedirect, tls, dns] = await context.aborter.race(
+    sideProbes ?? startSideProbes(context),
+  );
 
   return {
     origin: context.origin,

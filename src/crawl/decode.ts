@@ -6,13 +6,19 @@ import type { OutboundResponse } from '../outbound/client';
  * browsers get), hence bodies are decoded here, bounded so a compression bomb cannot blow memory.
  */
 export function decodeBodyText(response: OutboundResponse, maxDecodedBytes: number): string {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const options = { maxOutputLength: maxDecodedBytes, finishFlush: zlib.constants.Z_SYNC_FLUSH };
   let bytes: Buffer = response.body;
   try {
     if (encoding === 'gzip' || encoding === 'x-gzip') bytes = zlib.gunzipSync(response.body, options);
     else if (encoding === 'deflate') bytes = zlib.inflateSync(response.body, options);
-    else if (encoding === 'br') bytes = zlib.brotliDecompressSync(response.body, { maxOutputLength: maxDecodedBytes, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+    else if (encoding === 'br')
+      bytes = zlib.brotliDecompressSync(response.body, {
+        maxOutputLength: maxDecodedBytes,
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      });
   } catch {
     // A truncated or oversized stream: keep what can be read rather than losing the page.
     bytes = Buffer.alloc(0);

@@ -5,7 +5,8 @@ import type { PageLinks } from './page-links';
 import type { SiteRobots } from './robots';
 
 /** Linked URLs that are certainly not HTML documents: link-checked instead of crawled. */
-const NON_DOCUMENT_EXT = /\.(?:pdf|zip|gz|tgz|rar|7z|tar|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|m4v|mov|avi|webm|ogg|wav|flac|woff2?|ttf|otf|eot|css|js|mjs|json|xml|rss|atom|txt|csv|docx?|xlsx?|pptx?|exe|dmg|apk|iso)$/i;
+const NON_DOCUMENT_EXT =
+  /\.(?:pdf|zip|gz|tgz|rar|7z|tar|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|m4v|mov|avi|webm|ogg|wav|flac|woff2?|ttf|otf|eot|css|js|mjs|json|xml|rss|atom|txt|csv|docx?|xlsx?|pptx?|exe|dmg|apk|iso)$/i;
 
 /** A URL of the site found by the crawl: how deep, and on which pages (at most foundOnCap). */
 export interface Discovered {
@@ -39,7 +40,10 @@ export class Frontier {
   pageRequests = 0;
   rateLimitedPages = 0;
 
-  constructor(readonly budget: number, readonly home: Discovered) {
+  constructor(
+    readonly budget: number,
+    readonly home: Discovered,
+  ) {
     this.seen = new Set([home.url]);
     this.discovered.set(home.url, home);
   }
@@ -67,7 +71,8 @@ export class Frontier {
   }
 
   flagDisallowedInSitemap(sitemapUrls: ReadonlySet<string>): void {
-    for (const record of this.disallowed.values()) if (sitemapUrls.has(record.url)) (record as { inSitemap?: boolean }).inSitemap = true;
+    for (const record of this.disallowed.values())
+      if (sitemapUrls.has(record.url)) (record as { inSitemap?: boolean }).inSitemap = true;
   }
 
   /** Requested and final URLs of every crawled page. */
@@ -85,7 +90,8 @@ export class Frontier {
     for (const resource of resources) {
       const known = this.resourceRefs.get(resource.url);
       if (known) addFoundOn(known.foundOn, pageUrl);
-      else if (this.resourceRefs.size < CRAWL_LIMITS.maxResources * 4) this.resourceRefs.set(resource.url, { kind: resource.kind, foundOn: [pageUrl] });
+      else if (this.resourceRefs.size < CRAWL_LIMITS.maxResources * 4)
+        this.resourceRefs.set(resource.url, { kind: resource.kind, foundOn: [pageUrl] });
     }
   }
 
@@ -93,7 +99,13 @@ export class Frontier {
    * A link of the site found on `pageUrl` at `depth`: a known URL gains a foundOn; a new one is
    * returned to crawl, or recorded as disallowed or as a target to check (too deep, not a document).
    */
-  async discover(context: CrawlContext, robots: SiteRobots, link: string, pageUrl: string, depth: number): Promise<Discovered | null> {
+  async discover(
+    context: CrawlContext,
+    robots: SiteRobots,
+    link: string,
+    pageUrl: string,
+    depth: number,
+  ): Promise<Discovered | null> {
     if (!isSameSite(context, link)) return null;
     const known = this.discovered.get(link);
     if (known) {

@@ -17,9 +17,13 @@ export interface CheckedTargets {
 export async function checkTargets(context: CrawlContext, frontier: Frontier): Promise<CheckedTargets> {
   const checked: CheckedTargets = { resources: [], linkChecks: [] };
   const resourceList = [...frontier.resourceRefs].slice(0, CRAWL_LIMITS.maxResources);
-  await runPool(context.aborter, resourceList, CRAWL_LIMITS.concurrencyPerHost * 2, ([url, ref]) => checkResource(context, url, ref, checked));
+  await runPool(context.aborter, resourceList, CRAWL_LIMITS.concurrencyPerHost * 2, ([url, ref]) =>
+    checkResource(context, url, ref, checked),
+  );
   const crawledUrls = frontier.crawledUrls();
-  const linkList = [...frontier.uncrawled].filter(([url]) => !crawledUrls.has(url)).slice(0, CRAWL_LIMITS.maxLinkChecks);
+  const linkList = [...frontier.uncrawled]
+    .filter(([url]) => !crawledUrls.has(url))
+    .slice(0, CRAWL_LIMITS.maxLinkChecks);
   await runPool(context.aborter, linkList, CRAWL_LIMITS.concurrencyPerHost, async ([url, ref]) => {
     checked.linkChecks.push({ url, status: await finalStatus(context, url), foundOn: ref.foundOn, kind: 'page' });
   });
@@ -36,13 +40,27 @@ async function checkResource(
   checked: CheckedTargets,
 ): Promise<void> {
   try {
-    const { result } = await fetchWithBackoff(context, crawlRequest(context, url, CRAWL_LIMITS.resourceMaxBytes, { accept: '*/*' }));
+    const { result } = await fetchWithBackoff(
+      context,
+      crawlRequest(context, url, CRAWL_LIMITS.resourceMaxBytes, { accept: '*/*' }),
+    );
     const response = result.response;
     // A truncated body is counted at its declared size, so heavy resources stay visible.
     const declared = Number(response.headers['content-length']);
-    const bytes = response.truncated && Number.isFinite(declared) && declared > response.body.length ? declared : response.body.length;
-    checked.resources.push({ url, status: response.status, headers: response.headers, bytes, ...(ref.kind ? { kind: ref.kind } : {}), foundOn: ref.foundOn });
-    if (response.status >= 400) checked.linkChecks.push({ url, status: response.status, foundOn: ref.foundOn, kind: 'resource' });
+    const bytes =
+      response.truncated && Number.isFinite(declared) && declared > response.body.length
+        ? declared
+        : response.body.length;
+    checked.resources.push({
+      url,
+      status: response.status,
+      headers: response.headers,
+      bytes,
+      ...(ref.kind ? { kind: ref.kind } : {}),
+      foundOn: ref.foundOn,
+    });
+    if (response.status >= 400)
+      checked.linkChecks.push({ url, status: response.status, foundOn: ref.foundOn, kind: 'resource' });
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
     checked.linkChecks.push({ url, status: null, foundOn: ref.foundOn, kind: 'resource' });

@@ -23,7 +23,12 @@ interface PageOutcome {
  * spent. `afterLevel` runs once each level is expanded (the caller starts its side probes after the
  * home page answered). Left-over URLs end up in `frontier.uncrawled`.
  */
-export async function crawlBreadthFirst(context: CrawlContext, frontier: Frontier, robots: SiteRobots, afterLevel: () => void): Promise<void> {
+export async function crawlBreadthFirst(
+  context: CrawlContext,
+  frontier: Frontier,
+  robots: SiteRobots,
+  afterLevel: () => void,
+): Promise<void> {
   let level: Discovered[] = [frontier.home];
   while (level.length > 0 && frontier.pages.length < frontier.budget) {
     const batch = level.slice(0, frontier.budget - frontier.pages.length);
@@ -37,7 +42,12 @@ export async function crawlBreadthFirst(context: CrawlContext, frontier: Frontie
 }
 
 /** Crawls a batch of one level, concurrencyPerHost at a time, reporting progress after each page. */
-async function crawlBatch(context: CrawlContext, frontier: Frontier, batch: readonly Discovered[], queuedBeyondBatch: number): Promise<PageOutcome[]> {
+async function crawlBatch(
+  context: CrawlContext,
+  frontier: Frontier,
+  batch: readonly Discovered[],
+  queuedBeyondBatch: number,
+): Promise<PageOutcome[]> {
   const outcomes = new Array<PageOutcome>(batch.length);
   const pagesBefore = frontier.pages.length;
   let nextIndex = 0;
@@ -59,7 +69,10 @@ async function crawlBatch(context: CrawlContext, frontier: Frontier, batch: read
         halted = true;
         throw new AuditFailure('target_rate_limited', frontier.rateLimitMessage());
       }
-      context.input.onProgress?.({ pagesCrawled: pagesBefore + fetchedPages, queued: batch.length - nextIndex + queuedBeyondBatch });
+      context.input.onProgress?.({
+        pagesCrawled: pagesBefore + fetchedPages,
+        queued: batch.length - nextIndex + queuedBeyondBatch,
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(CRAWL_LIMITS.concurrencyPerHost, batch.length) }, worker));
@@ -79,7 +92,11 @@ async function expandLevel(
     const discovered = batch[i]!;
     const { page, links, error } = outcomes[i]!;
     if (!page) {
-      if (discovered.depth === 0) throw new AuditFailure('domain_unreachable', `could not fetch the home page ${discovered.url}: ${error ?? 'unreachable'}`);
+      if (discovered.depth === 0)
+        throw new AuditFailure(
+          'domain_unreachable',
+          `could not fetch the home page ${discovered.url}: ${error ?? 'unreachable'}`,
+        );
       frontier.recordUnreachablePage(discovered);
       continue;
     }
@@ -98,7 +115,12 @@ async function expandLevel(
 async function crawlPage(context: CrawlContext, frontier: Frontier, discovered: Discovered): Promise<PageOutcome> {
   let fetched: Fetched;
   try {
-    fetched = await fetchWithBackoff(context, crawlRequest(context, discovered.url, CRAWL_LIMITS.pageMaxBytes, { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' }));
+    fetched = await fetchWithBackoff(
+      context,
+      crawlRequest(context, discovered.url, CRAWL_LIMITS.pageMaxBytes, {
+        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+      }),
+    );
   } catch (error) {
     if (error instanceof RedirectError) {
       const lastHopPage = endlessRedirectPage(discovered, error);
@@ -110,7 +132,8 @@ async function crawlPage(context: CrawlContext, frontier: Frontier, discovered: 
   const { result, rateLimited } = fetched;
   if (rateLimited) {
     frontier.rateLimitedPages++;
-    if (discovered.depth === 0) throw new AuditFailure('target_rate_limited', `${discovered.url} kept answering 429 Too Many Requests`);
+    if (discovered.depth === 0)
+      throw new AuditFailure('target_rate_limited', `${discovered.url} kept answering 429 Too Many Requests`);
   }
   const response = result.response;
   const body = isTextType(response.headers) ? decodeBodyText(response, CRAWL_LIMITS.pageMaxBytes) : null;
@@ -126,7 +149,11 @@ async function crawlPage(context: CrawlContext, frontier: Frontier, discovered: 
     depth: discovered.depth,
     redirectChain: toHops(result.chain.slice(0, -1)),
   };
-  const html = response.status >= 200 && response.status < 300 && isHtmlResponse(response.headers, body) && isSameSite(context, result.finalUrl);
+  const html =
+    response.status >= 200 &&
+    response.status < 300 &&
+    isHtmlResponse(response.headers, body) &&
+    isSameSite(context, result.finalUrl);
   return { page, links: html && body !== null ? extractLinks(body, result.finalUrl) : null };
 }
 
@@ -136,7 +163,14 @@ function endlessRedirectPage(discovered: Discovered, error: RedirectError): Snap
   const last = chain[chain.length - 1];
   if (!last) return null;
   return {
-    url: discovered.url, finalUrl: last.url, status: last.status, headers: {}, body: null, ttfbMs: 0, bytes: 0, depth: discovered.depth,
+    url: discovered.url,
+    finalUrl: last.url,
+    status: last.status,
+    headers: {},
+    body: null,
+    ttfbMs: 0,
+    bytes: 0,
+    depth: discovered.depth,
     redirectChain: toHops(chain.slice(0, -1)),
   };
 }

@@ -52,7 +52,8 @@ export function extractLinks(html: string, pageUrl: string): PageLinks {
             addResource(attribs.src, 'script');
             break;
           case 'link':
-            if ((attribs.rel ?? '').toLowerCase().split(/\s+/).includes('stylesheet')) addResource(attribs.href, 'stylesheet');
+            if ((attribs.rel ?? '').toLowerCase().split(/\s+/).includes('stylesheet'))
+              addResource(attribs.href, 'stylesheet');
             break;
           case 'img':
             addResource(attribs.src, 'image');

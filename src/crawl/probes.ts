@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { CorsProbeFacts, HttpsRedirectFacts, LlmsTxtFetch, NotFoundProbe, ProviderFacts, RedirectHop, SecurityTxtFetch } from '../analyzers/snapshot';
+import type {
+  CorsProbeFacts,
+  HttpsRedirectFacts,
+  LlmsTxtFetch,
+  NotFoundProbe,
+  ProviderFacts,
+  RedirectHop,
+  SecurityTxtFetch,
+} from '../analyzers/snapshot';
 import { OutboundError, RedirectError } from '../outbound/errors';
 import type { CrawlContext } from './context';
 import { decodeBodyText } from './decode';
@@ -15,7 +23,13 @@ const CORS_PROBE_ORIGIN = 'https://audit-cors-probe.invalid';
 /** Every side probe in parallel, in snapshot order; started once the home page answered, so a failing site gets no extra traffic. */
 export function startSideProbes(context: CrawlContext) {
   const probes = Promise.all([
-    fetchLlmsTxt(context), fetchSecurityTxt(context), fetchNotFoundProbe(context), corsProbe(context), httpsRedirectProbe(context), tlsProbe(context), dnsProbe(context),
+    fetchLlmsTxt(context),
+    fetchSecurityTxt(context),
+    fetchNotFoundProbe(context),
+    corsProbe(context),
+    httpsRedirectProbe(context),
+    tlsProbe(context),
+    dnsProbe(context),
   ]);
   probes.catch(() => undefined);
   return probes;
@@ -47,7 +61,13 @@ async function fetchSecurityTxt(context: CrawlContext): Promise<SecurityTxtFetch
   try {
     const { result } = await fetchWithBackoff(context, crawlRequest(context, url, CRAWL_LIMITS.smallBodyBytes));
     const response = result.response;
-    return { kind: 'fetched', url: result.finalUrl, status: response.status, headers: response.headers, body: decodeBodyText(response, CRAWL_LIMITS.smallBodyBytes) };
+    return {
+      kind: 'fetched',
+      url: result.finalUrl,
+      status: response.status,
+      headers: response.headers,
+      body: decodeBodyText(response, CRAWL_LIMITS.smallBodyBytes),
+    };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
     return { kind: 'unreachable', url, error: errorText(error) };
@@ -59,7 +79,10 @@ async function fetchNotFoundProbe(context: CrawlContext): Promise<NotFoundProbe>
   const url = `${context.origin}/da-404-check-${randomBytes(8).toString('hex')}`;
   const maxBytes = CRAWL_LIMITS.smallBodyBytes * 4;
   try {
-    const { result } = await fetchWithBackoff(context, crawlRequest(context, url, maxBytes, { accept: 'text/html,*/*;q=0.5' }));
+    const { result } = await fetchWithBackoff(
+      context,
+      crawlRequest(context, url, maxBytes, { accept: 'text/html,*/*;q=0.5' }),
+    );
     const response = result.response;
     const contentType = contentTypeOf(response.headers);
     return {
@@ -80,8 +103,19 @@ async function fetchNotFoundProbe(context: CrawlContext): Promise<NotFoundProbe>
 /** The home page requested with a foreign Origin: does the site reflect it with credentials? */
 async function corsProbe(context: CrawlContext): Promise<ProviderFacts<CorsProbeFacts>> {
   try {
-    const { result } = await fetchWithBackoff(context, crawlRequest(context, context.homeUrl, 0, { origin: CORS_PROBE_ORIGIN }));
-    return { ok: true, facts: { url: result.finalUrl, originSent: CORS_PROBE_ORIGIN, status: result.response.status, headers: result.response.headers } };
+    const { result } = await fetchWithBackoff(
+      context,
+      crawlRequest(context, context.homeUrl, 0, { origin: CORS_PROBE_ORIGIN }),
+    );
+    return {
+      ok: true,
+      facts: {
+        url: result.finalUrl,
+        originSent: CORS_PROBE_ORIGIN,
+        status: result.response.status,
+        headers: result.response.headers,
+      },
+    };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
     return { ok: false, error: errorText(error) };
@@ -108,13 +142,29 @@ async function httpsRedirectProbe(context: CrawlContext): Promise<ProviderFacts<
   try {
     const { result } = await fetchWithBackoff(context, crawlRequest(context, httpUrl, 0));
     const chain = toHops(result.chain);
-    return { ok: true, facts: { httpUrl, chain, finalUrl: result.finalUrl, sameHostHttpsFirst: firstHopToHttpsSameHost(chain, httpUrl, hostname) } };
+    return {
+      ok: true,
+      facts: {
+        httpUrl,
+        chain,
+        finalUrl: result.finalUrl,
+        sameHostHttpsFirst: firstHopToHttpsSameHost(chain, httpUrl, hostname),
+      },
+    };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
     // A redirect chain that loops still tells whether the first hop went to https on the same host.
     if (error instanceof RedirectError && error.redirectChain && error.redirectChain.length > 0) {
       const chain = toHops(error.redirectChain);
-      return { ok: true, facts: { httpUrl, chain, finalUrl: null, sameHostHttpsFirst: firstHopToHttpsSameHost(chain, httpUrl, hostname) } };
+      return {
+        ok: true,
+        facts: {
+          httpUrl,
+          chain,
+          finalUrl: null,
+          sameHostHttpsFirst: firstHopToHttpsSameHost(chain, httpUrl, hostname),
+        },
+      };
     }
     return { ok: false, error: `${httpUrl}: ${errorText(error)}` };
   }

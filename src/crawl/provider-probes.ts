@@ -19,11 +19,19 @@ export async function tlsProbe(context: CrawlContext): Promise<ProviderFacts<Tls
   try {
     const resolved = await aborter.race(resolveAllowed(originUrl.hostname, input.allow));
     const port = originUrl.port === '' ? 443 : Number(originUrl.port);
-    const facts = await aborter.race(collectTlsFacts(bareHostname(originUrl), port, { connectTimeoutMs: CRAWL_LIMITS.requestTimeoutMs, lookupAddress: resolved.address }));
+    const facts = await aborter.race(
+      collectTlsFacts(bareHostname(originUrl), port, {
+        connectTimeoutMs: CRAWL_LIMITS.requestTimeoutMs,
+        lookupAddress: resolved.address,
+      }),
+    );
     return { ok: true, facts };
   } catch (error) {
     if (input.signal?.aborted) throw error;
-    return { ok: false, error: `TLS probe of ${originUrl.host} failed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      error: `TLS probe of ${originUrl.host} failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -36,6 +44,9 @@ export async function dnsProbe(context: CrawlContext): Promise<ProviderFacts<Dns
     return { ok: true, facts: await aborter.race(collectDnsFacts(hostname, context.site)) };
   } catch (error) {
     if (input.signal?.aborted) throw error;
-    return { ok: false, error: `DNS lookup of ${hostname} failed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      error: `DNS lookup of ${hostname} failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }

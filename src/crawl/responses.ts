@@ -15,7 +15,12 @@ export function errorText(error: unknown): string {
 
 function mediaType(headers: HeaderMap): string {
   const contentType = headers['content-type'];
-  return (Array.isArray(contentType) ? contentType[0] : (contentType as string | undefined))?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return (
+    (Array.isArray(contentType) ? contentType[0] : (contentType as string | undefined))
+      ?.split(';')[0]
+      ?.trim()
+      .toLowerCase() ?? ''
+  );
 }
 
 export function isHtmlResponse(headers: HeaderMap, body: string | null): boolean {
@@ -27,7 +32,12 @@ export function isHtmlResponse(headers: HeaderMap, body: string | null): boolean
 /** Whether the body is worth keeping as text (HTML, text/*, XML or JSON; no type at all counts). */
 export function isTextType(headers: HeaderMap): boolean {
   const type = mediaType(headers);
-  return type === '' || type.startsWith('text/') || /^application\/(?:[\w.+-]*\+)?(?:xml|json)$/.test(type) || type === 'application/xhtml+xml';
+  return (
+    type === '' ||
+    type.startsWith('text/') ||
+    /^application\/(?:[\w.+-]*\+)?(?:xml|json)$/.test(type) ||
+    type === 'application/xhtml+xml'
+  );
 }
 
 export function contentTypeOf(headers: HeaderMap): string | undefined {

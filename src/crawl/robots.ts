@@ -42,20 +42,31 @@ export interface OriginRobots {
 export async function fetchOriginRobots(context: CrawlContext): Promise<OriginRobots> {
   const robotsUrl = `${context.origin}/robots.txt`;
   try {
-    const { result, rateLimited } = await fetchWithBackoff(context, crawlRequest(context, robotsUrl, CRAWL_LIMITS.robotsMaxBytes));
+    const { result, rateLimited } = await fetchWithBackoff(
+      context,
+      crawlRequest(context, robotsUrl, CRAWL_LIMITS.robotsMaxBytes),
+    );
     const status = result.response.status;
     if (rateLimited) throw new AuditFailure('target_rate_limited', `${robotsUrl} kept answering 429 Too Many Requests`);
-    if (status >= 500) throw new AuditFailure('domain_unreachable', `${robotsUrl} answered ${status}: the site cannot be crawled now`);
+    if (status >= 500)
+      throw new AuditFailure('domain_unreachable', `${robotsUrl} answered ${status}: the site cannot be crawled now`);
     const body = decodeBodyText(result.response, CRAWL_LIMITS.robotsMaxBytes);
     const keptBody = status >= 200 && status < 300 ? body : body.slice(0, CRAWL_LIMITS.smallBodyBytes);
-    return { robots: { kind: 'fetched', url: robotsUrl, status, body: keptBody }, rules: robotsRules(robotsUrl, status, body) };
+    return {
+      robots: { kind: 'fetched', url: robotsUrl, status, body: keptBody },
+      rules: robotsRules(robotsUrl, status, body),
+    };
   } catch (error) {
     if (error instanceof AuditFailure) throw error;
     if (error instanceof RedirectError) {
       // RFC 9309 §2.3.1.2: after more than five redirects the file MAY be taken as unavailable (allow all).
-      return { robots: { kind: 'unreachable', url: robotsUrl, error: error.message }, rules: robotsRules(robotsUrl, 404, '') };
+      return {
+        robots: { kind: 'unreachable', url: robotsUrl, error: error.message },
+        rules: robotsRules(robotsUrl, 404, ''),
+      };
     }
-    if (error instanceof OutboundError) throw new AuditFailure('domain_unreachable', `could not fetch ${robotsUrl}: ${errorText(error)}`);
+    if (error instanceof OutboundError)
+      throw new AuditFailure('domain_unreachable', `could not fetch ${robotsUrl}: ${errorText(error)}`);
     throw error;
   }
 }

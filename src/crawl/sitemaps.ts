@@ -82,31 +82,45 @@ export async function collectSitemaps(context: CrawlContext, robots: SiteRobots)
       queue.push({ url, source });
     }
   };
-  for (const named of robots.originRules.sitemaps()) enqueue(resolveUrl(named, `${context.origin}/robots.txt`), 'robots');
+  for (const named of robots.originRules.sitemaps())
+    enqueue(resolveUrl(named, `${context.origin}/robots.txt`), 'robots');
   enqueue(`${context.origin}/sitemap.xml`, 'default');
   while (queue.length > 0 && fetches.length < CRAWL_LIMITS.maxSitemapFetches) {
     const { url, source } = queue.shift()!;
     const { sitemap, finalUrl } = await fetchSitemap(context, url, source);
     fetches.push(sitemap);
-    if (sitemap.root === 'sitemapindex') for (const loc of sitemap.locs ?? []) enqueue(resolveUrl(loc, finalUrl), 'index');
+    if (sitemap.root === 'sitemapindex')
+      for (const loc of sitemap.locs ?? []) enqueue(resolveUrl(loc, finalUrl), 'index');
   }
   return fetches;
 }
 
-async function fetchSitemap(context: CrawlContext, url: string, source: SitemapSource): Promise<{ sitemap: SitemapFetch; finalUrl: string }> {
+async function fetchSitemap(
+  context: CrawlContext,
+  url: string,
+  source: SitemapSource,
+): Promise<{ sitemap: SitemapFetch; finalUrl: string }> {
   const maxBytes = CRAWL_LIMITS.sitemapMaxBytes;
   try {
-    const { result } = await fetchWithBackoff(context, crawlRequest(context, url, maxBytes, { accept: 'application/xml,text/xml;q=0.9,*/*;q=0.5' }));
+    const { result } = await fetchWithBackoff(
+      context,
+      crawlRequest(context, url, maxBytes, { accept: 'application/xml,text/xml;q=0.9,*/*;q=0.5' }),
+    );
     const response = result.response;
-    if (response.status < 200 || response.status > 299) return { sitemap: { url, source, status: response.status, root: null }, finalUrl: result.finalUrl };
+    if (response.status < 200 || response.status > 299)
+      return { sitemap: { url, source, status: response.status, root: null }, finalUrl: result.finalUrl };
     let text = decodeBodyText(response, maxBytes);
     // A .xml.gz served as application/gzip without Content-Encoding.
-    const gzipFile = /\.gz$/i.test(new URL(result.finalUrl).pathname) && response.body[0] === 0x1f && response.body[1] === 0x8b;
+    const gzipFile =
+      /\.gz$/i.test(new URL(result.finalUrl).pathname) && response.body[0] === 0x1f && response.body[1] === 0x8b;
     if (gzipFile && !response.headers['content-encoding']) {
       text = decodeBodyText({ ...response, headers: { ...response.headers, 'content-encoding': 'gzip' } }, maxBytes);
     }
     const parsed = parseSitemapXml(text, CRAWL_LIMITS.maxLocsKept);
-    return { sitemap: { url, source, status: response.status, bytes: Buffer.byteLength(text), ...parsed }, finalUrl: result.finalUrl };
+    return {
+      sitemap: { url, source, status: response.status, bytes: Buffer.byteLength(text), ...parsed },
+      finalUrl: result.finalUrl,
+    };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
     return { sitemap: { url, source, status: null, error: errorText(error), root: null }, finalUrl: url };
@@ -117,7 +131,12 @@ async function fetchSitemap(context: CrawlContext, url: string, source: SitemapS
  * After the crawl: disallowed URLs listed in a sitemap are flagged as such, and sitemap entries of the
  * site that were not crawled become link-check targets (or disallowed URLs when robots.txt says so).
  */
-export async function mergeSitemapUrls(context: CrawlContext, frontier: Frontier, robots: SiteRobots, sitemaps: readonly SitemapFetch[]): Promise<void> {
+export async function mergeSitemapUrls(
+  context: CrawlContext,
+  frontier: Frontier,
+  robots: SiteRobots,
+  sitemaps: readonly SitemapFetch[],
+): Promise<void> {
   const sitemapUrls = new Set<string>();
   for (const sitemap of sitemaps) {
     for (const loc of sitemap.locs ?? []) {
@@ -128,7 +147,13 @@ export async function mergeSitemapUrls(context: CrawlContext, frontier: Frontier
   frontier.flagDisallowedInSitemap(sitemapUrls);
   const crawledUrls = frontier.crawledUrls();
   for (const url of sitemapUrls) {
-    if (!isSameSite(context, url) || crawledUrls.has(url) || frontier.uncrawled.has(url) || frontier.disallowed.has(url)) continue;
+    if (
+      !isSameSite(context, url) ||
+      crawledUrls.has(url) ||
+      frontier.uncrawled.has(url) ||
+      frontier.disallowed.has(url)
+    )
+      continue;
     if (!(await robots.isAllowed(url))) {
       frontier.recordDisallowed(url, 1, [], true);
       continue;

@@ -8,9 +8,7 @@ export class CoherentCache<V> {
   private readonly generations = new Map<string, number>();
   private epoch = 0;
 
-  constructor(
-    private readonly options: { maxEntries: number; ttlMs: number; enabled: () => boolean },
-  ) {}
+  constructor(private readonly options: { maxEntries: number; ttlMs: number; enabled: () => boolean }) {}
 
   /** The cached value, or the loaded one (stored when `storable(value)` allows it). */
   async get(key: string, load: () => Promise<V>, storable: (value: V) => boolean = () => true): Promise<V> {
@@ -25,7 +23,8 @@ export class CoherentCache<V> {
     const epoch = this.epoch;
     const generation = this.generations.get(key) ?? 0;
     const value = await load();
-    if (storable(value) && epoch === this.epoch && generation === (this.generations.get(key) ?? 0)) this.put(key, value);
+    if (storable(value) && epoch === this.epoch && generation === (this.generations.get(key) ?? 0))
+      this.put(key, value);
     return value;
   }
 

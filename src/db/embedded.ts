@@ -52,7 +52,14 @@ async function initialise(databaseDir: string, user: { uid?: number; gid?: numbe
   try {
     await exec(
       binaries().initdb,
-      [`--pgdata=${databaseDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'],
+      [
+        `--pgdata=${databaseDir}`,
+        '--auth=scram-sha-256',
+        '--username=postgres',
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+      ],
       user,
     );
   } finally {
@@ -110,7 +117,10 @@ async function waitUntilAccepting(port: number, exited: Promise<void>, logFile: 
   void exited.then(() => (gone = true));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, connectionTimeoutMillis: 1000 });
+    const client = new pg.Client({
+      connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+      connectionTimeoutMillis: 1000,
+    });
     try {
       await client.connect();
       await client.end();

@@ -6,7 +6,10 @@ import { startEmbeddedPostgres } from './embedded';
  * The database to use: DATABASE_URL, else the embedded Postgres under the data folder — reused
  * when `npm start` already runs it, otherwise started here (and stopped by close()).
  */
-export async function openDatabase(config: Config, opts: { startEmbedded: boolean }): Promise<{ url: string; close(): Promise<void> }> {
+export async function openDatabase(
+  config: Config,
+  opts: { startEmbedded: boolean },
+): Promise<{ url: string; close(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, close: async () => undefined };
   const url = `postgres://postgres:postgres@127.0.0.1:${config.embeddedPostgresPort}/audit_service`;
   if (await reachable(url)) return { url, close: async () => undefined };

@@ -141,7 +141,10 @@ function requestHeaders(opts: OutboundRequestOptions): Record<string, string> {
 }
 
 /** Reads at most `maxBytes` of the body; past that the stream is destroyed, so the rest is never downloaded. */
-async function readCapped(stream: Dispatcher.ResponseData['body'], maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+async function readCapped(
+  stream: Dispatcher.ResponseData['body'],
+  maxBytes: number,
+): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;

@@ -27,7 +27,11 @@ export interface PinnedAgent {
 
 const agents = new Map<string, PinnedAgent>(); // Map order doubles as LRU order
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | NodeLookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | NodeLookupAddress[],
+  family?: number,
+) => void;
 
 /** A `lookup` for net/tls.connect that can only answer the pre-checked address. */
 function pinnedLookup(address: string, family: 4 | 6) {

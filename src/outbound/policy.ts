@@ -73,7 +73,9 @@ export function parseCidr(text: string): [IPv4, number] | [IPv6, number] {
   if (v6.isIPv4MappedAddress()) {
     // "::ffff:127.0.0.0/104" means the same hosts as "127.0.0.0/8".
     if (bits >= 96) return [v6.toIPv4Address(), bits - 96];
-    throw new Error(`invalid CIDR "${text}" in allow list: an IPv4-mapped range must be /96 or longer; write the IPv4 range`);
+    throw new Error(
+      `invalid CIDR "${text}" in allow list: an IPv4-mapped range must be /96 or longer; write the IPv4 range`,
+    );
   }
   return [v6, bits];
 }
@@ -83,8 +85,10 @@ export function parseCidr(text: string): [IPv4, number] | [IPv6, number] {
  * dotted IPv4 tail is turned into two hex groups first. Input is already validated by net.isIP.
  */
 function parseV6(text: string): IPv6 {
-  const hex = text.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)(?=%|$)/, (_m, a: string, b: string, c: string, d: string) =>
-    `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+  const hex = text.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)(?=%|$)/,
+    (_m, a: string, b: string, c: string, d: string) =>
+      `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
   );
   return ipaddr.IPv6.parse(hex);
 }
@@ -100,42 +104,49 @@ function rules<T>(parse: (s: string) => [T, number], list: Array<[string, string
 
 // IANA IPv4 Special-Purpose Address Registry, minus the globally reachable anycast entries.
 // First match wins, so the more specific entries come first.
-const V4_BLOCKED = rules((s) => ipaddr.IPv4.parseCIDR(s), [
-  ['0.0.0.0/8', 'unspecified ("this network") address'],
-  ['10.0.0.0/8', 'private network address (RFC 1918)'],
-  ['100.64.0.0/10', 'carrier-grade NAT address (RFC 6598)'],
-  ['127.0.0.0/8', 'loopback address'],
-  ['169.254.169.254/32', 'cloud metadata endpoint'],
-  ['169.254.0.0/16', 'link-local address'],
-  ['172.16.0.0/12', 'private network address (RFC 1918)'],
-  ['192.0.0.0/24', 'IETF protocol assignment (reserved)'],
-  ['192.0.2.0/24', 'documentation address (TEST-NET-1)'],
-  ['192.88.99.0/24', 'deprecated 6to4 relay anycast address'],
-  ['192.168.0.0/16', 'private network address (RFC 1918)'],
-  ['198.18.0.0/15', 'benchmarking address (RFC 2544)'],
-  ['198.51.100.0/24', 'documentation address (TEST-NET-2)'],
-  ['203.0.113.0/24', 'documentation address (TEST-NET-3)'],
-  ['224.0.0.0/4', 'multicast address'],
-  ['255.255.255.255/32', 'broadcast address'],
-  ['240.0.0.0/4', 'reserved address'],
-]);
+const V4_BLOCKED = rules(
+  (s) => ipaddr.IPv4.parseCIDR(s),
+  [
+    ['0.0.0.0/8', 'unspecified ("this network") address'],
+    ['10.0.0.0/8', 'private network address (RFC 1918)'],
+    ['100.64.0.0/10', 'carrier-grade NAT address (RFC 6598)'],
+    ['127.0.0.0/8', 'loopback address'],
+    ['169.254.169.254/32', 'cloud metadata endpoint'],
+    ['169.254.0.0/16', 'link-local address'],
+    ['172.16.0.0/12', 'private network address (RFC 1918)'],
+    ['192.0.0.0/24', 'IETF protocol assignment (reserved)'],
+    ['192.0.2.0/24', 'documentation address (TEST-NET-1)'],
+    ['192.88.99.0/24', 'deprecated 6to4 relay anycast address'],
+    ['192.168.0.0/16', 'private network address (RFC 1918)'],
+    ['198.18.0.0/15', 'benchmarking address (RFC 2544)'],
+    ['198.51.100.0/24', 'documentation address (TEST-NET-2)'],
+    ['203.0.113.0/24', 'documentation address (TEST-NET-3)'],
+    ['224.0.0.0/4', 'multicast address'],
+    ['255.255.255.255/32', 'broadcast address'],
+    ['240.0.0.0/4', 'reserved address'],
+  ],
+);
 
 // IPv6 ranges that are blocked outright. Forms that embed an IPv4 address are judged by that
 // address instead (see embeddedIPv4), and anything outside 2000::/3 is blocked afterwards.
-const V6_BLOCKED = rules((s) => ipaddr.IPv6.parseCIDR(s), [ // (no dotted forms here)
-  ['::/128', 'unspecified address'],
-  ['::1/128', 'loopback address'],
-  ['64:ff9b:1::/48', 'local-use NAT64 address (RFC 8215)'],
-  ['100::/64', 'discard-only address (RFC 6666)'],
-  ['2001::/23', 'IETF protocol assignment (Teredo, benchmarking, ORCHID…)'],
-  ['2001:db8::/32', 'documentation address'],
-  ['3fff::/20', 'documentation address (RFC 9637)'],
-  ['5f00::/16', 'SRv6 segment identifier (RFC 9602)'],
-  ['fc00::/7', 'unique local address'],
-  ['fe80::/10', 'link-local address'],
-  ['fec0::/10', 'deprecated site-local address'],
-  ['ff00::/8', 'multicast address'],
-]);
+const V6_BLOCKED = rules(
+  (s) => ipaddr.IPv6.parseCIDR(s),
+  [
+    // (no dotted forms here)
+    ['::/128', 'unspecified address'],
+    ['::1/128', 'loopback address'],
+    ['64:ff9b:1::/48', 'local-use NAT64 address (RFC 8215)'],
+    ['100::/64', 'discard-only address (RFC 6666)'],
+    ['2001::/23', 'IETF protocol assignment (Teredo, benchmarking, ORCHID…)'],
+    ['2001:db8::/32', 'documentation address'],
+    ['3fff::/20', 'documentation address (RFC 9637)'],
+    ['5f00::/16', 'SRv6 segment identifier (RFC 9602)'],
+    ['fc00::/7', 'unique local address'],
+    ['fe80::/10', 'link-local address'],
+    ['fec0::/10', 'deprecated site-local address'],
+    ['ff00::/8', 'multicast address'],
+  ],
+);
 const V6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
 
 /** IPv6 forms that carry an IPv4 address, and where it sits (index of its first 16-bit part). */
@@ -176,7 +187,8 @@ export function isAddressAllowed(ip: string, allow: CidrList): AddressVerdict {
   const bracketed = ip.startsWith('[') && ip.endsWith(']');
   const text = bracketed ? ip.slice(1, -1) : ip;
   const family = isIP(text);
-  if (family === 0 || (bracketed && family !== 6)) return { allowed: false, reason: `"${ip}" is not a valid IP address` };
+  if (family === 0 || (bracketed && family !== 6))
+    return { allowed: false, reason: `"${ip}" is not a valid IP address` };
 
   if (family === 4) return judgeIPv4(ipaddr.IPv4.parse(text), allow);
 

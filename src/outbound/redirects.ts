@@ -52,21 +52,34 @@ export async function followRedirects(opts: FollowRedirectsOptions): Promise<Fol
       throw new RedirectError('invalid_location', `invalid redirect Location "${hop.location}" from ${res.url}`, chain);
     }
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-      throw new RedirectError('invalid_location', `redirect to unsupported protocol ${next.protocol} from ${res.url}`, chain);
+      throw new RedirectError(
+        'invalid_location',
+        `redirect to unsupported protocol ${next.protocol} from ${res.url}`,
+        chain,
+      );
     }
     next.hash = '';
-    if (seen.has(next.href)) throw new RedirectError('loop', `redirect loop: ${res.url} leads back to ${next.href}`, chain);
+    if (seen.has(next.href))
+      throw new RedirectError('loop', `redirect loop: ${res.url} leads back to ${next.href}`, chain);
     if (chain.length > maxRedirects) {
-      throw new RedirectError('too_many_redirects', `more than ${maxRedirects} redirects starting at ${chain[0].url}`, chain);
+      throw new RedirectError(
+        'too_many_redirects',
+        `more than ${maxRedirects} redirects starting at ${chain[0].url}`,
+        chain,
+      );
     }
 
     const headers = { ...current.headers };
     // Never leak credentials to another origin.
-    if (next.origin !== new URL(res.url).origin) for (const h of Object.keys(headers)) if (CREDENTIAL_HEADERS.includes(h.toLowerCase())) delete headers[h];
+    if (next.origin !== new URL(res.url).origin)
+      for (const h of Object.keys(headers)) if (CREDENTIAL_HEADERS.includes(h.toLowerCase())) delete headers[h];
     // 303 always, and 301/302 after POST (as browsers do), become a body-less GET.
     let method = current.method ?? 'GET';
     let body = current.body;
-    if ((res.status === 303 && method !== 'HEAD') || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+    if (
+      (res.status === 303 && method !== 'HEAD') ||
+      ((res.status === 301 || res.status === 302) && method === 'POST')
+    ) {
       method = 'GET';
       body = undefined;
       for (const h of Object.keys(headers)) if (/^content-/i.test(h)) delete headers[h];

@@ -25,7 +25,9 @@ export function tlsFactsOf(socket: TLSSocket): TlsFacts {
   const authErr = socket.authorizationError as unknown;
   if (authErr) {
     facts.authorizationError =
-      typeof authErr === 'string' ? authErr : String((authErr as { code?: string; message?: string }).code ?? (authErr as Error).message);
+      typeof authErr === 'string'
+        ? authErr
+        : String((authErr as { code?: string; message?: string }).code ?? (authErr as Error).message);
   }
   const cert = socket.getPeerCertificate(false) as PeerCertificate & { asn1Curve?: string; modulus?: string };
   if (cert && Object.keys(cert).length > 0) {

@@ -24,9 +24,13 @@ export async function checkWebhookUrl(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ApiError('invalid_request', `field ${field} must use http:// or https://, not ${url.protocol}`);
   }
-  if (url.username || url.password) throw new ApiError('invalid_request', `field ${field} must not contain credentials`);
+  if (url.username || url.password)
+    throw new ApiError('invalid_request', `field ${field} must not contain credentials`);
   if (isSingleLabel(url.hostname)) {
-    throw new ApiError('invalid_request', `field ${field} must name a host with a domain, e.g. https://hooks.example.com/…`);
+    throw new ApiError(
+      'invalid_request',
+      `field ${field} must name a host with a domain, e.g. https://hooks.example.com/…`,
+    );
   }
   try {
     await resolveAllowed(url.hostname, allow, { lookup: opts.lookup });

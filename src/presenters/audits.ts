@@ -2,7 +2,9 @@ import type { AuditRow } from '../audits/repository';
 import { iso } from './iso';
 
 /** One audit in a list: what a table row shows. */
-export function presentAuditSummary(row: Pick<AuditRow, 'id' | 'domain' | 'status' | 'score' | 'completed_at' | 'created_at'>) {
+export function presentAuditSummary(
+  row: Pick<AuditRow, 'id' | 'domain' | 'status' | 'score' | 'completed_at' | 'created_at'>,
+) {
   return {
     audit_id: row.id,
     domain: row.domain,
@@ -21,7 +23,10 @@ export function presentAuditStatus(row: AuditRow) {
     status: row.status,
     estimated_completion: iso(row.estimated_completion),
     ...(row.status === 'failed'
-      ? { attempts: row.attempts, error: { code: row.error_code ?? 'internal_error', message: row.error_message ?? 'the audit failed' } }
+      ? {
+          attempts: row.attempts,
+          error: { code: row.error_code ?? 'internal_error', message: row.error_message ?? 'the audit failed' },
+        }
       : {}),
   };
 }

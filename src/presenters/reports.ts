@@ -8,5 +8,10 @@ export function presentReportLink(auditId: string, url: string, expiresAt: Date)
 
 /** The report is being rendered: like an audit's status envelope, ready about `estimatedCompletion`. */
 export function presentReportRendering(audit: Pick<AuditRow, 'id' | 'domain'>, estimatedCompletion: Date) {
-  return { audit_id: audit.id, domain: audit.domain, status: 'rendering', estimated_completion: iso(estimatedCompletion) };
+  return {
+    audit_id: audit.id,
+    domain: audit.domain,
+    status: 'rendering',
+    estimated_completion: iso(estimatedCompletion),
+  };
 }

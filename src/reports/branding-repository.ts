@@ -27,7 +27,8 @@ interface BrandingRow {
 function fromRow(row: BrandingRow | undefined): StoredBranding {
   if (!row) return { revision: 0, branding: null, updatedAt: null };
   const revision = Number(row.revision);
-  if (row.display_name === null || row.primary_color === null) return { revision, branding: null, updatedAt: row.updated_at };
+  if (row.display_name === null || row.primary_color === null)
+    return { revision, branding: null, updatedAt: row.updated_at };
   const branding: Branding = { displayName: row.display_name, primaryColor: row.primary_color };
   if (row.logo) branding.logo = row.logo;
   if (row.footer_text) branding.footerText = row.footer_text;
@@ -35,14 +36,21 @@ function fromRow(row: BrandingRow | undefined): StoredBranding {
   return { revision, branding, updatedAt: row.updated_at };
 }
 
-export async function loadBranding(db: Db | Knex.Transaction, scope: { workspaceId: string; mode: Mode }): Promise<StoredBranding> {
-  const row = await db<BrandingRow>('workspace_branding').where({ workspace_id: scope.workspaceId, mode: scope.mode }).first();
+export async function loadBranding(
+  db: Db | Knex.Transaction,
+  scope: { workspaceId: string; mode: Mode },
+): Promise<StoredBranding> {
+  const row = await db<BrandingRow>('workspace_branding')
+    .where({ workspace_id: scope.workspaceId, mode: scope.mode })
+    .first();
   return fromRow(row);
 }
 
 /** Only the revision: what the report endpoint compares a stored report against. */
 export async function brandingRevision(db: Db, scope: { workspaceId: string; mode: Mode }): Promise<number> {
-  const row = await db('workspace_branding').where({ workspace_id: scope.workspaceId, mode: scope.mode }).first('revision');
+  const row = await db('workspace_branding')
+    .where({ workspace_id: scope.workspaceId, mode: scope.mode })
+    .first('revision');
   return row ? Number(row.revision) : 0;
 }
 
@@ -66,7 +74,12 @@ export async function saveBranding(
     updated_at: now,
   };
   const [row] = await db('workspace_branding')
-    .insert({ workspace_id: scope.workspaceId, mode: scope.mode, revision: db.raw("nextval('branding_revision_seq')"), ...values })
+    .insert({
+      workspace_id: scope.workspaceId,
+      mode: scope.mode,
+      revision: db.raw("nextval('branding_revision_seq')"),
+      ...values,
+    })
     .onConflict(['workspace_id', 'mode'])
     .merge({ ...values, revision: db.raw("nextval('branding_revision_seq')") })
     .returning('*');

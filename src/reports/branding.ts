@@ -34,7 +34,10 @@ export const BRANDING_LIMITS = Object.freeze({
 });
 
 export class BrandingError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(`branding.${field}: ${message}`);
     this.name = 'BrandingError';
   }
@@ -63,7 +66,8 @@ function text(input: Record<string, unknown>, field: string, max: number, requir
 
 /** Which image format the bytes are, by signature; null when neither PNG nor JPEG. */
 export function imageFormat(bytes: Buffer): 'png' | 'jpeg' | null {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   return null;
 }
@@ -79,7 +83,10 @@ export interface ImageGeometry {
 // PNG colour types: grey, RGB, palette index, grey + alpha, RGBA.
 const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 // Start-of-frame markers, as pdfkit looks for them.
-const JPEG_FRAME_MARKERS = new Set([0xffc0, 0xffc1, 0xffc2, 0xffc3, 0xffc5, 0xffc6, 0xffc7, 0xffc8, 0xffc9, 0xffca, 0xffcb, 0xffcc, 0xffcd, 0xffce, 0xffcf]);
+const JPEG_FRAME_MARKERS = new Set([
+  0xffc0, 0xffc1, 0xffc2, 0xffc3, 0xffc5, 0xffc6, 0xffc7, 0xffc8, 0xffc9, 0xffca, 0xffcb, 0xffcc, 0xffcd, 0xffce,
+  0xffcf,
+]);
 
 /** From a PNG's IHDR chunk or a JPEG's frame header; null when the bytes do not say (unreadable). */
 export function imageGeometry(bytes: Buffer): ImageGeometry | null {
@@ -88,7 +95,12 @@ export function imageGeometry(bytes: Buffer): ImageGeometry | null {
     if (bytes.length < 29 || bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') return null;
     const channels = PNG_CHANNELS[bytes[25]];
     if (channels === undefined) return null;
-    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20), channels, bytesPerSample: bytes[24] === 16 ? 2 : 1 };
+    return {
+      width: bytes.readUInt32BE(16),
+      height: bytes.readUInt32BE(20),
+      channels,
+      bytesPerSample: bytes[24] === 16 ? 2 : 1,
+    };
   }
   if (format === 'jpeg') {
     // The same walk as pdfkit's: the frame header it finds is the one that is embedded.
@@ -100,7 +112,12 @@ export function imageGeometry(bytes: Buffer): ImageGeometry | null {
       pos += 2;
       if (JPEG_FRAME_MARKERS.has(marker)) {
         if (pos + 8 > bytes.length) return null;
-        return { width: bytes.readUInt16BE(pos + 5), height: bytes.readUInt16BE(pos + 3), channels: bytes[pos + 7], bytesPerSample: bytes[pos + 2] > 8 ? 2 : 1 };
+        return {
+          width: bytes.readUInt16BE(pos + 5),
+          height: bytes.readUInt16BE(pos + 3),
+          channels: bytes[pos + 7],
+          bytesPerSample: bytes[pos + 2] > 8 ? 2 : 1,
+        };
       }
       pos += bytes.readUInt16BE(pos);
     }
@@ -112,7 +129,10 @@ export function imageGeometry(bytes: Buffer): ImageGeometry | null {
 export function checkLogoGeometry(geometry: ImageGeometry): void {
   const { width, height, channels, bytesPerSample } = geometry;
   if (width > BRANDING_LIMITS.logoPixels || height > BRANDING_LIMITS.logoPixels) {
-    throw new BrandingError('logo', `must be at most ${BRANDING_LIMITS.logoPixels}×${BRANDING_LIMITS.logoPixels} pixels, got ${width}×${height}`);
+    throw new BrandingError(
+      'logo',
+      `must be at most ${BRANDING_LIMITS.logoPixels}×${BRANDING_LIMITS.logoPixels} pixels, got ${width}×${height}`,
+    );
   }
   const decoded = width * height * channels * bytesPerSample;
   if (decoded > BRANDING_LIMITS.logoDecodedBytes) {

@@ -32,9 +32,14 @@ const JPEG_CHANNELS: Record<string, number> = { DeviceGray: 1, DeviceRGB: 3, Dev
 function geometryAsPdfkitReadsIt(logo: Buffer): ImageGeometry {
   let opened: OpenedImage;
   try {
-    opened = (new PDFDocument({ autoFirstPage: false }) as unknown as { openImage(src: Buffer): OpenedImage }).openImage(logo);
+    opened = (
+      new PDFDocument({ autoFirstPage: false }) as unknown as { openImage(src: Buffer): OpenedImage }
+    ).openImage(logo);
   } catch (err) {
-    throw new BrandingError('logo', `could not be read as an image (${err instanceof Error ? err.message : String(err)})`);
+    throw new BrandingError(
+      'logo',
+      `could not be read as an image (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   const png = opened.image;
   const channels = png ? png.colors + (png.hasAlphaChannel ? 1 : 0) : (JPEG_CHANNELS[opened.colorSpace ?? ''] ?? 4);
@@ -56,6 +61,10 @@ async function check(logo: Buffer): Promise<string | undefined> {
 parentPort?.on('message', (request: LogoCheckRequest) => {
   check(Buffer.from(request.logo.buffer, request.logo.byteOffset, request.logo.byteLength)).then(
     (refusal) => parentPort?.postMessage({ id: request.id, refusal } satisfies LogoCheckReply),
-    (err: unknown) => parentPort?.postMessage({ id: request.id, refusal: `branding.logo: could not be read as an image (${String(err)})` } satisfies LogoCheckReply),
+    (err: unknown) =>
+      parentPort?.postMessage({
+        id: request.id,
+        refusal: `branding.logo: could not be read as an image (${String(err)})`,
+      } satisfies LogoCheckReply),
   );
 });

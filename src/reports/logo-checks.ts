@@ -67,7 +67,10 @@ export class LogoChecks {
     };
     const onFailure = (err: Error) => finish({ failure: err }, false);
     const onExit = (code: number) => finish({ failure: new Error(`the logo check thread exited (${code})`) }, false);
-    const timer = setTimeout(() => finish({ refusal: `took longer than ${this.options.timeoutMs / 1000} s to read` }, false), this.options.timeoutMs);
+    const timer = setTimeout(
+      () => finish({ refusal: `took longer than ${this.options.timeoutMs / 1000} s to read` }, false),
+      this.options.timeoutMs,
+    );
     worker.on('message', onMessage).on('error', onFailure).on('exit', onExit);
     worker.postMessage({ id, logo: job.logo } satisfies LogoCheckRequest);
   }
@@ -100,7 +103,10 @@ function startWorker(): Worker {
   const entry = path.join(__dirname, `logo-check-worker${extension}`);
   const worker =
     extension === '.ts'
-      ? new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(entry)});`, { eval: true })
+      ? new Worker(
+          `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(entry)});`,
+          { eval: true },
+        )
       : new Worker(entry);
   // A parked or busy thread never keeps the process alive on its own.
   worker.unref();

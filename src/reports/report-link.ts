@@ -36,7 +36,11 @@ export function signReportLink(key: SigningKey, auditId: string, now: Date): { p
 }
 
 export function reportLinkUrl(baseUrl: string, params: LinkParams): string {
-  const query = new URLSearchParams({ expires: String(params.expires), key: params.keyId, signature: params.signature });
+  const query = new URLSearchParams({
+    expires: String(params.expires),
+    key: params.keyId,
+    signature: params.signature,
+  });
   return `${baseUrl}/v1/reports/${encodeURIComponent(params.auditId)}.pdf?${query}`;
 }
 
@@ -44,7 +48,8 @@ export function reportLinkUrl(baseUrl: string, params: LinkParams): string {
 export function parseLinkParams(auditId: string, query: Record<string, unknown>): LinkParams | null {
   const { expires, key, signature } = query;
   if (typeof expires !== 'string' || typeof key !== 'string' || typeof signature !== 'string') return null;
-  if (!/^\d{1,12}$/.test(expires) || !/^[A-Za-z0-9_-]{1,64}$/.test(key) || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return null;
+  if (!/^\d{1,12}$/.test(expires) || !/^[A-Za-z0-9_-]{1,64}$/.test(key) || !/^[A-Za-z0-9_-]{43}$/.test(signature))
+    return null;
   return { auditId, expires: Number(expires), keyId: key, signature };
 }
 

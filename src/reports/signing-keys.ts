@@ -15,7 +15,11 @@ const newSigningKeyId = (): string => `rsk_${randomBase62(16)}`;
 
 /** The newest unretired key, created on first use. */
 export async function activeSigningKey(db: Db, now: Date): Promise<SigningKey> {
-  const row = await db<KeyRow>('report_signing_keys').whereNull('retired_at').orderBy('created_at', 'desc').orderBy('id', 'desc').first();
+  const row = await db<KeyRow>('report_signing_keys')
+    .whereNull('retired_at')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .first();
   if (row) return { id: row.id, secret: row.secret };
   // Two instances creating the first key at once both succeed; the newer one signs from then on
   // and both verify, which is all that matters.
@@ -52,13 +56,21 @@ export async function rotateSigningKey(db: Db, now: Date, opts: { revokePrevious
 }
 
 export async function listSigningKeys(db: Db) {
-  const rows = await db<KeyRow>('report_signing_keys').orderBy('created_at', 'desc').select('id', 'created_at', 'retired_at');
-  return rows.map((r) => ({ key_id: r.id, created_at: r.created_at.toISOString(), retired_at: r.retired_at?.toISOString() ?? null }));
+  const rows = await db<KeyRow>('report_signing_keys')
+    .orderBy('created_at', 'desc')
+    .select('id', 'created_at', 'retired_at');
+  return rows.map((r) => ({
+    key_id: r.id,
+    created_at: r.created_at.toISOString(),
+    retired_at: r.retired_at?.toISOString() ?? null,
+  }));
 }
 
 /** Keys retired longer ago than a link lives can no longer verify anything valid. */
 export async function pruneRetiredSigningKeys(db: Db, now: Date): Promise<number> {
-  return db('report_signing_keys').where('retired_at', '<', new Date(now.getTime() - REPORT_LINK_TTL_MS)).delete();
+  return db('report_signing_keys')
+    .where('retired_at', '<', new Date(now.getTime() - REPORT_LINK_TTL_MS))
+    .delete();
 }
 
 /**
@@ -69,7 +81,10 @@ export class SigningKeyring {
   private active: Promise<SigningKey> | null = null;
   private readonly known = new Map<string, SigningKey | undefined>();
 
-  constructor(private readonly db: Db, feed?: ChangeFeed) {
+  constructor(
+    private readonly db: Db,
+    feed?: ChangeFeed,
+  ) {
     feed?.subscribe((change) => {
       if (change === 'reset' || change.kind === 'signing_key') this.forget();
     });

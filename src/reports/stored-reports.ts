@@ -25,13 +25,22 @@ export async function findReport(db: Db | Knex.Transaction, auditId: string): Pr
 }
 
 /** A stored report shows the audit's current result with the workspace's current branding. */
-export function reportIsCurrent(report: ReportRow | undefined, audit: Pick<AuditRow, 'completed_at'>, revision: number): report is ReportRow {
+export function reportIsCurrent(
+  report: ReportRow | undefined,
+  audit: Pick<AuditRow, 'completed_at'>,
+  revision: number,
+): report is ReportRow {
   return !!report && renderedFromResult(report, audit) && Number(report.branding_revision) === revision;
 }
 
 /** Rendered from the audit's current result (a re-run test audit has a newer one). */
-export function renderedFromResult(report: ReportRow | undefined, audit: Pick<AuditRow, 'completed_at'>): report is ReportRow {
-  return !!report && !!audit.completed_at && report.audit_completed_at.getTime() === new Date(audit.completed_at).getTime();
+export function renderedFromResult(
+  report: ReportRow | undefined,
+  audit: Pick<AuditRow, 'completed_at'>,
+): report is ReportRow {
+  return (
+    !!report && !!audit.completed_at && report.audit_completed_at.getTime() === new Date(audit.completed_at).getTime()
+  );
 }
 
 export type RenderOutcome =
@@ -54,12 +63,18 @@ export interface ReportRenderDeps {
 export async function renderAndStoreReport(deps: ReportRenderDeps, auditId: string): Promise<RenderOutcome> {
   const { db, storage } = deps;
   const audit = await loadAudit(db, auditId);
-  if (!audit || audit.status !== 'completed' || audit.result_json === null || !audit.completed_at) return { outcome: 'not_completed' };
+  if (!audit || audit.status !== 'completed' || audit.result_json === null || !audit.completed_at)
+    return { outcome: 'not_completed' };
   const { revision, branding } = await loadBranding(db, { workspaceId: audit.workspace_id, mode: audit.mode });
   const existing = await findReport(db, auditId);
   // Current, and its file still there (else render it again).
   if (reportIsCurrent(existing, audit, revision) && (await storage.exists(existing.storage_key))) {
-    return { outcome: 'current', brandingRevision: revision, byteSize: existing.byte_size, renderMs: existing.render_ms };
+    return {
+      outcome: 'current',
+      brandingRevision: revision,
+      byteSize: existing.byte_size,
+      renderMs: existing.render_ms,
+    };
   }
 
   const started = performance.now();
@@ -89,7 +104,8 @@ export async function renderAndStoreReport(deps: ReportRenderDeps, auditId: stri
     const newer =
       before &&
       (before.audit_completed_at.getTime() > audit.completed_at!.getTime() ||
-        (before.audit_completed_at.getTime() === audit.completed_at!.getTime() && Number(before.branding_revision) > revision));
+        (before.audit_completed_at.getTime() === audit.completed_at!.getTime() &&
+          Number(before.branding_revision) > revision));
     if (newer) return { kept: before, stale: storageKey };
     await trx('audit_reports').insert(row).onConflict('audit_id').merge();
     return { kept: row, stale: before && before.storage_key !== storageKey ? before.storage_key : null };

@@ -42,7 +42,9 @@ export async function pruneExpired(db: Db, storage: ReportStorage, now: Date, ba
     reportFiles += deleted.files.length;
     if (deleted.count < batchSize) break;
   }
-  const idempotencyKeys = await db('idempotency_keys').where('created_at', '<', new Date(now.getTime() - 24 * 3600_000)).delete();
+  const idempotencyKeys = await db('idempotency_keys')
+    .where('created_at', '<', new Date(now.getTime() - 24 * 3600_000))
+    .delete();
   const signingKeys = await pruneRetiredSigningKeys(db, now);
   return { audits, reportFiles, idempotencyKeys, signingKeys };
 }

@@ -11,9 +11,22 @@ export const triggerAuditBodySchema = {
   additionalProperties: false,
   required: ['domain'],
   properties: {
-    domain: { type: 'string', maxLength: 2048, description: 'Absolute http:// or https:// URL of the site, e.g. https://example.com' },
-    tier: { type: 'string', enum: ['free', 'pro', 'team', 'enterprise'], description: 'Audit depth; defaults to the account tier.' },
-    webhook_url: { type: 'string', minLength: 1, maxLength: 2048, description: 'Overrides the default webhook(s) for this audit.' },
+    domain: {
+      type: 'string',
+      maxLength: 2048,
+      description: 'Absolute http:// or https:// URL of the site, e.g. https://example.com',
+    },
+    tier: {
+      type: 'string',
+      enum: ['free', 'pro', 'team', 'enterprise'],
+      description: 'Audit depth; defaults to the account tier.',
+    },
+    webhook_url: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2048,
+      description: 'Overrides the default webhook(s) for this audit.',
+    },
   },
 } as const;
 export type TriggerAuditBody = FromSchema<typeof triggerAuditBodySchema>;
@@ -26,7 +39,12 @@ export const listAuditsQuerySchema = {
     limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size, written in digits.' },
     cursor: { type: 'string', minLength: 1, maxLength: 512 },
     status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
-    domain: { type: 'string', minLength: 1, maxLength: 2048, description: 'An origin (https://example.com) or a bare host (either protocol, any port).' },
+    domain: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2048,
+      description: 'An origin (https://example.com) or a bare host (either protocol, any port).',
+    },
     completed_after: { ...timestamp, description: 'RFC 3339, years 0001 to 9999.' },
     completed_before: { ...timestamp, description: 'RFC 3339, years 0001 to 9999.' },
   },
@@ -60,7 +78,16 @@ export const statusEnvelopeSchema = {
       description: 'Present when failed.',
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string', enum: ['domain_unreachable', 'robots_disallowed', 'target_rate_limited', 'audit_provider_unavailable', 'internal_error'] },
+        code: {
+          type: 'string',
+          enum: [
+            'domain_unreachable',
+            'robots_disallowed',
+            'target_rate_limited',
+            'audit_provider_unavailable',
+            'internal_error',
+          ],
+        },
         message: { type: 'string' },
       },
     },
@@ -95,7 +122,16 @@ export const auditListSchema = {
 export const usageSchema = {
   $id: 'Usage',
   type: 'object',
-  required: ['tier', 'period_start', 'period_end', 'audits_limit', 'audits_used', 'audits_remaining', 'burst', 'retrieval'],
+  required: [
+    'tier',
+    'period_start',
+    'period_end',
+    'audits_limit',
+    'audits_used',
+    'audits_remaining',
+    'burst',
+    'retrieval',
+  ],
   properties: {
     tier: { type: 'string', enum: TIERS },
     period_start: timestamp,
@@ -103,8 +139,16 @@ export const usageSchema = {
     audits_limit: { type: 'integer' },
     audits_used: { type: 'integer' },
     audits_remaining: { type: 'integer' },
-    burst: { type: 'object', required: ['limit', 'window_seconds'], properties: { limit: { type: 'integer' }, window_seconds: { type: 'integer' } } },
-    retrieval: { type: 'object', required: ['limit', 'window_seconds'], properties: { limit: { type: 'integer' }, window_seconds: { type: 'integer' } } },
+    burst: {
+      type: 'object',
+      required: ['limit', 'window_seconds'],
+      properties: { limit: { type: 'integer' }, window_seconds: { type: 'integer' } },
+    },
+    retrieval: {
+      type: 'object',
+      required: ['limit', 'window_seconds'],
+      properties: { limit: { type: 'integer' }, window_seconds: { type: 'integer' } },
+    },
   },
 } as const;
 
@@ -126,7 +170,6 @@ export const errorEnvelopeSchema = {
   },
 } as const;
 
-
 export const createWebhookBodySchema = {
   $id: 'CreateWebhookRequest',
   type: 'object',
@@ -147,7 +190,8 @@ export const createWebhookBodySchema = {
       maxLength: 128,
       // Printable ASCII only: every client encodes it to the same HMAC key bytes.
       pattern: '^[!-~]+$',
-      description: 'HMAC signing secret of 16 to 128 printable ASCII characters without spaces; generated (whsec_…) when omitted.',
+      description:
+        'HMAC signing secret of 16 to 128 printable ASCII characters without spaces; generated (whsec_…) when omitted.',
     },
   },
 } as const;
@@ -201,7 +245,10 @@ export const deliverySchema = {
           started_at: timestamp,
           duration_ms: { type: 'integer' },
           status_code: { type: ['integer', 'null'] },
-          error_class: { type: ['string', 'null'], enum: [null, 'timeout', 'dns', 'connect', 'tls', 'blocked_address', 'non_2xx', 'other'] },
+          error_class: {
+            type: ['string', 'null'],
+            enum: [null, 'timeout', 'dns', 'connect', 'tls', 'blocked_address', 'non_2xx', 'other'],
+          },
           error_message: { type: ['string', 'null'] },
           response_excerpt: { type: ['string', 'null'] },
           next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
@@ -216,9 +263,15 @@ export const putBrandingBodySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['display_name', 'primary_color'],
-  description: 'Replaces the white-label branding of PDF reports for this workspace and mode (test keys brand test reports only).',
+  description:
+    'Replaces the white-label branding of PDF reports for this workspace and mode (test keys brand test reports only).',
   properties: {
-    display_name: { type: 'string', minLength: 1, maxLength: 80, description: "The agency's name: report cover, footer and PDF author." },
+    display_name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 80,
+      description: "The agency's name: report cover, footer and PDF author.",
+    },
     primary_color: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$', description: 'Accent colour, #rrggbb.' },
     footer_text: { type: ['string', 'null'], maxLength: 160, description: 'Printed at the foot of every page.' },
     contact_line: { type: ['string', 'null'], maxLength: 160, description: 'Contact details printed on the cover.' },
@@ -247,7 +300,10 @@ export const brandingSchema = {
     logo: {
       type: ['object', 'null'],
       required: ['content_type', 'byte_size'],
-      properties: { content_type: { type: 'string', enum: ['image/png', 'image/jpeg'] }, byte_size: { type: 'integer' } },
+      properties: {
+        content_type: { type: 'string', enum: ['image/png', 'image/jpeg'] },
+        byte_size: { type: 'integer' },
+      },
     },
     updated_at: { type: ['string', 'null'], format: 'date-time' },
   },
@@ -267,7 +323,8 @@ export const reportLinkSchema = {
 export const reportRenderingSchema = {
   $id: 'ReportRendering',
   type: 'object',
-  description: 'HTTP 202 while the PDF of a completed audit is still being rendered; ask again after Retry-After seconds.',
+  description:
+    'HTTP 202 while the PDF of a completed audit is still being rendered; ask again after Retry-After seconds.',
   required: ['audit_id', 'domain', 'status', 'estimated_completion'],
   properties: {
     audit_id: { type: 'string' },

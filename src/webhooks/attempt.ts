@@ -43,7 +43,11 @@ export async function attemptDelivery(
   // Gone with its workspace: nothing left to deliver to.
   if (!delivery) return { delivered: false, stop: true };
   if (delivery.webhook_deleted_at) {
-    await deps.db('deliveries').where({ id: delivery.id }).whereNot({ state: 'delivered' }).update({ state: 'failed', next_attempt_at: null });
+    await deps
+      .db('deliveries')
+      .where({ id: delivery.id })
+      .whereNot({ state: 'delivered' })
+      .update({ state: 'failed', next_attempt_at: null });
     return { delivered: false, stop: true };
   }
   const startedAt = deps.clock.now();
@@ -81,32 +85,35 @@ export async function attemptDelivery(
   }
   const delivered = errorClass === null;
   const durationMs = Math.round(performance.now() - started);
-  const nextAttemptAt = !delivered && input.nextDelayMs !== null ? new Date(startedAt.getTime() + durationMs + input.nextDelayMs) : null;
-  await store(() => deps.db.transaction(async (trx) => {
-    await trx('delivery_attempts')
-      .insert({
-        delivery_id: delivery.id,
-        attempt: input.attempt,
-        trigger: input.trigger,
-        started_at: startedAt,
-        duration_ms: durationMs,
-        status_code: statusCode,
-        error_class: errorClass,
-        error_message: errorMessage,
-        response_excerpt: excerpt,
-        next_attempt_at: nextAttemptAt,
-      })
-      .onConflict(['delivery_id', 'attempt'])
-      .merge();
-    await trx('deliveries')
-      .where({ id: delivery.id })
-      .update({
-        attempts: trx.raw('greatest(attempts, ?)', [input.attempt]),
-        last_attempt_at: startedAt,
-        next_attempt_at: nextAttemptAt,
-        ...(delivered ? { state: 'delivered', delivered_at: startedAt } : {}),
-      });
-  }));
+  const nextAttemptAt =
+    !delivered && input.nextDelayMs !== null ? new Date(startedAt.getTime() + durationMs + input.nextDelayMs) : null;
+  await store(() =>
+    deps.db.transaction(async (trx) => {
+      await trx('delivery_attempts')
+        .insert({
+          delivery_id: delivery.id,
+          attempt: input.attempt,
+          trigger: input.trigger,
+          started_at: startedAt,
+          duration_ms: durationMs,
+          status_code: statusCode,
+          error_class: errorClass,
+          error_message: errorMessage,
+          response_excerpt: excerpt,
+          next_attempt_at: nextAttemptAt,
+        })
+        .onConflict(['delivery_id', 'attempt'])
+        .merge();
+      await trx('deliveries')
+        .where({ id: delivery.id })
+        .update({
+          attempts: trx.raw('greatest(attempts, ?)', [input.attempt]),
+          last_attempt_at: startedAt,
+          next_attempt_at: nextAttemptAt,
+          ...(delivered ? { state: 'delivered', delivered_at: startedAt } : {}),
+        });
+    }),
+  );
   return { delivered, stop: false };
 }
 

@@ -23,12 +23,18 @@ export interface PlannedDelivery {
  * Nothing is written here: each DeliveryWorkflow records its own log row (recordDelivery), so a
  * workflow run that ends between planning and starting the deliveries leaves no row behind.
  */
-export async function planDeliveries(db: Db, input: { auditId: string; emissionKey: string; details: EventDetails; now: Date }): Promise<PlannedDelivery[]> {
+export async function planDeliveries(
+  db: Db,
+  input: { auditId: string; emissionKey: string; details: EventDetails; now: Date },
+): Promise<PlannedDelivery[]> {
   const audit = await loadAudit(db, input.auditId);
   if (!audit) return [];
   const event: WebhookEvent = input.details.event;
   const webhooks = await subscribedWebhooks(db, { workspaceId: audit.workspace_id, mode: audit.mode }, event);
-  const targets = audit.webhook_url && webhooks.length ? [{ webhook: webhooks[0], url: audit.webhook_url }] : webhooks.map((webhook) => ({ webhook, url: webhook.url }));
+  const targets =
+    audit.webhook_url && webhooks.length
+      ? [{ webhook: webhooks[0], url: audit.webhook_url }]
+      : webhooks.map((webhook) => ({ webhook, url: webhook.url }));
   return targets.map(({ webhook, url }) => ({
     deliveryId: deliveryId(input.emissionKey, event, webhook.id),
     createdAt: input.now.toISOString(),
@@ -43,7 +49,14 @@ export async function planDeliveries(db: Db, input: { auditId: string; emissionK
  */
 export async function recordDelivery(
   db: Db,
-  input: { deliveryId: string; auditId: string; webhookId: string; url: string; details: EventDetails; eventAt: string },
+  input: {
+    deliveryId: string;
+    auditId: string;
+    webhookId: string;
+    url: string;
+    details: EventDetails;
+    eventAt: string;
+  },
 ): Promise<boolean> {
   const audit = await loadAudit(db, input.auditId);
   if (!audit) return false;
@@ -91,6 +104,9 @@ function eventPayload(audit: NonNullable<Awaited<ReturnType<typeof loadAudit>>>,
 }
 
 function deliveryId(emissionKey: string, event: string, webhookId: string): string {
-  const digest = createHash('sha256').update(`${emissionKey}\0${event}\0${webhookId}`).digest('base64url').replace(/[-_]/g, '');
+  const digest = createHash('sha256')
+    .update(`${emissionKey}\0${event}\0${webhookId}`)
+    .digest('base64url')
+    .replace(/[-_]/g, '');
   return `dlv_${digest.slice(0, 24)}`;
 }

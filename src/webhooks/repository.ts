@@ -56,7 +56,11 @@ export async function insertWebhook(db: Db, row: Omit<WebhookRow, 'deleted_at'>)
 }
 
 /** Active webhooks of a workspace and environment, oldest first, keyset-paginated. */
-export async function listWebhooks(db: Db, scope: Scope, page: { limit: number; after?: { createdAt: string; id: string } }) {
+export async function listWebhooks(
+  db: Db,
+  scope: Scope,
+  page: { limit: number; after?: { createdAt: string; id: string } },
+) {
   const query = db<WebhookRow>('webhooks')
     .where({ workspace_id: scope.workspaceId, mode: scope.mode })
     .whereNull('deleted_at')
@@ -68,7 +72,10 @@ export async function listWebhooks(db: Db, scope: Scope, page: { limit: number; 
 }
 
 export async function findWebhook(db: Db, scope: Scope, webhookId: string): Promise<WebhookRow | undefined> {
-  return db<WebhookRow>('webhooks').where({ id: webhookId, workspace_id: scope.workspaceId, mode: scope.mode }).whereNull('deleted_at').first();
+  return db<WebhookRow>('webhooks')
+    .where({ id: webhookId, workspace_id: scope.workspaceId, mode: scope.mode })
+    .whereNull('deleted_at')
+    .first();
 }
 
 export async function deleteWebhook(db: Db, scope: Scope, webhookId: string, now: Date): Promise<boolean> {
@@ -88,7 +95,10 @@ export async function subscribedWebhooks(db: Db, scope: Scope, event: WebhookEve
     .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 }
 
-export async function loadDelivery(db: Db, deliveryId: string): Promise<(DeliveryRow & { secret: string; webhook_deleted_at: Date | null }) | undefined> {
+export async function loadDelivery(
+  db: Db,
+  deliveryId: string,
+): Promise<(DeliveryRow & { secret: string; webhook_deleted_at: Date | null }) | undefined> {
   return db('deliveries as d')
     .join('webhooks as w', 'w.id', 'd.webhook_id')
     .where('d.id', deliveryId)
@@ -100,16 +110,28 @@ export async function findDelivery(db: Db, webhookId: string, deliveryId: string
 }
 
 /** The delivery log of a webhook, newest first, each delivery with all its attempts. */
-export async function listDeliveries(db: Db, webhookId: string, page: { limit: number; after?: { createdAt: string; id: string } }) {
+export async function listDeliveries(
+  db: Db,
+  webhookId: string,
+  page: { limit: number; after?: { createdAt: string; id: string } },
+) {
   const query = db<DeliveryRow>('deliveries')
     .where({ webhook_id: webhookId })
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(page.limit + 1);
   if (page.after) query.whereRaw('(created_at, id) < (?::timestamptz, ?)', [page.after.createdAt, page.after.id]);
   const rows = ((await query) as DeliveryRow[]).slice(0, page.limit + 1);
   const visible = rows.slice(0, page.limit);
   const attempts: DeliveryAttemptRow[] = visible.length
-    ? await db('delivery_attempts').whereIn('delivery_id', visible.map((r) => r.id)).orderBy(['delivery_id', 'attempt'])
+    ? await db('delivery_attempts')
+        .whereIn(
+          'delivery_id',
+          visible.map((r) => r.id),
+        )
+        .orderBy(['delivery_id', 'attempt'])
     : [];
   return { rows: visible, attempts, hasMore: rows.length > page.limit };
 }

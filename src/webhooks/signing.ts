@@ -22,7 +22,9 @@ export function standardWebhooksKey(secret: string): Buffer {
 
 /** Standard Webhooks `webhook-signature`: v1,<base64 HMAC-SHA256 of "id.timestamp.body">. */
 export function standardSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
+  const mac = createHmac('sha256', standardWebhooksKey(secret))
+    .update(`${id}.${timestampSeconds}.${body}`)
+    .digest('base64');
   return `v1,${mac}`;
 }
 

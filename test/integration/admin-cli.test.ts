@@ -57,8 +57,23 @@ describe('admin CLI (test contract)', function () {
       const logo = path.join(dir, 'logo.png');
       await writeFile(logo, tinyPng(90, 30));
       const account = JSON.parse((await admin('account', 'create', '--tier', 'pro', '--json')).stdout);
-      const set = await admin('branding', 'set', '--workspace', account.workspace_id, '--name', 'Acme Digital', '--color', '#E4572E',
-        '--logo', logo, '--footer', 'Prepared for you', '--contact', 'hello@acme.example', '--json');
+      const set = await admin(
+        'branding',
+        'set',
+        '--workspace',
+        account.workspace_id,
+        '--name',
+        'Acme Digital',
+        '--color',
+        '#E4572E',
+        '--logo',
+        logo,
+        '--footer',
+        'Prepared for you',
+        '--contact',
+        'hello@acme.example',
+        '--json',
+      );
       assert.equal(set.code, 0, set.stderr + set.stdout);
       const saved = JSON.parse(set.stdout);
       for (const mode of ['test', 'live']) {
@@ -66,7 +81,9 @@ describe('admin CLI (test contract)', function () {
         assert.equal(saved[mode].primary_color, '#e4572e');
         assert.equal(saved[mode].logo.content_type, 'image/png');
       }
-      const liveKey = JSON.parse((await admin('key', 'create', '--workspace', account.workspace_id, '--mode', 'live', '--json')).stdout).key;
+      const liveKey = JSON.parse(
+        (await admin('key', 'create', '--workspace', account.workspace_id, '--mode', 'live', '--json')).stdout,
+      ).key;
       const viaApi = await api('GET', '/v1/branding', { key: liveKey });
       assert.deepEqual(viaApi.body, saved.live);
 
@@ -76,12 +93,32 @@ describe('admin CLI (test contract)', function () {
       assert.equal(shown.test.display_name, null);
       assert.equal(shown.live.display_name, 'Acme Digital');
 
-      const bad = await admin('branding', 'set', '--workspace', account.workspace_id, '--name', 'Acme', '--color', 'orange', '--json');
+      const bad = await admin(
+        'branding',
+        'set',
+        '--workspace',
+        account.workspace_id,
+        '--name',
+        'Acme',
+        '--color',
+        'orange',
+        '--json',
+      );
       assert.notEqual(bad.code, 0);
       assert.match(JSON.parse(bad.stdout).error.message, /primaryColor: must be a colour as #rrggbb/);
 
       const free = JSON.parse((await admin('account', 'create', '--tier', 'free', '--json')).stdout);
-      const refused = await admin('branding', 'set', '--workspace', free.workspace_id, '--name', 'Acme', '--color', '#000000', '--json');
+      const refused = await admin(
+        'branding',
+        'set',
+        '--workspace',
+        free.workspace_id,
+        '--name',
+        'Acme',
+        '--color',
+        '#000000',
+        '--json',
+      );
       assert.notEqual(refused.code, 0);
       assert.equal(JSON.parse(refused.stdout).error.code, 'tier_required');
       const { db } = await getStack();

@@ -22,7 +22,11 @@ describe('API edges: authentication, errors, envelope and headers', () => {
     await db('api_keys').where({ id: account.liveKeyId }).update({ revoked_at: new Date() });
     // A fresh authenticator (another instance) sees the revocation at once.
     const other = await startExtraApi();
-    assertEnvelope(await api('GET', '/v1/audits', { key: account.liveKey, baseUrl: other.url }), 401, 'invalid_api_key');
+    assertEnvelope(
+      await api('GET', '/v1/audits', { key: account.liveKey, baseUrl: other.url }),
+      401,
+      'invalid_api_key',
+    );
     assert.equal((await api('GET', '/v1/audits', { key: account.testKey, baseUrl: other.url })).status, 200);
   });
 
@@ -47,28 +51,76 @@ describe('API edges: authentication, errors, envelope and headers', () => {
 
   it('accepts JSON only, within 64 KiB, and stores nothing on bad input', async () => {
     const { testKey, workspaceId } = await newAccount('pro');
-    const plain = await api('POST', '/v1/audits', { key: testKey, rawBody: 'domain=https://a.com', headers: { 'Content-Type': 'text/plain' } });
+    const plain = await api('POST', '/v1/audits', {
+      key: testKey,
+      rawBody: 'domain=https://a.com',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     assertEnvelope(plain, 400, 'invalid_request', /Content-Type must be application\/json, got "text\/plain"/);
-    assertEnvelope(await api('POST', '/v1/audits', { key: testKey, rawBody: '{"domain": ', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_request', /not valid JSON/);
+    assertEnvelope(
+      await api('POST', '/v1/audits', {
+        key: testKey,
+        rawBody: '{"domain": ',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+      /not valid JSON/,
+    );
     const huge = { domain: 'https://example.com', webhook_url: `https://hooks.example.com/${'x'.repeat(70 * 1024)}` };
     assertEnvelope(await api('POST', '/v1/audits', { key: testKey, body: huge }), 413, 'payload_too_large');
-    assertEnvelope(await api('POST', '/v1/audits', { key: testKey, body: {} }), 400, 'invalid_request', /domain is required/);
-    assertEnvelope(await api('POST', '/v1/audits', { key: testKey, body: { domain: 'https://a.com', extra: 1 } }), 400, 'invalid_request', /extra is not allowed/);
-    assertEnvelope(await api('POST', '/v1/audits', { key: testKey, body: { domain: 'example.com' } }), 400, 'invalid_domain', /missing a protocol/);
-    assertEnvelope(await api('POST', '/v1/audits', { key: testKey, body: { domain: 'https://example.com/path' } }), 400, 'invalid_domain', /path/);
+    assertEnvelope(
+      await api('POST', '/v1/audits', { key: testKey, body: {} }),
+      400,
+      'invalid_request',
+      /domain is required/,
+    );
+    assertEnvelope(
+      await api('POST', '/v1/audits', { key: testKey, body: { domain: 'https://a.com', extra: 1 } }),
+      400,
+      'invalid_request',
+      /extra is not allowed/,
+    );
+    assertEnvelope(
+      await api('POST', '/v1/audits', { key: testKey, body: { domain: 'example.com' } }),
+      400,
+      'invalid_domain',
+      /missing a protocol/,
+    );
+    assertEnvelope(
+      await api('POST', '/v1/audits', { key: testKey, body: { domain: 'https://example.com/path' } }),
+      400,
+      'invalid_domain',
+      /path/,
+    );
     assert.equal(await auditCount(workspaceId), 0);
   });
 
   it('refuses a trigger tier above the account tier with tier_required naming the tier', async () => {
     const { testKey, liveKey, workspaceId } = await newAccount('pro');
-    assertEnvelope(await api('POST', '/v1/audits', { key: testKey, body: { domain: 'https://a.example.com', tier: 'team' } }), 403, 'tier_required', /requires the team tier/);
-    assertEnvelope(await api('POST', '/v1/audits', { key: liveKey, body: { domain: 'https://a.example.com', tier: 'enterprise' } }), 403, 'tier_required', /enterprise/);
+    assertEnvelope(
+      await api('POST', '/v1/audits', { key: testKey, body: { domain: 'https://a.example.com', tier: 'team' } }),
+      403,
+      'tier_required',
+      /requires the team tier/,
+    );
+    assertEnvelope(
+      await api('POST', '/v1/audits', { key: liveKey, body: { domain: 'https://a.example.com', tier: 'enterprise' } }),
+      403,
+      'tier_required',
+      /enterprise/,
+    );
     assert.equal(await auditCount(workspaceId), 0);
   });
 
   it('gates webhooks and PDF reports to pro and up', async () => {
     const free = await newAccount('free');
-    assertEnvelope(await api('POST', '/v1/webhooks', { key: free.testKey, body: { url: 'https://hooks.example.com' } }), 403, 'tier_required', /pro tier/);
+    assertEnvelope(
+      await api('POST', '/v1/webhooks', { key: free.testKey, body: { url: 'https://hooks.example.com' } }),
+      403,
+      'tier_required',
+      /pro tier/,
+    );
     assertEnvelope(await api('GET', '/v1/webhooks', { key: free.liveKey }), 403, 'tier_required', /pro tier/);
     assertEnvelope(await api('GET', '/v1/audits/aud_x/pdf', { key: free.liveKey }), 403, 'tier_required', /pro tier/);
     const pro = await newAccount('pro');
@@ -81,17 +133,28 @@ describe('API edges: authentication, errors, envelope and headers', () => {
     const ready = await api('GET', '/v1/readyz');
     assert.equal(ready.status, 200);
     assert.equal(ready.body.status, 'ready');
-    for (const component of ['api', 'temporal', 'database']) assert.equal(ready.body.components[component], 'up', component);
+    for (const component of ['api', 'temporal', 'database'])
+      assert.equal(ready.body.components[component], 'up', component);
     const openapi = await api('GET', '/v1/openapi.json');
     assert.equal(openapi.body.openapi, '3.1.0');
     assert.ok(openapi.body.paths['/audits'].post);
     assert.ok(openapi.body.paths['/audits/{audit_id}/pdf'].get.responses['202']);
     assert.deepEqual(openapi.body.paths['/reports/{audit_id}.pdf'].get.security, []);
     assert.deepEqual(Object.keys(openapi.body.paths['/branding']).sort(), ['delete', 'get', 'put']);
-    assert.equal(openapi.body.components.schemas.PutBrandingRequest.properties.primary_color.pattern, '^#[0-9a-fA-F]{6}$');
+    assert.equal(
+      openapi.body.components.schemas.PutBrandingRequest.properties.primary_color.pattern,
+      '^#[0-9a-fA-F]{6}$',
+    );
     assert.equal(openapi.body.components.schemas.Audit.properties.version.const, 'v1');
     const docs = await api('GET', '/docs/errors');
-    for (const code of ['invalid_domain', 'tier_required', 'audit_quota_exceeded', 'method_not_allowed', 'invalid_signature', 'link_expired']) {
+    for (const code of [
+      'invalid_domain',
+      'tier_required',
+      'audit_quota_exceeded',
+      'method_not_allowed',
+      'invalid_signature',
+      'link_expired',
+    ]) {
       assert.match(docs.text, new RegExp(`id="${code}"`));
     }
   });
@@ -104,13 +167,22 @@ describe('API edges: hardening', () => {
       const response = await api('GET', '/v1/usage', { headers: { Authorization: `${scheme} ${testKey}` } });
       assert.equal(response.status, 200, `${scheme}: ${response.text}`);
     }
-    assertEnvelope(await api('GET', '/v1/usage', { headers: { Authorization: `Token ${testKey}` } }), 401, 'invalid_api_key', /malformed|missing/);
+    assertEnvelope(
+      await api('GET', '/v1/usage', { headers: { Authorization: `Token ${testKey}` } }),
+      401,
+      'invalid_api_key',
+      /malformed|missing/,
+    );
   });
 
   it('refuses another content type with 400 invalid_request naming it, storing nothing', async () => {
     const { testKey, workspaceId } = await newAccount('pro');
     for (const type of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x']) {
-      const response = await api('POST', '/v1/audits', { key: testKey, rawBody: '{"domain":"https://a.example"}', headers: { 'Content-Type': type } });
+      const response = await api('POST', '/v1/audits', {
+        key: testKey,
+        rawBody: '{"domain":"https://a.example"}',
+        headers: { 'Content-Type': type },
+      });
       assertEnvelope(response, 400, 'invalid_request', new RegExp(`got "${type.split(';')[0]}`));
     }
     assert.equal(await auditCount(workspaceId), 0);
@@ -119,20 +191,42 @@ describe('API edges: hardening', () => {
   it('keeps a custom webhook secret byte for byte: printable ASCII of 16 to 128 characters', async () => {
     const { testKey, workspaceId } = await newAccount('pro');
     const { db } = await getStack();
-    const secret = `${'!~'.repeat(8)}${String.fromCharCode(...Array.from({ length: 94 }, (_, i) => 0x21 + i))}`.slice(0, 128);
+    const secret = `${'!~'.repeat(8)}${String.fromCharCode(...Array.from({ length: 94 }, (_, i) => 0x21 + i))}`.slice(
+      0,
+      128,
+    );
     assert.equal(secret.length, 110);
-    const created = await api('POST', '/v1/webhooks', { key: testKey, body: { url: 'http://127.0.0.1:9/hook', secret } });
+    const created = await api('POST', '/v1/webhooks', {
+      key: testKey,
+      body: { url: 'http://127.0.0.1:9/hook', secret },
+    });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.secret, secret);
     const row = await db('webhooks').where({ id: created.body.webhook_id }).first('secret');
     assert.equal(row.secret, secret);
     // What a receiver computes from the secret it configured is what the service signs with.
     const body = '{"event":"audit.completed"}';
-    assert.equal(createHmac('sha256', row.secret).update(body).digest('hex'), createHmac('sha256', secret).update(body).digest('hex'));
-    for (const bad of [`${'a'.repeat(20)}\ud800`, `${'a'.repeat(20)}\u00e9`, 'a'.repeat(15), 'a'.repeat(129), `${'a'.repeat(10)} ${'b'.repeat(10)}`]) {
-      assertEnvelope(await api('POST', '/v1/webhooks', { key: testKey, body: { url: 'http://127.0.0.1:9/hook', secret: bad } }), 400, 'invalid_request', /field secret/);
+    assert.equal(
+      createHmac('sha256', row.secret).update(body).digest('hex'),
+      createHmac('sha256', secret).update(body).digest('hex'),
+    );
+    for (const bad of [
+      `${'a'.repeat(20)}\ud800`,
+      `${'a'.repeat(20)}\u00e9`,
+      'a'.repeat(15),
+      'a'.repeat(129),
+      `${'a'.repeat(10)} ${'b'.repeat(10)}`,
+    ]) {
+      assertEnvelope(
+        await api('POST', '/v1/webhooks', { key: testKey, body: { url: 'http://127.0.0.1:9/hook', secret: bad } }),
+        400,
+        'invalid_request',
+        /field secret/,
+      );
     }
-    const [{ count }] = await db('webhooks').where({ workspace_id: workspaceId }).count<{ count: string }[]>('* as count');
+    const [{ count }] = await db('webhooks')
+      .where({ workspace_id: workspaceId })
+      .count<{ count: string }[]>('* as count');
     assert.equal(Number(count), 1);
   });
 
@@ -149,13 +243,21 @@ describe('API edges: hardening', () => {
       await api('GET', '/v1/usage'),
       await api('GET', '/nowhere'),
     ];
-    for (const response of responses) assert.equal(response.headers.get('cache-control'), 'no-store', `${response.status} ${response.text.slice(0, 100)}`);
+    for (const response of responses)
+      assert.equal(
+        response.headers.get('cache-control'),
+        'no-store',
+        `${response.status} ${response.text.slice(0, 100)}`,
+      );
   });
 
   it('answers 304 to If-None-Match on a report link, after checking the signature', async function () {
     this.timeout(90_000);
     const account = await newAccount('pro');
-    const trigger = await api('POST', '/v1/audits', { key: account.testKey, body: { domain: 'https://etag.example.com' } });
+    const trigger = await api('POST', '/v1/audits', {
+      key: account.testKey,
+      body: { domain: 'https://etag.example.com' },
+    });
     assert.equal(trigger.status, 202, trigger.text);
     assert.equal((await waitForAudit(account.testKey, trigger.body.audit_id)).body.status, 'completed');
     let link = await api('GET', `/v1/audits/${trigger.body.audit_id}/pdf`, { key: account.testKey });
@@ -196,7 +298,11 @@ describe('API edges: hardening', () => {
     // 2048×2048 RGBA: 16 MiB once decoded (the most accepted), about 20 KiB as a file.
     const logos = [1, 2, 3, 4].map((shade) => pngBytes(2048, 2048, 6, shade * 40));
     for (const logo of logos) assert.ok(logo.length < 40 * 1024);
-    const put = (logo: Buffer) => api('PUT', '/v1/branding', { key: testKey, body: { display_name: 'Acme', primary_color: '#123456', logo: logo.toString('base64') } });
+    const put = (logo: Buffer) =>
+      api('PUT', '/v1/branding', {
+        key: testKey,
+        body: { display_name: 'Acme', primary_color: '#123456', logo: logo.toString('base64') },
+      });
     // Warm the logo check thread, so the measurement is of the checks.
     assert.equal((await put(pngBytes(16, 16, 6, 1))).status, 200);
 
@@ -218,22 +324,48 @@ describe('API edges: hardening', () => {
     for (const result of results) assert.equal(result.status, 200, result.text);
     assert.ok(latencies.length >= 3, `only ${latencies.length} probes in ${checksMs} ms`);
     const worst = Math.max(...latencies);
-    console.log(`      4 logo checks took ${Math.round(checksMs)} ms; /healthz worst ${Math.round(worst)} ms over ${latencies.length} probes`);
+    console.log(
+      `      4 logo checks took ${Math.round(checksMs)} ms; /healthz worst ${Math.round(worst)} ms over ${latencies.length} probes`,
+    );
     assert.ok(worst < 750, `/healthz took ${Math.round(worst)} ms while logos were checked`);
   });
 
   it('refuses logos that decode too big before decoding them, PNG and JPEG', async () => {
     const { testKey } = await newAccount('pro');
-    const put = (logo: Buffer) => api('PUT', '/v1/branding', { key: testKey, body: { display_name: 'Acme', primary_color: '#123456', logo: logo.toString('base64') } });
+    const put = (logo: Buffer) =>
+      api('PUT', '/v1/branding', {
+        key: testKey,
+        body: { display_name: 'Acme', primary_color: '#123456', logo: logo.toString('base64') },
+      });
     // The logo from the report: 33 KB, grey + alpha, 4096×4096 = 32 MiB decoded.
     const greyAlpha = pngBytes(4096, 4096, 4, 0);
     assert.ok(greyAlpha.length < 40 * 1024, `${greyAlpha.length} bytes`);
     const started = performance.now();
-    assertEnvelope(await put(greyAlpha), 400, 'invalid_request', /field logo must decode to at most 16 MiB .*got 32 MiB \(4096×4096, 2 channels\)/);
+    assertEnvelope(
+      await put(greyAlpha),
+      400,
+      'invalid_request',
+      /field logo must decode to at most 16 MiB .*got 32 MiB \(4096×4096, 2 channels\)/,
+    );
     assert.ok(performance.now() - started < 1500, 'refused from its header');
-    assertEnvelope(await put(jpegHeader(20_000, 100)), 400, 'invalid_request', /field logo must be at most 4096×4096 pixels, got 20000×100/);
-    assertEnvelope(await put(jpegHeader(4000, 4000)), 400, 'invalid_request', /field logo must decode to at most 16 MiB/);
-    assertEnvelope(await put(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10])), 400, 'invalid_request', /field logo could not be read as an image/);
+    assertEnvelope(
+      await put(jpegHeader(20_000, 100)),
+      400,
+      'invalid_request',
+      /field logo must be at most 4096×4096 pixels, got 20000×100/,
+    );
+    assertEnvelope(
+      await put(jpegHeader(4000, 4000)),
+      400,
+      'invalid_request',
+      /field logo must decode to at most 16 MiB/,
+    );
+    assertEnvelope(
+      await put(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10])),
+      400,
+      'invalid_request',
+      /field logo could not be read as an image/,
+    );
   });
 });
 
@@ -249,10 +381,19 @@ describe('API edges: failed authentication', () => {
       lookups.reset();
 
       const unknown = `svc_test_${'U'.repeat(32)}`;
-      for (let i = 0; i < 3; i++) assertEnvelope(await api('GET', '/v1/usage', { key: unknown, baseUrl: instance.url }), 401, 'invalid_api_key');
+      for (let i = 0; i < 3; i++)
+        assertEnvelope(await api('GET', '/v1/usage', { key: unknown, baseUrl: instance.url }), 401, 'invalid_api_key');
       assert.equal(lookups.count(), 1, 'an unknown key is looked up once, then remembered');
-      assertEnvelope(await api('GET', '/v1/usage', { key: 'svc_test_malformed', baseUrl: instance.url }), 401, 'invalid_api_key');
-      assertEnvelope(await api('GET', '/v1/usage', { key: `svc_live_${'V'.repeat(32)}`, baseUrl: instance.url }), 401, 'invalid_api_key');
+      assertEnvelope(
+        await api('GET', '/v1/usage', { key: 'svc_test_malformed', baseUrl: instance.url }),
+        401,
+        'invalid_api_key',
+      );
+      assertEnvelope(
+        await api('GET', '/v1/usage', { key: `svc_live_${'V'.repeat(32)}`, baseUrl: instance.url }),
+        401,
+        'invalid_api_key',
+      );
       assert.equal(lookups.count(), 2);
 
       const refused = await api('GET', '/v1/usage', { key: `svc_live_${'W'.repeat(32)}`, baseUrl: instance.url });
@@ -263,7 +404,11 @@ describe('API edges: failed authentication', () => {
 
       // A key this instance knows as valid still works; others wait for the window.
       assert.equal((await api('GET', '/v1/usage', { key: account.testKey, baseUrl: instance.url })).status, 200);
-      assertEnvelope(await api('GET', '/v1/usage', { key: other.testKey, baseUrl: instance.url }), 429, 'too_many_failed_authentications');
+      assertEnvelope(
+        await api('GET', '/v1/usage', { key: other.testKey, baseUrl: instance.url }),
+        429,
+        'too_many_failed_authentications',
+      );
       // Other instances keep their own count: the shared stack is unaffected.
       assert.equal((await api('GET', '/v1/usage', { key: other.testKey })).status, 200);
     } finally {

@@ -25,7 +25,10 @@ describe('audits with a live key', () => {
   it('crawl the site (robots.txt first) and store a scored audit with real analyzer results', async () => {
     const site = await serveSite({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
-      '/': { headers: { 'x-powered-by': 'Express 4.18.2' }, body: GOOD_HOME.replace('<title>Acme widgets for every workshop</title>', '') },
+      '/': {
+        headers: { 'x-powered-by': 'Express 4.18.2' },
+        body: GOOD_HOME.replace('<title>Acme widgets for every workshop</title>', ''),
+      },
     });
     sites.push(site);
     const account = await newAccount('pro');
@@ -141,7 +144,12 @@ describe('audits with a live key', () => {
       storage: new FileReportStorage(stack.config.reportsDir),
       keyring: new SigningKeyring(stack.db),
       health: { live: () => ({ ok: false, components: {} }), ready: async () => ({ ok: false, components: {} }) },
-      scheduler: new TemporalAuditScheduler(new Client({ connection: deadConnection }), deadConnection, stack.config.taskQueue, 2000),
+      scheduler: new TemporalAuditScheduler(
+        new Client({ connection: deadConnection }),
+        deadConnection,
+        stack.config.taskQueue,
+        2000,
+      ),
       baseUrl: () => 'http://127.0.0.1',
       log: () => undefined,
     });
@@ -151,8 +159,15 @@ describe('audits with a live key', () => {
     try {
       // The second audit of a domain would be charged: make sure it is not.
       await stack.db('audits').insert({
-        id: 'aud_00000000000000000000000000', workspace_id: account.workspaceId, account_id: account.accountId, mode: 'live',
-        domain: site.origin, tier: 'pro', status: 'completed', charged: false, created_at: new Date(),
+        id: 'aud_00000000000000000000000000',
+        workspace_id: account.workspaceId,
+        account_id: account.accountId,
+        mode: 'live',
+        domain: site.origin,
+        tier: 'pro',
+        status: 'completed',
+        charged: false,
+        created_at: new Date(),
       });
       for (const key of [account.liveKey, account.testKey]) {
         const response = await api('POST', '/v1/audits', { key, baseUrl, body: { domain: site.origin } });

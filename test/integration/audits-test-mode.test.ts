@@ -66,13 +66,18 @@ describe('audits with a test key', () => {
   });
 
   it('converge to one completed audit when the same domain is triggered again while it runs', async () => {
-    const responses = await Promise.all(Array.from({ length: 4 }, () => trigger(account.testKey, 'https://rerun.example.com')));
+    const responses = await Promise.all(
+      Array.from({ length: 4 }, () => trigger(account.testKey, 'https://rerun.example.com')),
+    );
     assert.equal(new Set(responses.map((r) => r.body.audit_id)).size, 1);
     const again = await trigger(account.testKey, 'https://rerun.example.com');
     const done = await waitForAudit(account.testKey, again.body.audit_id);
     assert.equal(done.body.status, 'completed');
     const { service } = await getStack();
-    assert.deepEqual(await service.temporal.client.workflow.getHandle(again.body.audit_id).result(), { status: 'completed', attempts: 1 });
+    assert.deepEqual(await service.temporal.client.workflow.getHandle(again.body.audit_id).result(), {
+      status: 'completed',
+      attempts: 1,
+    });
   });
 
   it('show a status envelope until complete and keep the workflow and its search attributes current', async () => {
@@ -122,7 +127,13 @@ describe('audits with a test key', () => {
 
 describe('listing audits', () => {
   let account: TestAccount;
-  const domains = ['https://l1.example.com', 'https://l2.example.com', 'https://l3.example.com', 'https://l4.example.com', 'http://l5.example.com'];
+  const domains = [
+    'https://l1.example.com',
+    'https://l2.example.com',
+    'https://l3.example.com',
+    'https://l4.example.com',
+    'http://l5.example.com',
+  ];
   const ids: string[] = [];
   before(async () => {
     account = await newAccount('team');
@@ -146,7 +157,14 @@ describe('listing audits', () => {
       assert.equal(page.status, 200, page.text);
       assert.ok(page.body.data.length <= 2);
       for (const item of page.body.data) {
-        assert.deepEqual(Object.keys(item).sort(), ['audit_id', 'completed_at', 'created_at', 'domain', 'score', 'status']);
+        assert.deepEqual(Object.keys(item).sort(), [
+          'audit_id',
+          'completed_at',
+          'created_at',
+          'domain',
+          'score',
+          'status',
+        ]);
         seen.push(item.audit_id);
       }
       assert.equal(page.body.has_more, page.body.next_cursor !== null);
@@ -179,9 +197,17 @@ describe('listing audits', () => {
     assert.ok(completed.body.data.every((a: { score: number | null }) => Number.isInteger(a.score)));
     assert.equal((await api('GET', '/v1/audits?status=failed', { key: account.testKey })).body.data.length, 0);
     const byHost = await api('GET', '/v1/audits?domain=l2.example.com', { key: account.testKey });
-    assert.deepEqual(byHost.body.data.map((a: { audit_id: string }) => a.audit_id), [ids[1]]);
-    const byOrigin = await api('GET', `/v1/audits?domain=${encodeURIComponent('http://l5.example.com')}`, { key: account.testKey });
-    assert.deepEqual(byOrigin.body.data.map((a: { audit_id: string }) => a.audit_id), [ids[4]]);
+    assert.deepEqual(
+      byHost.body.data.map((a: { audit_id: string }) => a.audit_id),
+      [ids[1]],
+    );
+    const byOrigin = await api('GET', `/v1/audits?domain=${encodeURIComponent('http://l5.example.com')}`, {
+      key: account.testKey,
+    });
+    assert.deepEqual(
+      byOrigin.body.data.map((a: { audit_id: string }) => a.audit_id),
+      [ids[4]],
+    );
 
     const { db } = await getStack();
     const third = await db('audits').where({ id: ids[2] }).first('completed_at');

@@ -36,13 +36,21 @@ async function serve(routes: Record<string, Reply | Handler>, host = '127.0.0.1'
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
-    requests.push({ method: req.method ?? '', url, ua: String(req.headers['user-agent']), ae: String(req.headers['accept-encoding'] ?? ''), origin: req.headers.origin });
+    requests.push({
+      method: req.method ?? '',
+      url,
+      ua: String(req.headers['user-agent']),
+      ae: String(req.headers['accept-encoding'] ?? ''),
+      origin: req.headers.origin,
+    });
     const n = (hits.get(url) ?? 0) + 1;
     hits.set(url, n);
     const route = routes[url];
     const reply = typeof route === 'function' ? route(req, n) : route;
     if (!reply) {
-      res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
+      res
+        .writeHead(404, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>Not found</title><h1>Not found</h1>');
       return;
     }
     let body: Buffer = Buffer.from(reply.body ?? '');
@@ -75,7 +83,11 @@ async function serve(routes: Record<string, Reply | Handler>, host = '127.0.0.1'
 const page = (title: string, links: string[], extra = '') =>
   `<!doctype html><html lang="en"><head><title>${title}</title>${extra}</head><body><h1>${title}</h1>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 
-function crawl(origin: string, pageBudget: number, extra: Partial<Parameters<typeof crawlSite>[0]> = {}): Promise<CrawlSnapshot> {
+function crawl(
+  origin: string,
+  pageBudget: number,
+  extra: Partial<Parameters<typeof crawlSite>[0]> = {},
+): Promise<CrawlSnapshot> {
   return crawlSite({ origin, pageBudget, allow: LOOPBACK, userAgent: UA, lookupDns: false, probeTls: false, ...extra });
 }
 
@@ -91,7 +103,6 @@ async function rejectsWith(p: Promise<unknown>, code: string): Promise<AuditFail
 }
 
 const paths = (snap: CrawlSnapshot) => snap.pages.map((p) => new URL(p.url).pathname);
-
 
 describe('crawlSite (loopback fixtures)', function () {
   this.timeout(30_000);
@@ -109,7 +120,10 @@ describe('crawlSite (loopback fixtures)', function () {
       const offsite = `${other.origin}/`;
       let origin = '';
       site = await serve({
-        '/robots.txt': () => ({ headers: { 'content-type': 'text/plain' }, body: `User-agent: *\nDisallow: /private\n\nSitemap: ${origin}/sitemap-index.xml\n` }),
+        '/robots.txt': () => ({
+          headers: { 'content-type': 'text/plain' },
+          body: `User-agent: *\nDisallow: /private\n\nSitemap: ${origin}/sitemap-index.xml\n`,
+        }),
         '/sitemap-index.xml': () => ({
           headers: { 'content-type': 'application/xml' },
           body: `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/sitemap-pages.xml</loc></sitemap></sitemapindex>`,
@@ -120,8 +134,12 @@ describe('crawlSite (loopback fixtures)', function () {
           body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/</loc></url><url><loc>${origin}/a</loc></url><url><loc>${origin}/private/x</loc></url><url><loc>${origin}/orphan</loc></url></urlset>`,
         }),
         '/': {
-          body: page('Home', ['/a', '/b', '/c', '/private/x', offsite, '/old', 'mailto:x@example.com', '#top'],
-            '<link rel="stylesheet" href="/s.css"><script src="/app.js"></script>') + '<img src="/logo.png" alt="">',
+          body:
+            page(
+              'Home',
+              ['/a', '/b', '/c', '/private/x', offsite, '/old', 'mailto:x@example.com', '#top'],
+              '<link rel="stylesheet" href="/s.css"><script src="/app.js"></script>',
+            ) + '<img src="/logo.png" alt="">',
         },
         '/a': { encode: 'gzip', body: page('Page A', ['/a1', '/b', '/']) },
         '/b': { encode: 'br', body: page('Page B', ['/b1', '/a']) },
@@ -133,8 +151,15 @@ describe('crawlSite (loopback fixtures)', function () {
         '/b1': { body: page('B1', []) },
         '/c1': { body: page('C1', []) },
         '/orphan': { body: page('Orphan', []) },
-        '/s.css': { headers: { 'content-type': 'text/css', 'cache-control': 'max-age=31536000' }, body: 'body{color:red}' },
-        '/app.js': { headers: { 'content-type': 'text/javascript' }, encode: 'gzip', body: 'console.log(1);'.repeat(100) },
+        '/s.css': {
+          headers: { 'content-type': 'text/css', 'cache-control': 'max-age=31536000' },
+          body: 'body{color:red}',
+        },
+        '/app.js': {
+          headers: { 'content-type': 'text/javascript' },
+          encode: 'gzip',
+          body: 'console.log(1);'.repeat(100),
+        },
         '/logo.png': { status: 404, body: 'nope' },
         '/llms.txt': { headers: { 'content-type': 'text/plain' }, body: '# Site\n> about' },
       });
@@ -169,7 +194,9 @@ describe('crawlSite (loopback fixtures)', function () {
 
     it('skips and records URLs disallowed by robots.txt', () => {
       assert.ok(!site.requests.some((r) => r.url.startsWith('/private')));
-      assert.deepEqual(snap.robotsDisallowed, [{ url: `${site.origin}/private/x`, depth: 1, foundOn: [`${site.origin}/`], inSitemap: true }]);
+      assert.deepEqual(snap.robotsDisallowed, [
+        { url: `${site.origin}/private/x`, depth: 1, foundOn: [`${site.origin}/`], inSitemap: true },
+      ]);
       assert.equal(snap.robots.kind, 'fetched');
     });
 
@@ -187,7 +214,10 @@ describe('crawlSite (loopback fixtures)', function () {
         { url: `${site.origin}/older`, status: 302, location: '/d' },
       ]);
       // /d reached by redirect is not crawled a second time
-      assert.equal(site.requests.filter((r) => r.url === '/d' && r.method === 'GET' && r.origin === undefined).length, 1);
+      assert.equal(
+        site.requests.filter((r) => r.url === '/d' && r.method === 'GET' && r.origin === undefined).length,
+        1,
+      );
     });
 
     it('decodes gzip and br bodies, sending an honest UA and accept-encoding', () => {
@@ -227,7 +257,12 @@ describe('crawlSite (loopback fixtures)', function () {
       assert.equal(res.get('/logo.png')!.kind, 'image');
       assert.deepEqual(res.get('/logo.png')!.foundOn, [`${site.origin}/`]);
       const checks = new Map(snap.linkChecks!.map((c) => [new URL(c.url).pathname, c]));
-      assert.deepEqual(checks.get('/logo.png'), { url: `${site.origin}/logo.png`, status: 404, foundOn: [`${site.origin}/`], kind: 'resource' });
+      assert.deepEqual(checks.get('/logo.png'), {
+        url: `${site.origin}/logo.png`,
+        status: 404,
+        foundOn: [`${site.origin}/`],
+        kind: 'resource',
+      });
       // listed only in the sitemap: status checked, not crawled
       assert.equal(checks.get('/orphan')!.status, 200);
       assert.equal(checks.get('/orphan')!.kind, 'page');
@@ -260,7 +295,14 @@ describe('crawlSite (loopback fixtures)', function () {
 
   describe('limits', () => {
     it('respects the page budget (3 of a 10-page site)', async () => {
-      const routes: Record<string, Reply> = { '/': { body: page('Home', Array.from({ length: 9 }, (_, i) => `/p${i + 1}`)) } };
+      const routes: Record<string, Reply> = {
+        '/': {
+          body: page(
+            'Home',
+            Array.from({ length: 9 }, (_, i) => `/p${i + 1}`),
+          ),
+        },
+      };
       for (let i = 1; i <= 9; i++) routes[`/p${i}`] = { body: page(`P${i}`, ['/']) };
       const site = await serve(routes);
       try {
@@ -269,7 +311,10 @@ describe('crawlSite (loopback fixtures)', function () {
         const getPages = site.requests.filter((r) => r.method === 'GET' && /^\/p\d$/.test(r.url));
         assert.equal(getPages.length, 2);
         // the rest are status-checked (HEAD), not crawled
-        const checked = snap.linkChecks!.filter((c) => c.kind === 'page').map((c) => new URL(c.url).pathname).sort();
+        const checked = snap
+          .linkChecks!.filter((c) => c.kind === 'page')
+          .map((c) => new URL(c.url).pathname)
+          .sort();
         assert.deepEqual(checked, ['/p3', '/p4', '/p5', '/p6', '/p7', '/p8', '/p9']);
       } finally {
         await site.close();
@@ -286,7 +331,10 @@ describe('crawlSite (loopback fixtures)', function () {
         assert.equal(Math.max(...snap.pages.map((p) => p.depth)), 5);
         assert.ok(!site.requests.some((r) => r.url === '/d6' && r.method === 'GET'));
         assert.ok(!site.requests.some((r) => r.url === '/d7'));
-        assert.deepEqual(snap.linkChecks!.map((c) => new URL(c.url).pathname), ['/d6']);
+        assert.deepEqual(
+          snap.linkChecks!.map((c) => new URL(c.url).pathname),
+          ['/d6'],
+        );
       } finally {
         await site.close();
       }
@@ -295,7 +343,10 @@ describe('crawlSite (loopback fixtures)', function () {
 
   describe('robots.txt and failures', () => {
     it('fails with robots_disallowed when the home page is disallowed', async () => {
-      const site = await serve({ '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: DomainAuditBot\nDisallow: /\n' }, '/': { body: page('Home', []) } });
+      const site = await serve({
+        '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: DomainAuditBot\nDisallow: /\n' },
+        '/': { body: page('Home', []) },
+      });
       try {
         await rejectsWith(crawl(site.origin, 10), 'robots_disallowed');
         assert.ok(!site.requests.some((r) => r.url === '/'));
@@ -305,7 +356,11 @@ describe('crawlSite (loopback fixtures)', function () {
     });
 
     it('allows everything when robots.txt answers 4xx', async () => {
-      const site = await serve({ '/robots.txt': { status: 403, body: 'no' }, '/': { body: page('Home', ['/x']) }, '/x': { body: page('X', []) } });
+      const site = await serve({
+        '/robots.txt': { status: 403, body: 'no' },
+        '/': { body: page('Home', ['/x']) },
+        '/x': { body: page('X', []) },
+      });
       try {
         const snap = await crawl(site.origin, 10);
         assert.deepEqual(paths(snap), ['/', '/x']);
@@ -315,7 +370,10 @@ describe('crawlSite (loopback fixtures)', function () {
     });
 
     it('fails with domain_unreachable when robots.txt answers 503', async () => {
-      const site = await serve({ '/robots.txt': { status: 503, headers: { 'retry-after': '0' }, body: 'down' }, '/': { body: page('Home', []) } });
+      const site = await serve({
+        '/robots.txt': { status: 503, headers: { 'retry-after': '0' }, body: 'down' },
+        '/': { body: page('Home', []) },
+      });
       try {
         await rejectsWith(crawl(site.origin, 10), 'domain_unreachable');
         assert.equal(site.requests.filter((r) => r.url === '/robots.txt').length, 3);
@@ -335,7 +393,8 @@ describe('crawlSite (loopback fixtures)', function () {
     it('backs off on 429 with Retry-After: 1 and then crawls', async () => {
       const site = await serve({
         '/': { body: page('Home', ['/busy']) },
-        '/busy': (_req, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '1' }, body: 'slow down' } : { body: page('Busy', []) }),
+        '/busy': (_req, n) =>
+          n === 1 ? { status: 429, headers: { 'retry-after': '1' }, body: 'slow down' } : { body: page('Busy', []) },
       });
       try {
         const t0 = Date.now();
@@ -363,7 +422,10 @@ describe('crawlSite (loopback fixtures)', function () {
     });
 
     it('fails with target_rate_limited when the home page keeps answering 429', async () => {
-      const site = await serve({ '/robots.txt': { status: 404 }, '/': { status: 429, headers: { 'retry-after': '0' }, body: 'slow down' } });
+      const site = await serve({
+        '/robots.txt': { status: 404 },
+        '/': { status: 429, headers: { 'retry-after': '0' }, body: 'slow down' },
+      });
       try {
         await rejectsWith(crawl(site.origin, 10), 'target_rate_limited');
         assert.equal(site.requests.filter((r) => r.url === '/').length, 3);
@@ -373,7 +435,14 @@ describe('crawlSite (loopback fixtures)', function () {
     });
 
     it('fails with target_rate_limited early when most pages keep answering 429', async () => {
-      const routes: Record<string, Reply | Handler> = { '/': { body: page('Home', Array.from({ length: 30 }, (_, i) => `/s${i}`)) } };
+      const routes: Record<string, Reply | Handler> = {
+        '/': {
+          body: page(
+            'Home',
+            Array.from({ length: 30 }, (_, i) => `/s${i}`),
+          ),
+        },
+      };
       for (let i = 0; i < 30; i++) routes[`/s${i}`] = { status: 429, headers: { 'retry-after': '0' }, body: 'wait' };
       const site = await serve(routes);
       try {
@@ -416,7 +485,14 @@ describe('crawlSite (loopback fixtures)', function () {
     });
 
     it('stops promptly when the signal aborts', async () => {
-      const routes: Record<string, Reply | Handler> = { '/': { body: page('Home', Array.from({ length: 20 }, (_, i) => `/s${i}`)) } };
+      const routes: Record<string, Reply | Handler> = {
+        '/': {
+          body: page(
+            'Home',
+            Array.from({ length: 20 }, (_, i) => `/s${i}`),
+          ),
+        },
+      };
       for (let i = 0; i < 20; i++) routes[`/s${i}`] = { status: 429, headers: { 'retry-after': '10' }, body: 'wait' };
       const site = await serve(routes);
       try {
@@ -440,10 +516,16 @@ describe('crawlSite (loopback fixtures)', function () {
     before(async function () {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawler-tls-'));
       if (!selfSignedCertificate(dir)) this.skip(); // no openssl CLI on this machine
-      server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
-        if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html', 'strict-transport-security': 'max-age=63072000' }).end(page('Secure home', []));
-        else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
-      });
+      server = https.createServer(
+        { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) },
+        (req, res) => {
+          if (req.url === '/')
+            res
+              .writeHead(200, { 'content-type': 'text/html', 'strict-transport-security': 'max-age=63072000' })
+              .end(page('Secure home', []));
+          else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+        },
+      );
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
       // The http:// probe goes to port 80 of the same (loopback) host; serve a redirect there when we may bind it.
@@ -487,7 +569,10 @@ describe('crawlSite (loopback fixtures)', function () {
 
   describe('helpers', () => {
     it('parses sitemaps and flags malformed XML', () => {
-      const ok = parseSitemapXml('<?xml version="1.0"?><urlset><url><loc> https://a.example/x </loc></url></urlset>', 10);
+      const ok = parseSitemapXml(
+        '<?xml version="1.0"?><urlset><url><loc> https://a.example/x </loc></url></urlset>',
+        10,
+      );
       assert.deepEqual(ok, { root: 'urlset', locCount: 1, locs: ['https://a.example/x'] });
       const bad = parseSitemapXml('<urlset><url><loc>https://a.example/</loc></urlset>', 10);
       assert.equal(bad.root, 'urlset');

@@ -10,11 +10,17 @@ describe('failure classes through the workflow (injected crawl faults)', functio
 
   it('fails attempts with audit_provider_unavailable and retries; the last attempt completes with the analyzers that needed it in error', async () => {
     const stack = await getStack();
-    const site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: '<!doctype html><html lang="en"><title>Provider outage fixture site</title><h1>Hi</h1></html>' } });
+    const site = await serveSite({
+      '/robots.txt': { body: '' },
+      '/': { body: '<!doctype html><html lang="en"><title>Provider outage fixture site</title><h1>Hi</h1></html>' },
+    });
     const taskQueue = 'audits-provider-outage-test';
     const config = { ...stack.config, taskQueue };
     // The real crawl, with the DNS provider down (the fixture host is an IP literal, which is never looked up).
-    const crawlWithDnsDown: typeof crawlSite = async (input) => ({ ...(await crawlSite(input)), dns: { ok: false, error: 'resolver timed out (ETIMEOUT)' } });
+    const crawlWithDnsDown: typeof crawlSite = async (input) => ({
+      ...(await crawlSite(input)),
+      dns: { ok: false, error: 'resolver timed out (ETIMEOUT)' },
+    });
     const worker = await startWorker({
       config,
       db: stack.db,
@@ -27,7 +33,11 @@ describe('failure classes through the workflow (injected crawl faults)', functio
     try {
       const apiForQueue = await startExtraApi({ config });
       const account = await newAccount('pro');
-      const { body } = await api('POST', '/v1/audits', { key: account.liveKey, baseUrl: apiForQueue.url, body: { domain: site.origin } });
+      const { body } = await api('POST', '/v1/audits', {
+        key: account.liveKey,
+        baseUrl: apiForQueue.url,
+        body: { domain: site.origin },
+      });
       const done = await waitForAudit(account.liveKey, body.audit_id, 30_000);
       assert.equal(done.body.status, 'completed', done.text);
       const row = await stack.db('audits').where({ id: body.audit_id }).first('attempts');
@@ -35,9 +45,16 @@ describe('failure classes through the workflow (injected crawl faults)', functio
       const dnsAnalyzers = done.body.analyzers.filter((a: { category: string }) => a.category === 'dns_email');
       assert.ok(dnsAnalyzers.length > 0);
       assert.ok(dnsAnalyzers.every((a: { status: string; weight: number }) => a.status === 'error' && a.weight === 0));
-      assert.equal(done.body.categories.dns_email, undefined, 'a category with no measurable analyzer is left out of the score');
+      assert.equal(
+        done.body.categories.dns_email,
+        undefined,
+        'a category with no measurable analyzer is left out of the score',
+      );
       const history = await stack.service.temporal.client.workflow.getHandle(body.audit_id).fetchHistory();
-      const failures = (history.events ?? []).filter((e) => e.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type === 'audit_provider_unavailable');
+      const failures = (history.events ?? []).filter(
+        (e) =>
+          e.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type === 'audit_provider_unavailable',
+      );
       assert.equal(failures.length, 3);
     } finally {
       await worker.shutdown();
@@ -68,7 +85,11 @@ describe('an unexpected error in the engine', function () {
     try {
       const apiForQueue = await startExtraApi({ config });
       const account = await newAccount('pro');
-      const { body } = await api('POST', '/v1/audits', { key: account.liveKey, baseUrl: apiForQueue.url, body: { domain: 'http://127.0.0.1:9' } });
+      const { body } = await api('POST', '/v1/audits', {
+        key: account.liveKey,
+        baseUrl: apiForQueue.url,
+        body: { domain: 'http://127.0.0.1:9' },
+      });
       const failed = await waitForAudit(account.liveKey, body.audit_id, 80_000);
       assert.equal(failed.body.status, 'failed');
       assert.equal(failed.body.error.code, 'internal_error');

@@ -6,7 +6,8 @@ import { api, getStack, newAccount, waitForAudit } from '../support/stack';
 import { startReceiver, until } from '../support/receiver';
 import { serveSite } from '../support/sites';
 
-const HOME = '<!doctype html><html lang="en"><head><title>Database outage fixture site</title></head><body><h1>Hi</h1></body></html>';
+const HOME =
+  '<!doctype html><html lang="en"><head><title>Database outage fixture site</title></head><body><h1>Hi</h1></body></html>';
 
 /**
  * A real database outage for the service: its database stops accepting connections and every
@@ -20,7 +21,10 @@ async function refuseDatabase(databaseUrl: string): Promise<{ end(): Promise<voi
   const admin = new pg.Client({ connectionString: adminUrl.toString() });
   await admin.connect();
   await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+  await admin.query(
+    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [name],
+  );
   let ended = false;
   return {
     async end() {
@@ -49,7 +53,10 @@ describe('a database outage', function () {
     });
     try {
       const account = await newAccount('pro');
-      const webhook = await api('POST', '/v1/webhooks', { key: account.liveKey, body: { url: receiver.url, events: ['audit.completed'] } });
+      const webhook = await api('POST', '/v1/webhooks', {
+        key: account.liveKey,
+        body: { url: receiver.url, events: ['audit.completed'] },
+      });
       assert.equal(webhook.status, 201, webhook.text);
       const trigger = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: site.origin } });
       assert.equal(trigger.status, 202, trigger.text);
@@ -59,10 +66,14 @@ describe('a database outage', function () {
       await outage!.end();
 
       const deliveryId = String(receiver.received[0].headers['x-service-delivery']);
-      const row = await until(async () => {
-        const found = await stack.db('deliveries').where({ id: deliveryId }).first('state', 'attempts');
-        return found?.state === 'delivered' && found;
-      }, 30_000, 'the delivery to be logged delivered');
+      const row = await until(
+        async () => {
+          const found = await stack.db('deliveries').where({ id: deliveryId }).first('state', 'attempts');
+          return found?.state === 'delivered' && found;
+        },
+        30_000,
+        'the delivery to be logged delivered',
+      );
       assert.equal(row.attempts, 1);
       const attempts = await stack.db('delivery_attempts').where({ delivery_id: deliveryId });
       assert.equal(attempts.length, 1);
@@ -89,10 +100,17 @@ describe('a database outage', function () {
       requests.push(req.url ?? '');
       const match = /^\/(p(\d+))?$/.exec(req.url ?? '');
       if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('');
-      if (!match) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+      if (!match)
+        return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
       setTimeout(() => {
-        const links = Array.from({ length: 12 }, (_, k) => `<a href="/p${k}">Page ${k} of this slow site</a>`).join(' ');
-        res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><title>Slow page number ${match[2] ?? 'home'} here</title><body>${links}</body></html>`);
+        const links = Array.from({ length: 12 }, (_, k) => `<a href="/p${k}">Page ${k} of this slow site</a>`).join(
+          ' ',
+        );
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<!doctype html><html lang="en"><title>Slow page number ${match[2] ?? 'home'} here</title><body>${links}</body></html>`,
+          );
       }, 400);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -118,13 +136,23 @@ describe('a database outage', function () {
       assert.equal(done.body.crawl.pages_crawled, 13);
       const row = await stack.db('audits').where({ id: auditId }).first('attempts');
       assert.equal(row.attempts, 1, 'an outage is not an audit attempt');
-      assert.equal(requests.filter((r) => r === '/robots.txt').length, 1, 'the crawled result was kept, not crawled again');
-      await until(() => receiver.received.some((r) => r.headers['x-service-event'] === 'audit.completed'), 30_000, 'audit.completed');
+      assert.equal(
+        requests.filter((r) => r === '/robots.txt').length,
+        1,
+        'the crawled result was kept, not crawled again',
+      );
+      await until(
+        () => receiver.received.some((r) => r.headers['x-service-event'] === 'audit.completed'),
+        30_000,
+        'audit.completed',
+      );
       const events = receiver.received.map((r) => r.headers['x-service-event']);
       assert.deepEqual(events, ['audit.completed']);
       const history = await stack.service.temporal.client.workflow.getHandle(auditId).fetchHistory();
       // One crawl activity, started once: no activity retry either.
-      const started = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt);
+      const started = (history.events ?? [])
+        .filter((e) => e.activityTaskStartedEventAttributes)
+        .map((e) => e.activityTaskStartedEventAttributes!.attempt);
       assert.deepEqual(started, [1]);
     } finally {
       await (outage as { end(): Promise<void> } | null)?.end();

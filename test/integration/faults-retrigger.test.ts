@@ -51,9 +51,18 @@ describe('a test-mode re-trigger that terminates an audit while it plans its web
     try {
       const apiForQueue = await startExtraApi({ config });
       const account = await newAccount('pro');
-      const webhook = await api('POST', '/v1/webhooks', { key: account.testKey, baseUrl: apiForQueue.url, body: { url: customer.url } });
+      const webhook = await api('POST', '/v1/webhooks', {
+        key: account.testKey,
+        baseUrl: apiForQueue.url,
+        body: { url: customer.url },
+      });
       assert.equal(webhook.status, 201, webhook.text);
-      const trigger = () => api('POST', '/v1/audits', { key: account.testKey, baseUrl: apiForQueue.url, body: { domain: 'https://retrigger.example.com' } });
+      const trigger = () =>
+        api('POST', '/v1/audits', {
+          key: account.testKey,
+          baseUrl: apiForQueue.url,
+          body: { domain: 'https://retrigger.example.com' },
+        });
       const first = await trigger();
       assert.equal(first.status, 202, first.text);
       await firstPlanning;
@@ -64,20 +73,37 @@ describe('a test-mode re-trigger that terminates an audit while it plans its web
       assert.equal(done.body.status, 'completed', done.text);
 
       // The second run's audit.completed is delivered; nothing of the terminated run stays pending.
-      const rows = await until(async () => {
-        const deliveries = await stack.db('deliveries').where({ audit_id: auditId }).select('id', 'state');
-        return deliveries.length > 0 && deliveries.every((d) => d.state === 'delivered') && deliveries;
-      }, 20_000, 'every logged delivery to be delivered').catch(async (err) => {
+      const rows = await until(
+        async () => {
+          const deliveries = await stack.db('deliveries').where({ audit_id: auditId }).select('id', 'state');
+          return deliveries.length > 0 && deliveries.every((d) => d.state === 'delivered') && deliveries;
+        },
+        20_000,
+        'every logged delivery to be delivered',
+      ).catch(async (err) => {
         const pending = await stack.db('deliveries').where({ audit_id: auditId, state: 'pending' }).pluck('id');
-        const behind = await Promise.all(pending.map((id) => client.workflow.getHandle(id).describe().then((d) => `${id} ${d.status.name}`, () => `${id} without workflow`)));
+        const behind = await Promise.all(
+          pending.map((id) =>
+            client.workflow
+              .getHandle(id)
+              .describe()
+              .then(
+                (d) => `${id} ${d.status.name}`,
+                () => `${id} without workflow`,
+              ),
+          ),
+        );
         throw new Error(`${(err as Error).message}; pending: ${behind.join(', ')}`);
       });
       assert.equal(rows.length, 1);
       for (const row of rows) {
-        const described = await client.workflow.getHandle(row.id).describe().catch((err) => {
-          if (err instanceof WorkflowNotFoundError) assert.fail(`delivery ${row.id} has no workflow`);
-          throw err;
-        });
+        const described = await client.workflow
+          .getHandle(row.id)
+          .describe()
+          .catch((err) => {
+            if (err instanceof WorkflowNotFoundError) assert.fail(`delivery ${row.id} has no workflow`);
+            throw err;
+          });
         assert.equal(described.type, DeliveryWorkflow.name);
       }
       assert.equal(customer.received.length, 0, 'test-mode deliveries go to the mock receiver');

@@ -86,7 +86,12 @@ function loadExpected<T>(name: string): T {
 
 function globMatch(pattern: string, value: string): boolean {
   if (!pattern.includes('*')) return pattern === value;
-  const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(value);
 }
 
@@ -133,7 +138,10 @@ function diffOutcome(
       if (i === -1) lines.push(`  ${a.code}: - missing finding ${show(ef)}`);
       else left.splice(i, 1);
     }
-    for (const af of left) lines.push(`  ${a.code}: + unexpected finding ${show({ ...af, severity: af.severity === a.severity ? '' : af.severity })}`);
+    for (const af of left)
+      lines.push(
+        `  ${a.code}: + unexpected finding ${show({ ...af, severity: af.severity === a.severity ? '' : af.severity })}`,
+      );
   }
   return lines;
 }
@@ -151,7 +159,6 @@ function actualFindings(result: AnalysisResult, origin: string): ActualFinding[]
   }));
 }
 
-
 describe('fixture sites (loopback)', function () {
   this.timeout(60_000);
 
@@ -159,51 +166,73 @@ describe('fixture sites (loopback)', function () {
 
   it('every expectation file covers exactly the implemented analyzers', () => {
     const codes = ANALYZERS.map((a) => a.code).sort();
-    for (const c of CASES) assert.deepEqual(Object.keys(loadExpected<ExpectedSite>(c.expected).analyzers).sort(), codes, c.expected);
+    for (const c of CASES)
+      assert.deepEqual(Object.keys(loadExpected<ExpectedSite>(c.expected).analyzers).sort(), codes, c.expected);
   });
 
   for (const c of CASES) {
-    describe(c.https ? `${c.site} over https (expected/${c.expected}.json)` : `${c.site} (expected/${c.expected}.json)`, function () {
-      const expected = loadExpected<ExpectedSite>(c.expected);
-      let server: FixtureServer | undefined;
-      let port80: Port80 | undefined;
-      let snap: CrawlSnapshot;
-      let result: AnalysisResult;
+    describe(
+      c.https ? `${c.site} over https (expected/${c.expected}.json)` : `${c.site} (expected/${c.expected}.json)`,
+      function () {
+        const expected = loadExpected<ExpectedSite>(c.expected);
+        let server: FixtureServer | undefined;
+        let port80: Port80 | undefined;
+        let snap: CrawlSnapshot;
+        let result: AnalysisResult;
 
-      before(async function () {
-        if (c.https) {
-          // The crawler's http→https probe of an https origin always asks http://<host>/ on port 80.
-          port80 = await listenPort80();
-          if (!port80) {
-            console.warn(`      (skipped: cannot listen on 127.0.0.1:80 here, needed for SEC_HTTP_NOT_REDIRECTED of ${c.site} over https)`);
-            this.skip();
+        before(async function () {
+          if (c.https) {
+            // The crawler's http→https probe of an https origin always asks http://<host>/ on port 80.
+            port80 = await listenPort80();
+            if (!port80) {
+              console.warn(
+                `      (skipped: cannot listen on 127.0.0.1:80 here, needed for SEC_HTTP_NOT_REDIRECTED of ${c.site} over https)`,
+              );
+              this.skip();
+            }
           }
-        }
-        server = await serveFixtureSite(c.site, c.https ? { tls: testCertificates().certs.valid! } : {});
-        if (port80) port80.handler = port80Handler(c.port80 ?? 'plain', server.origin);
-        snap = await crawlSite({ origin: server.origin, pageBudget: 50, allow: LOOPBACK, userAgent: UA, lookupDns: false, probeTls: false });
-        result = runAnalyzers(snap);
-      });
-      after(async () => {
-        await server?.close();
-        await port80?.close();
-      });
+          server = await serveFixtureSite(c.site, c.https ? { tls: testCertificates().certs.valid! } : {});
+          if (port80) port80.handler = port80Handler(c.port80 ?? 'plain', server.origin);
+          snap = await crawlSite({
+            origin: server.origin,
+            pageBudget: 50,
+            allow: LOOPBACK,
+            userAgent: UA,
+            lookupDns: false,
+            probeTls: false,
+          });
+          result = runAnalyzers(snap);
+        });
+        after(async () => {
+          await server?.close();
+          await port80?.close();
+        });
 
-      it('crawls the expected pages', () => {
-        assert.deepEqual(snap.pages.map((p) => relative(server!.origin, p.url)), expected.pages);
-      });
+        it('crawls the expected pages', () => {
+          assert.deepEqual(
+            snap.pages.map((p) => relative(server!.origin, p.url)),
+            expected.pages,
+          );
+        });
 
-      it('gives every analyzer its expected status and exactly the expected findings', () => {
-        const diff = diffOutcome(expected.analyzers, result.analyzers, actualFindings(result, server!.origin));
-        assert.ok(diff.length === 0, `${c.expected}: analyzer outcomes differ from test/fixtures/expected/${c.expected}.json:\n${diff.join('\n')}`);
-      });
+        it('gives every analyzer its expected status and exactly the expected findings', () => {
+          const diff = diffOutcome(expected.analyzers, result.analyzers, actualFindings(result, server!.origin));
+          assert.ok(
+            diff.length === 0,
+            `${c.expected}: analyzer outcomes differ from test/fixtures/expected/${c.expected}.json:\n${diff.join('\n')}`,
+          );
+        });
 
-      it('scores and grades as expected', () => {
-        const score = scoreAudit(result.analyzers);
-        const categories = Object.fromEntries(Object.entries(score.categories).map(([k, v]) => [k, v.score]));
-        assert.deepEqual({ score: score.score, grade: score.grade, categories }, { score: expected.score, grade: expected.grade, categories: expected.categories });
-      });
-    });
+        it('scores and grades as expected', () => {
+          const score = scoreAudit(result.analyzers);
+          const categories = Object.fromEntries(Object.entries(score.categories).map(([k, v]) => [k, v.score]));
+          assert.deepEqual(
+            { score: score.score, grade: score.grade, categories },
+            { score: expected.score, grade: expected.grade, categories: expected.categories },
+          );
+        });
+      },
+    );
   }
 });
 
@@ -218,7 +247,10 @@ interface Port80 {
 function port80Handler(kind: 'redirect' | 'plain', httpsOrigin: string): http.RequestListener {
   return (req, res) => {
     if (kind === 'redirect') res.writeHead(301, { location: `${httpsOrigin}${req.url ?? '/'}` }).end();
-    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>plain http</title><h1>plain http</h1>');
+    else
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>plain http</title><h1>plain http</h1>');
   };
 }
 
@@ -247,28 +279,40 @@ async function listenPort80(): Promise<Port80 | undefined> {
 
 /** Host name the certificates are made for; used only as SNI and for the identity check, never resolved. */
 const TLS_HOST = 'fixture.test';
-const TLS_ANALYZERS = ['SEC_HTTPS_UNAVAILABLE', 'SEC_TLS_CERT_INVALID', 'SEC_TLS_CERT_EXPIRING', 'SEC_TLS_LEGACY_PROTOCOL', 'SEC_TLS_WEAK_KEY'];
+const TLS_ANALYZERS = [
+  'SEC_HTTPS_UNAVAILABLE',
+  'SEC_TLS_CERT_INVALID',
+  'SEC_TLS_CERT_EXPIRING',
+  'SEC_TLS_LEGACY_PROTOCOL',
+  'SEC_TLS_WEAK_KEY',
+];
 
 interface ExpectedTls {
   description: string;
   host: string;
-  certificates: Record<string, {
-    description: string;
-    /** Certificate made by makeCertificates (default: the key of this entry). */
-    certificate?: string;
-    /** The server also accepts TLS 1.0 and 1.1. */
-    legacyTls?: boolean;
-    trusted: boolean;
-    hostnameMatches: boolean;
-    analyzers: Record<string, ExpectedAnalyzer>;
-  }>;
+  certificates: Record<
+    string,
+    {
+      description: string;
+      /** Certificate made by makeCertificates (default: the key of this entry). */
+      certificate?: string;
+      /** The server also accepts TLS 1.0 and 1.1. */
+      legacyTls?: boolean;
+      trusted: boolean;
+      hostnameMatches: boolean;
+      analyzers: Record<string, ExpectedAnalyzer>;
+    }
+  >;
 }
 
 const DAY = 86_400_000;
 
 /** openssl ca -startdate/-enddate format: YYYYMMDDHHMMSSZ (UTC). */
 function asn1Time(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:T]/g, '').replace(/\.\d+Z$/, 'Z');
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:T]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 function openssl(cwd: string, args: string[]): void {
@@ -283,22 +327,71 @@ function openssl(cwd: string, args: string[]): void {
  */
 function makeCertificates(dir: string): Record<string, { key: string; cert: string }> {
   const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl(dir, ['req', '-x509', ...ecKey, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '3650', '-subj', '/CN=Fixture Test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  openssl(dir, [
+    'req',
+    '-x509',
+    ...ecKey,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '3650',
+    '-subj',
+    '/CN=Fixture Test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   fs.mkdirSync(path.join(dir, 'newcerts'));
   fs.writeFileSync(path.join(dir, 'index.txt'), '');
   fs.writeFileSync(path.join(dir, 'serial'), '1000\n');
-  fs.writeFileSync(path.join(dir, 'ca.cnf'), [
-    '[ ca ]', 'default_ca = fixture_ca', '[ fixture_ca ]', `dir = ${dir}`, 'database = $dir/index.txt', 'new_certs_dir = $dir/newcerts',
-    'certificate = $dir/ca.crt', 'private_key = $dir/ca.key', 'serial = $dir/serial', 'default_md = sha256', 'policy = any_policy',
-    'unique_subject = no', 'copy_extensions = none', '[ any_policy ]', 'commonName = supplied', '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'ca.cnf'),
+    [
+      '[ ca ]',
+      'default_ca = fixture_ca',
+      '[ fixture_ca ]',
+      `dir = ${dir}`,
+      'database = $dir/index.txt',
+      'new_certs_dir = $dir/newcerts',
+      'certificate = $dir/ca.crt',
+      'private_key = $dir/ca.key',
+      'serial = $dir/serial',
+      'default_md = sha256',
+      'policy = any_policy',
+      'unique_subject = no',
+      'copy_extensions = none',
+      '[ any_policy ]',
+      'commonName = supplied',
+      '',
+    ].join('\n'),
+  );
   const now = Date.now();
   const leaf = (name: string, san: string, from: number, to: number, key: string[] = ecKey) => {
     openssl(dir, ['req', ...key, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${san}`]);
-    fs.writeFileSync(path.join(dir, `${name}.ext`), `subjectAltName = DNS:${san}\nbasicConstraints = CA:FALSE\nextendedKeyUsage = serverAuth\n`);
-    openssl(dir, ['ca', '-batch', '-config', 'ca.cnf', '-notext', '-in', `${name}.csr`, '-out', `${name}.crt`, '-extfile', `${name}.ext`,
-      '-startdate', asn1Time(from), '-enddate', asn1Time(to)]);
+    fs.writeFileSync(
+      path.join(dir, `${name}.ext`),
+      `subjectAltName = DNS:${san}\nbasicConstraints = CA:FALSE\nextendedKeyUsage = serverAuth\n`,
+    );
+    openssl(dir, [
+      'ca',
+      '-batch',
+      '-config',
+      'ca.cnf',
+      '-notext',
+      '-in',
+      `${name}.csr`,
+      '-out',
+      `${name}.crt`,
+      '-extfile',
+      `${name}.ext`,
+      '-startdate',
+      asn1Time(from),
+      '-enddate',
+      asn1Time(to),
+    ]);
   };
   leaf('valid', TLS_HOST, now - DAY, now + 365 * DAY);
   leaf('expired', TLS_HOST, now - 30 * DAY, now - DAY);
@@ -306,11 +399,27 @@ function makeCertificates(dir: string): Record<string, { key: string; cert: stri
   leaf('expiring-5d', TLS_HOST, now - DAY, now + 5 * DAY + 3_600_000);
   leaf('expiring-20d', TLS_HOST, now - DAY, now + 20 * DAY + 3_600_000);
   leaf('weak-key', TLS_HOST, now - DAY, now + 365 * DAY, ['-newkey', 'rsa:1024', '-nodes']);
-  openssl(dir, ['req', '-x509', ...ecKey, '-keyout', 'self-signed.key', '-out', 'self-signed.crt', '-days', '365', '-subj', `/CN=${TLS_HOST}`,
-    '-addext', `subjectAltName=DNS:${TLS_HOST}`]);
+  openssl(dir, [
+    'req',
+    '-x509',
+    ...ecKey,
+    '-keyout',
+    'self-signed.key',
+    '-out',
+    'self-signed.crt',
+    '-days',
+    '365',
+    '-subj',
+    `/CN=${TLS_HOST}`,
+    '-addext',
+    `subjectAltName=DNS:${TLS_HOST}`,
+  ]);
   const out: Record<string, { key: string; cert: string }> = {};
   for (const name of ['valid', 'self-signed', 'expired', 'wrong-host', 'expiring-5d', 'expiring-20d', 'weak-key']) {
-    out[name] = { key: fs.readFileSync(path.join(dir, `${name}.key`), 'utf8'), cert: fs.readFileSync(path.join(dir, `${name}.crt`), 'utf8') };
+    out[name] = {
+      key: fs.readFileSync(path.join(dir, `${name}.key`), 'utf8'),
+      cert: fs.readFileSync(path.join(dir, `${name}.crt`), 'utf8'),
+    };
   }
   return out;
 }
@@ -318,12 +427,23 @@ function makeCertificates(dir: string): Record<string, { key: string; cert: stri
 /** GET / over https from 127.0.0.1 with SNI fixture.test, trusting the test CA. */
 function httpsGet(port: number, ca: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = https.get({ host: '127.0.0.1', port, path: '/', servername: TLS_HOST, ca, headers: { host: `${TLS_HOST}:${port}` }, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = https.get(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/',
+        servername: TLS_HOST,
+        ca,
+        headers: { host: `${TLS_HOST}:${port}` },
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -375,7 +495,11 @@ describe('TLS certificate fixtures (the clean site over https on 127.0.0.1)', fu
       });
       let facts: TlsFacts;
       try {
-        facts = await collectTlsFacts(TLS_HOST, server.port, { connectTimeoutMs: 5_000, lookupAddress: '127.0.0.1', ca });
+        facts = await collectTlsFacts(TLS_HOST, server.port, {
+          connectTimeoutMs: 5_000,
+          lookupAddress: '127.0.0.1',
+          ca,
+        });
       } finally {
         await server.close();
       }
@@ -394,7 +518,10 @@ describe('TLS certificate fixtures (the clean site over https on 127.0.0.1)', fu
       assert.equal(analyzers.length, TLS_ANALYZERS.length);
       const result = runAnalyzers(snapshot, { analyzers });
       const diff = diffOutcome(exp.analyzers, result.analyzers, actualFindings(result, origin));
-      assert.ok(diff.length === 0, `tls ${name}: analyzer outcomes differ from test/fixtures/expected/tls.json:\n${diff.join('\n')}`);
+      assert.ok(
+        diff.length === 0,
+        `tls ${name}: analyzer outcomes differ from test/fixtures/expected/tls.json:\n${diff.join('\n')}`,
+      );
     });
   }
 });

@@ -9,14 +9,19 @@ describe('keys across API processes', function () {
 
   it('a revoked key is refused by every API process within 30 s', async () => {
     const stack = await getStack();
-    const other = await startApiProcess({ DATABASE_URL: stack.config.databaseUrl!, TEMPORAL_ADDRESS: stack.temporalAddress });
+    const other = await startApiProcess({
+      DATABASE_URL: stack.config.databaseUrl!,
+      TEMPORAL_ADDRESS: stack.temporalAddress,
+    });
     try {
       const account = await newAccount('pro');
       // Both instances have the key cached as valid.
       for (const baseUrl of [stack.url, other.url]) {
         assert.equal((await api('GET', '/v1/usage', { key: account.testKey, baseUrl })).status, 200);
       }
-      const testKeyId = (await stack.db('api_keys').where({ workspace_id: account.workspaceId, mode: 'test' }).first('id')).id;
+      const testKeyId = (
+        await stack.db('api_keys').where({ workspace_id: account.workspaceId, mode: 'test' }).first('id')
+      ).id;
       const revokedAt = Date.now();
       await revokeApiKey(stack.db, testKeyId, new Date());
       for (const baseUrl of [stack.url, other.url]) {
@@ -40,14 +45,25 @@ describe('keys across API processes', function () {
 
   it('two processes give the same usage answers after a write made elsewhere', async () => {
     const stack = await getStack();
-    const other = await startApiProcess({ DATABASE_URL: stack.config.databaseUrl!, TEMPORAL_ADDRESS: stack.temporalAddress, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' });
+    const other = await startApiProcess({
+      DATABASE_URL: stack.config.databaseUrl!,
+      TEMPORAL_ADDRESS: stack.temporalAddress,
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+    });
     try {
       const account = await newAccount('free');
       const seen = await api('GET', '/v1/usage', { key: account.testKey, baseUrl: other.url });
       assert.equal(seen.body.audits_remaining, 5);
       await stack.db('audits').insert({
-        id: 'aud_PROCESSSEED0000000000000000', workspace_id: account.workspaceId, account_id: account.accountId, mode: 'live',
-        domain: 'https://seed.example.com', tier: 'free', status: 'completed', charged: true, created_at: new Date(),
+        id: 'aud_PROCESSSEED0000000000000000',
+        workspace_id: account.workspaceId,
+        account_id: account.accountId,
+        mode: 'live',
+        domain: 'https://seed.example.com',
+        tier: 'free',
+        status: 'completed',
+        charged: true,
+        created_at: new Date(),
       });
       await publishChange(stack.db, { kind: 'account', id: account.accountId });
       const deadline = Date.now() + 2000;

@@ -4,14 +4,23 @@ import { setAccountTier, setKeyAllowlist, TierRequiredError } from '../../src/ac
 import { api, getStack, newAccount, seedLiveAudits, startExtraApi, waitForAudit } from '../support/stack';
 import { closedPort, serveSite, type LocalSite } from '../support/sites';
 
-const HOME = '<!doctype html><html lang="en"><head><title>A site to audit under limits</title></head><body><h1>Hi</h1></body></html>';
+const HOME =
+  '<!doctype html><html lang="en"><head><title>A site to audit under limits</title></head><body><h1>Hi</h1></body></html>';
 const MINUTE_AGO = () => new Date(Date.now() - 2 * 60_000);
 
 describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and Limits)', function () {
   this.timeout(60_000);
   let site: LocalSite;
-  const trigger = (key: string, opts: { domain?: string; headers?: Record<string, string>; body?: object; baseUrl?: string } = {}) =>
-    api('POST', '/v1/audits', { key, body: opts.body ?? { domain: opts.domain ?? site.origin }, headers: opts.headers, baseUrl: opts.baseUrl });
+  const trigger = (
+    key: string,
+    opts: { domain?: string; headers?: Record<string, string>; body?: object; baseUrl?: string } = {},
+  ) =>
+    api('POST', '/v1/audits', {
+      key,
+      body: opts.body ?? { domain: opts.domain ?? site.origin },
+      headers: opts.headers,
+      baseUrl: opts.baseUrl,
+    });
 
   before(async () => {
     site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
@@ -49,7 +58,10 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       } finally {
         await site2.close();
       }
-      assert.equal((await trigger(account.liveKey, { domain: site.origin.replace('127.0.0.1', '127.0.0.2') })).status, 202);
+      assert.equal(
+        (await trigger(account.liveKey, { domain: site.origin.replace('127.0.0.1', '127.0.0.2') })).status,
+        202,
+      );
     });
 
     it('8 concurrent triggers against 3 remaining accept exactly 3', async () => {
@@ -61,7 +73,9 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       assert.deepEqual(statuses, [202, 202, 202, 429, 429, 429, 429, 429]);
       assert.ok(responses.filter((r) => r.status === 429).every((r) => r.body.error.code === 'audit_quota_exceeded'));
       const { db } = await getStack();
-      const [{ count }] = await db('audits').where({ account_id: account.accountId, charged: true }).count<{ count: string }[]>('id as count');
+      const [{ count }] = await db('audits')
+        .where({ account_id: account.accountId, charged: true })
+        .count<{ count: string }[]>('id as count');
       assert.equal(Number(count), 50);
     });
 
@@ -71,7 +85,11 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       clock.set('2026-11-30T23:59:30.000Z');
       try {
         await seedLiveAudits(account, 5, { createdAt: new Date('2026-11-30T10:00:00.000Z') });
-        await seedLiveAudits(account, 1, { createdAt: new Date('2026-11-02T10:00:00.000Z'), charged: false, domain: site.origin });
+        await seedLiveAudits(account, 1, {
+          createdAt: new Date('2026-11-02T10:00:00.000Z'),
+          charged: false,
+          domain: site.origin,
+        });
         const before = await trigger(account.liveKey);
         assert.equal(before.status, 429);
         assert.equal(before.headers.get('x-ratelimit-reset'), String(Date.UTC(2026, 11, 1) / 1000));
@@ -99,7 +117,10 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
 
     const chargedByDomain = async (accountId: string, auditIds: string[]) => {
       const { db } = await getStack();
-      const rows = await db('audits').where({ account_id: accountId }).whereIn('id', auditIds).select('domain', 'charged');
+      const rows = await db('audits')
+        .where({ account_id: accountId })
+        .whereIn('id', auditIds)
+        .select('domain', 'charged');
       return Object.fromEntries(rows.map((r) => [r.domain, r.charged]));
     };
 
@@ -139,7 +160,12 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
     it('keys IP literals on their canonical address: an IPv4-mapped IPv6 literal is the IPv4 host', async () => {
       const account = await newAccount('pro');
       const port = new URL(site.origin).port;
-      const domains = [site.origin, `https://127.0.0.1:${port}`, `http://[::ffff:127.0.0.1]:${port}`, `http://127.0.0.2:${port}`];
+      const domains = [
+        site.origin,
+        `https://127.0.0.1:${port}`,
+        `http://[::ffff:127.0.0.1]:${port}`,
+        `http://127.0.0.2:${port}`,
+      ];
       const ids: string[] = [];
       for (const domain of domains) {
         const response = await trigger(account.liveKey, { domain });
@@ -165,7 +191,8 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
         const deadline = Date.now() + 1000;
         for (;;) {
           const actual = pick((await api('GET', '/v1/usage', { key: account.testKey })).body);
-          if (JSON.stringify(actual) === JSON.stringify(expected) || Date.now() > deadline) return assert.deepEqual(actual, expected);
+          if (JSON.stringify(actual) === JSON.stringify(expected) || Date.now() > deadline)
+            return assert.deepEqual(actual, expected);
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
       };
@@ -180,7 +207,12 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       await expectUsage({ tier: 'free', audits_limit: 5, audits_used: 3, audits_remaining: 2 });
       await seedLiveAudits(account, 4, { createdAt: new Date(Date.now() + 2000) });
       await expectUsage({ tier: 'free', audits_limit: 5, audits_used: 7, audits_remaining: 0 });
-      await setAccountTier(db, { accountId: account.accountId, tier: 'enterprise', customQuota: 1500, now: new Date(Date.now() + 5000) });
+      await setAccountTier(db, {
+        accountId: account.accountId,
+        tier: 'enterprise',
+        customQuota: 1500,
+        now: new Date(Date.now() + 5000),
+      });
       await expectUsage({ tier: 'enterprise', audits_limit: 1500, audits_used: 0, audits_remaining: 1500 });
     });
   });
@@ -188,7 +220,11 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
   describe('burst limit', () => {
     it('20 concurrent triggers against 9 remaining burst slots accept exactly 9, the rest get Retry-After', async () => {
       const account = await newAccount('team');
-      await seedLiveAudits(account, 1, { createdAt: new Date(Date.now() - 20_000), charged: false, domain: site.origin });
+      await seedLiveAudits(account, 1, {
+        createdAt: new Date(Date.now() - 20_000),
+        charged: false,
+        domain: site.origin,
+      });
       const responses = await Promise.all(Array.from({ length: 20 }, () => trigger(account.liveKey)));
       const accepted = responses.filter((r) => r.status === 202);
       const limited = responses.filter((r) => r.status === 429);
@@ -222,7 +258,9 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       const account = await newAccount('pro');
       const other = await startExtraApi();
       const responses = await Promise.all(
-        Array.from({ length: 110 }, (_, i) => api('GET', '/v1/usage', { key: account.liveKey, baseUrl: i % 2 ? other.url : undefined })),
+        Array.from({ length: 110 }, (_, i) =>
+          api('GET', '/v1/usage', { key: account.liveKey, baseUrl: i % 2 ? other.url : undefined }),
+        ),
       );
       const limited = responses.filter((r) => r.status === 429);
       assert.equal(responses.filter((r) => r.status === 200).length, 100);
@@ -240,9 +278,13 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
     it('ignores quota, burst and retrieval limits entirely', async () => {
       const account = await newAccount('free');
       await seedLiveAudits(account, 5, { createdAt: new Date() });
-      const triggers = await Promise.all(Array.from({ length: 15 }, (_, i) => trigger(account.testKey, { domain: `https://t${i}.example.com` })));
+      const triggers = await Promise.all(
+        Array.from({ length: 15 }, (_, i) => trigger(account.testKey, { domain: `https://t${i}.example.com` })),
+      );
       assert.ok(triggers.every((r) => r.status === 202));
-      const reads = await Promise.all(Array.from({ length: 120 }, () => api('GET', '/v1/audits?limit=1', { key: account.testKey })));
+      const reads = await Promise.all(
+        Array.from({ length: 120 }, () => api('GET', '/v1/audits?limit=1', { key: account.testKey })),
+      );
       assert.ok(reads.every((r) => r.status === 200));
       assert.equal(reads[0].headers.get('x-ratelimit-remaining'), '0');
     });
@@ -259,8 +301,14 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       });
       const enterprise = await newAccount('enterprise', 3000);
       await setKeyAllowlist(db, { keyId: enterprise.liveKeyId, cidrs: ['127.0.0.0/8'] });
-      assert.equal((await trigger(enterprise.testKey, { body: { domain: 'https://e.example.com', tier: 'enterprise' } })).status, 202);
-      assert.equal((await trigger(enterprise.testKey, { body: { domain: 'https://e.example.com', tier: 'team' } })).status, 202);
+      assert.equal(
+        (await trigger(enterprise.testKey, { body: { domain: 'https://e.example.com', tier: 'enterprise' } })).status,
+        202,
+      );
+      assert.equal(
+        (await trigger(enterprise.testKey, { body: { domain: 'https://e.example.com', tier: 'team' } })).status,
+        202,
+      );
       assert.equal((await api('GET', '/v1/webhooks', { key: enterprise.testKey })).status, 200);
       assert.equal((await api('GET', '/v1/usage', { key: enterprise.liveKey })).body.audits_limit, 3000);
     });
@@ -274,7 +322,9 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       for (const [tier, above] of cases) {
         const account = await newAccount(tier);
         for (const wanted of above) {
-          const response = await trigger(account.testKey, { body: { domain: 'https://gate.example.com', tier: wanted } });
+          const response = await trigger(account.testKey, {
+            body: { domain: 'https://gate.example.com', tier: wanted },
+          });
           assert.equal(response.status, 403);
           assert.equal(response.body.error.code, 'tier_required');
           assert.match(response.body.error.message, new RegExp(`requires the ${wanted} tier`));
@@ -312,10 +362,14 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       const { db, service } = await getStack();
       const account = await newAccount('pro');
       for (let i = 0; i < 5; i++) await api('GET', '/v1/usage', { key: account.testKey });
-      const before = await db('api_keys').where({ workspace_id: account.workspaceId, mode: 'test' }).first('last_used_at');
+      const before = await db('api_keys')
+        .where({ workspace_id: account.workspaceId, mode: 'test' })
+        .first('last_used_at');
       assert.equal(before.last_used_at, null, 'not written on the request path');
       await service.authenticator.flush();
-      const after = await db('api_keys').where({ workspace_id: account.workspaceId, mode: 'test' }).first('last_used_at');
+      const after = await db('api_keys')
+        .where({ workspace_id: account.workspaceId, mode: 'test' })
+        .first('last_used_at');
       assert.ok(after.last_used_at instanceof Date);
     });
   });
@@ -327,7 +381,9 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
       const headers = { 'Idempotency-Key': 'order-4711' };
       const first = await trigger(account.liveKey, { headers });
       assert.equal(first.status, 202);
-      const again = await Promise.all(Array.from({ length: 4 }, () => trigger(account.liveKey, { headers, body: { domain: site.origin } })));
+      const again = await Promise.all(
+        Array.from({ length: 4 }, () => trigger(account.liveKey, { headers, body: { domain: site.origin } })),
+      );
       for (const response of again) {
         assert.equal(response.status, 202);
         assert.deepEqual(response.body, first.body);
@@ -344,7 +400,9 @@ describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and 
 
     it('serializes concurrent first uses of one key into one audit', async () => {
       const account = await newAccount('pro');
-      const responses = await Promise.all(Array.from({ length: 6 }, () => trigger(account.liveKey, { headers: { 'Idempotency-Key': 'burst-1' } })));
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, () => trigger(account.liveKey, { headers: { 'Idempotency-Key': 'burst-1' } })),
+      );
       assert.ok(responses.every((r) => r.status === 202));
       assert.equal(new Set(responses.map((r) => r.body.audit_id)).size, 1);
       const { db } = await getStack();
@@ -370,5 +428,10 @@ function resolveToLoopback(names: string[]): () => void {
 }
 
 function pick(usage: Record<string, unknown>) {
-  return { tier: usage.tier, audits_limit: usage.audits_limit, audits_used: usage.audits_used, audits_remaining: usage.audits_remaining };
+  return {
+    tier: usage.tier,
+    audits_limit: usage.audits_limit,
+    audits_used: usage.audits_used,
+    audits_remaining: usage.audits_remaining,
+  };
 }

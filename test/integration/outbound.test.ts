@@ -106,7 +106,14 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ method: req.method, body: Buffer.concat(chunks).toString(), ct: req.headers['content-type'] ?? null, auth: req.headers.authorization ?? null }));
+        res.end(
+          JSON.stringify({
+            method: req.method,
+            body: Buffer.concat(chunks).toString(),
+            ct: req.headers['content-type'] ?? null,
+            auth: req.headers.authorization ?? null,
+          }),
+        );
       });
       return;
     }
@@ -201,7 +208,8 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
     // The whole suite only ever reached loopback.
     assert.ok(connectedTo.length > 0);
     for (const a of connectedTo) assert.ok(a === '127.0.0.1' || a === '::1', `connected to ${a}`);
-    for (const h of attemptedHosts) assert.ok(!/^(10\.|169\.254\.)/.test(h) && h !== 'internal.test', `tried to connect to ${h}`);
+    for (const h of attemptedHosts)
+      assert.ok(!/^(10\.|169\.254\.)/.test(h) && h !== 'internal.test', `tried to connect to ${h}`);
   });
 
   describe('outboundRequest', () => {
@@ -225,15 +233,29 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
     });
 
     it('POSTs a body and HEADs without one', async () => {
-      const res = await outboundRequest({ ...base, url: `${origin}/echo`, method: 'POST', body: '{"x":1}', headers: { 'Content-Type': 'application/json' } });
-      assert.deepEqual(JSON.parse(res.body.toString()), { method: 'POST', body: '{"x":1}', ct: 'application/json', auth: null });
+      const res = await outboundRequest({
+        ...base,
+        url: `${origin}/echo`,
+        method: 'POST',
+        body: '{"x":1}',
+        headers: { 'Content-Type': 'application/json' },
+      });
+      assert.deepEqual(JSON.parse(res.body.toString()), {
+        method: 'POST',
+        body: '{"x":1}',
+        ct: 'application/json',
+        auth: null,
+      });
       const head = await outboundRequest({ ...base, url: `${origin}/hello`, method: 'HEAD' });
       assert.equal(head.status, 200);
       assert.equal(head.body.length, 0);
     });
 
     it('refuses to let callers set Host, and non-http URLs', async () => {
-      await assert.rejects(outboundRequest({ ...base, url: `${origin}/hello`, headers: { Host: 'evil.test' } }), TypeError);
+      await assert.rejects(
+        outboundRequest({ ...base, url: `${origin}/hello`, headers: { Host: 'evil.test' } }),
+        TypeError,
+      );
       const e = await expectError(outboundRequest({ ...base, url: 'ftp://127.0.0.1/' }), OutboundError);
       assert.equal(e.kind, 'other');
       await expectError(outboundRequest({ ...base, url: 'not a url' }), OutboundError);
@@ -268,7 +290,10 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
     describe('timeout', () => {
       it('times out a server that never answers', async () => {
         const t = Date.now();
-        const e = await expectError(outboundRequest({ ...base, url: `${origin}/hang`, timeoutMs: 300 }), OutboundTimeoutError);
+        const e = await expectError(
+          outboundRequest({ ...base, url: `${origin}/hang`, timeoutMs: 300 }),
+          OutboundTimeoutError,
+        );
         const elapsed = Date.now() - t;
         assert.ok(elapsed >= 250 && elapsed < 1_500, `took ${elapsed} ms`);
         assert.equal(e.phase, 'headers');
@@ -276,13 +301,19 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       });
       it('one deadline covers the body too', async () => {
         const t = Date.now();
-        const e = await expectError(outboundRequest({ ...base, url: `${origin}/slow-body`, timeoutMs: 400 }), OutboundTimeoutError);
+        const e = await expectError(
+          outboundRequest({ ...base, url: `${origin}/slow-body`, timeoutMs: 400 }),
+          OutboundTimeoutError,
+        );
         assert.ok(Date.now() - t < 1_500);
         assert.equal(e.phase, 'body');
       });
       it('covers a DNS lookup that hangs', async () => {
         const lookup: LookupAllFn = () => new Promise(() => undefined);
-        const e = await expectError(outboundRequest({ ...base, url: 'http://slow-dns.test/', timeoutMs: 200, lookup }), OutboundTimeoutError);
+        const e = await expectError(
+          outboundRequest({ ...base, url: 'http://slow-dns.test/', timeoutMs: 200, lookup }),
+          OutboundTimeoutError,
+        );
         assert.equal(e.phase, 'dns');
       });
     });
@@ -292,25 +323,37 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       const res = await outboundRequest({ ...base, url: `${origin}/redirect` });
       assert.equal(res.status, 302);
       assert.equal(res.headers.location, '/hello');
-      assert.deepEqual(seen.slice(before).map((s) => s.path), ['/redirect']);
+      assert.deepEqual(
+        seen.slice(before).map((s) => s.path),
+        ['/redirect'],
+      );
     });
 
     describe('policy', () => {
       it('blocks loopback without the allow list, before connecting', async () => {
         const attempts = attemptedHosts.length;
-        const e = await expectError(outboundRequest({ ...base, allow: NONE, url: `${origin}/hello` }), OutboundBlockedError);
+        const e = await expectError(
+          outboundRequest({ ...base, allow: NONE, url: `${origin}/hello` }),
+          OutboundBlockedError,
+        );
         assert.equal(classifyOutboundError(e), 'blocked_address');
         assert.equal(e.message, '127.0.0.1 resolves to an address that may not be contacted');
         assert.match(e.detail, /127\.0\.0\.1 \(loopback address/);
         assert.equal(attemptedHosts.length, attempts);
       });
       it('blocks a name resolving to loopback without the allow list', async () => {
-        const e = await expectError(outboundRequest({ ...base, allow: NONE, url: `http://localhost.test:${port}/`, lookup: mapLookup() }), OutboundBlockedError);
+        const e = await expectError(
+          outboundRequest({ ...base, allow: NONE, url: `http://localhost.test:${port}/`, lookup: mapLookup() }),
+          OutboundBlockedError,
+        );
         assert.equal(e.message, 'localhost.test resolves to an address that may not be contacted');
         assert.match(e.detail, /^127\.0\.0\.1 \(loopback/);
       });
       it('blocks metadata and private literals even with loopback allowed', async () => {
-        await expectError(outboundRequest({ ...base, url: 'http://169.254.169.254/latest/meta-data/' }), OutboundBlockedError);
+        await expectError(
+          outboundRequest({ ...base, url: 'http://169.254.169.254/latest/meta-data/' }),
+          OutboundBlockedError,
+        );
         await expectError(outboundRequest({ ...base, url: 'http://[::ffff:10.0.0.1]/' }), OutboundBlockedError);
         await expectError(outboundRequest({ ...base, url: 'http://[fd00:ec2::254]/' }), OutboundBlockedError);
       });
@@ -330,14 +373,20 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
         // Host header (and SNI) keep the real name.
         assert.equal(res.headers['x-echo-host'], `rebind.test:${port}`);
         // The next request resolves again and is checked again: now refused.
-        await expectError(outboundRequest({ ...base, url: `http://rebind.test:${port}/hello`, lookup: rebinding }), OutboundBlockedError);
+        await expectError(
+          outboundRequest({ ...base, url: `http://rebind.test:${port}/hello`, lookup: rebinding }),
+          OutboundBlockedError,
+        );
         assert.equal(calls, 2);
       });
       it('reports a name that does not resolve', async () => {
         const lookup: LookupAllFn = async (host) => {
           throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
         };
-        const e = await expectError(outboundRequest({ ...base, url: 'http://nxdomain.test/', lookup }), DnsResolutionError);
+        const e = await expectError(
+          outboundRequest({ ...base, url: 'http://nxdomain.test/', lookup }),
+          DnsResolutionError,
+        );
         assert.equal(e.code, 'ENOTFOUND');
         assert.equal(classifyOutboundError(e), 'dns');
       });
@@ -347,7 +396,10 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       const tmp = http.createServer();
       const closedPort = await listen(tmp);
       await new Promise((r) => tmp.close(r));
-      const e = await expectError(outboundRequest({ ...base, url: `http://127.0.0.1:${closedPort}/` }), OutboundConnectError);
+      const e = await expectError(
+        outboundRequest({ ...base, url: `http://127.0.0.1:${closedPort}/` }),
+        OutboundConnectError,
+      );
       assert.equal(e.code, 'ECONNREFUSED');
       assert.equal(classifyOutboundError(e), 'connect');
     });
@@ -362,7 +414,11 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       }
       try {
         await expectError(outboundRequest({ ...base, url: `http://[::1]:${p6}/hello` }), OutboundBlockedError);
-        const res = await outboundRequest({ ...base, allow: parseCidrList('::1/128'), url: `http://[::1]:${p6}/hello` });
+        const res = await outboundRequest({
+          ...base,
+          allow: parseCidrList('::1/128'),
+          url: `http://[::1]:${p6}/hello`,
+        });
         assert.equal(res.status, 200);
         assert.equal(res.remoteAddress, '::1');
       } finally {
@@ -389,7 +445,10 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
     it('detects loops (ignoring fragments)', async () => {
       const e = await expectError(followRedirects({ ...base, url: `${origin}/loop/1` }), RedirectError);
       assert.equal(e.reason, 'loop');
-      assert.deepEqual(e.redirectChain?.map((h) => h.status), [302, 302]);
+      assert.deepEqual(
+        e.redirectChain?.map((h) => h.status),
+        [302, 302],
+      );
     });
 
     it('stops after maxRedirects', async () => {
@@ -406,7 +465,9 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       // The literal is the site's own Location header; the rule that refused it is for the log only.
       assert.equal(e.message, '169.254.169.254 resolves to an address that may not be contacted');
       assert.match(e.detail, /169\.254\.169\.254 \(cloud metadata endpoint/);
-      assert.deepEqual(e.redirectChain, [{ url: `${origin}/to-metadata`, status: 302, location: 'http://169.254.169.254/latest/meta-data/' }]);
+      assert.deepEqual(e.redirectChain, [
+        { url: `${origin}/to-metadata`, status: 302, location: 'http://169.254.169.254/latest/meta-data/' },
+      ]);
       assert.ok(attemptedHosts.slice(attempts).every((h) => h === '127.0.0.1'));
     });
 
@@ -414,7 +475,10 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       const e1 = await expectError(followRedirects({ ...base, url: `${origin}/to-private` }), OutboundBlockedError);
       assert.match(e1.detail, /10\.0\.0\.1 \(private network/);
       const lookup = mapLookup({ 'internal.test': '10.0.0.1' });
-      const e2 = await expectError(followRedirects({ ...base, url: `${origin}/to-private-name`, lookup }), OutboundBlockedError);
+      const e2 = await expectError(
+        followRedirects({ ...base, url: `${origin}/to-private-name`, lookup }),
+        OutboundBlockedError,
+      );
       assert.equal(e2.message, 'internal.test resolves to an address that may not be contacted');
       assert.match(e2.detail, /^10\.0\.0\.1 \(private network/);
       assert.equal(classifyOutboundError(e2), 'blocked_address');
@@ -430,11 +494,21 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       const r303 = await followRedirects({ ...post, url: `${origin}/post-303` });
       assert.deepEqual(JSON.parse(r303.response.body.toString()), { method: 'GET', body: '', ct: null, auth: null });
       const r307 = await followRedirects({ ...post, url: `${origin}/post-307` });
-      assert.deepEqual(JSON.parse(r307.response.body.toString()), { method: 'POST', body: 'payload', ct: 'text/plain', auth: null });
+      assert.deepEqual(JSON.parse(r307.response.body.toString()), {
+        method: 'POST',
+        body: 'payload',
+        ct: 'text/plain',
+        auth: null,
+      });
     });
 
     it('drops credentials when a hop changes origin', async () => {
-      const r = await followRedirects({ ...base, url: `${origin}/cross-origin-auth`, headers: { Authorization: 'Bearer secret' }, lookup: mapLookup() });
+      const r = await followRedirects({
+        ...base,
+        url: `${origin}/cross-origin-auth`,
+        headers: { Authorization: 'Bearer secret' },
+        lookup: mapLookup(),
+      });
       assert.equal(JSON.parse(r.response.body.toString()).auth, null);
     });
   });
@@ -450,10 +524,13 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
     });
 
     before(async () => {
-      tlsServer = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
-        res.setHeader('x-sni', (req.socket as TLSSocket).servername || '');
-        handler(req, res);
-      });
+      tlsServer = https.createServer(
+        { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) },
+        (req, res) => {
+          res.setHeader('x-sni', (req.socket as TLSSocket).servername || '');
+          handler(req, res);
+        },
+      );
       tlsPort = await listen(tlsServer);
     });
 
@@ -463,13 +540,21 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
     });
 
     it('rejects a self-signed certificate as a tls error', async () => {
-      const e = await expectError(outboundRequest({ ...base, url: `https://localhost:${tlsPort}/hello`, lookup: mapLookup() }), OutboundTlsError);
+      const e = await expectError(
+        outboundRequest({ ...base, url: `https://localhost:${tlsPort}/hello`, lookup: mapLookup() }),
+        OutboundTlsError,
+      );
       assert.equal(classifyOutboundError(e), 'tls');
       assert.equal(e.code, 'DEPTH_ZERO_SELF_SIGNED_CERT');
     });
 
     it('with allowInvalidTls, answers and reports the certificate facts', async () => {
-      const res = await outboundRequest({ ...base, url: `https://localhost:${tlsPort}/hello`, lookup: mapLookup(), allowInvalidTls: true });
+      const res = await outboundRequest({
+        ...base,
+        url: `https://localhost:${tlsPort}/hello`,
+        lookup: mapLookup(),
+        allowInvalidTls: true,
+      });
       assert.equal(res.status, 200);
       assert.equal(res.headers['x-sni'], 'localhost'); // SNI is the real name, not the pinned IP
       assert.ok(res.tls);
@@ -490,12 +575,23 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
     });
 
     it('a lax connection is never reused for a strict request', async () => {
-      await outboundRequest({ ...base, url: `https://localhost:${tlsPort}/hello`, lookup: mapLookup(), allowInvalidTls: true });
-      await expectError(outboundRequest({ ...base, url: `https://localhost:${tlsPort}/hello`, lookup: mapLookup() }), OutboundTlsError);
+      await outboundRequest({
+        ...base,
+        url: `https://localhost:${tlsPort}/hello`,
+        lookup: mapLookup(),
+        allowInvalidTls: true,
+      });
+      await expectError(
+        outboundRequest({ ...base, url: `https://localhost:${tlsPort}/hello`, lookup: mapLookup() }),
+        OutboundTlsError,
+      );
     });
 
     it('reports certificate facts for IPv6 literals and for the default port', async function () {
-      const tlsOpts = { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) };
+      const tlsOpts = {
+        key: fs.readFileSync(path.join(dir, 'key.pem')),
+        cert: fs.readFileSync(path.join(dir, 'cert.pem')),
+      };
       const extra: https.Server[] = [];
       let ran = 0;
       try {
@@ -503,7 +599,12 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
         const v6Port = await listen(v6, '::1').catch(() => null);
         if (v6Port !== null) {
           extra.push(v6);
-          const res = await outboundRequest({ ...base, allow: parseCidrList('::1/128'), url: `https://[::1]:${v6Port}/hello`, allowInvalidTls: true });
+          const res = await outboundRequest({
+            ...base,
+            allow: parseCidrList('::1/128'),
+            url: `https://[::1]:${v6Port}/hello`,
+            allowInvalidTls: true,
+          });
           assert.equal(res.tls?.cert?.subject, 'CN=localhost');
           ran++;
         }
@@ -516,7 +617,12 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
         if (bound) {
           extra.push(p443);
           p443.on('connection', (sock: Socket) => openSockets.add(sock));
-          const res = await outboundRequest({ ...base, url: 'https://localhost/hello', lookup: mapLookup(), allowInvalidTls: true });
+          const res = await outboundRequest({
+            ...base,
+            url: 'https://localhost/hello',
+            lookup: mapLookup(),
+            allowInvalidTls: true,
+          });
           assert.equal(res.tls?.cert?.subject, 'CN=localhost');
           ran++;
         }
@@ -560,7 +666,10 @@ describe('refusals through the API (live audits and webhook URLs)', function () 
       assert.doesNotMatch(response.body.error.message, ADDRESS_PATTERN, domain);
       messages.add(response.body.error.message);
     }
-    assert.deepEqual([...messages], ['domain cannot be audited: the host does not resolve, or resolves to an address that may not be contacted']);
+    assert.deepEqual(
+      [...messages],
+      ['domain cannot be audited: the host does not resolve, or resolves to an address that may not be contacted'],
+    );
     const usage = await api('GET', '/v1/usage', { key: account.liveKey });
     assert.equal(usage.status, 200);
     assert.equal(usage.body.audits_used, 0);
@@ -591,7 +700,12 @@ describe('refusals through the API (live audits and webhook URLs)', function () 
         messages.add(response.body.error.message.replace(/^field (url|webhook_url) /, 'field … '));
       }
     }
-    assert.deepEqual([...messages], ['field … cannot receive webhooks: the host does not resolve, or resolves to an address that may not be contacted']);
+    assert.deepEqual(
+      [...messages],
+      [
+        'field … cannot receive webhooks: the host does not resolve, or resolves to an address that may not be contacted',
+      ],
+    );
     for (const url of ['http://intranet/hook', 'https://intranet./hook']) {
       const response = await api('POST', '/v1/webhooks', { key: account.testKey, body: { url } });
       assert.equal(response.status, 400, url);

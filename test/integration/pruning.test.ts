@@ -17,7 +17,8 @@ describe('free-tier pruning (Temporal Schedule)', function () {
     await seedLiveAudits(free, 1, { createdAt: old, domain: 'https://old.example.com' });
     await seedLiveAudits(free, 1, { createdAt: recent, domain: 'https://recent.example.com' });
     await seedLiveAudits(pro, 1, { createdAt: old, domain: 'https://old.example.com' });
-    const ids = async (accountId: string) => (await db('audits').where({ account_id: accountId }).orderBy('created_at')).map((r) => r.id as string);
+    const ids = async (accountId: string) =>
+      (await db('audits').where({ account_id: accountId }).orderBy('created_at')).map((r) => r.id as string);
     const [freeOld, freeRecent] = await ids(free.accountId);
     const [proOld] = await ids(pro.accountId);
     // The account was on pro when this report was rendered: its file goes with the audit.
@@ -25,10 +26,22 @@ describe('free-tier pruning (Temporal Schedule)', function () {
     const reportKey = `${free.workspaceId}/${freeOld}/r0-prunetest.pdf`;
     await storage.put(reportKey, Buffer.from('%PDF-1.3 pruned'));
     await db('audit_reports').insert({
-      audit_id: freeOld, branding_revision: 0, audit_completed_at: old, storage_key: reportKey, byte_size: 15, sha256: 'x', render_ms: 1, rendered_at: old,
+      audit_id: freeOld,
+      branding_revision: 0,
+      audit_completed_at: old,
+      storage_key: reportKey,
+      byte_size: 15,
+      sha256: 'x',
+      render_ms: 1,
+      rendered_at: old,
     });
     // A signing key retired more than a link lifetime ago verifies nothing any more.
-    await db('report_signing_keys').insert({ id: 'rsk_PruneTestRetired0', secret: Buffer.alloc(32), created_at: old, retired_at: old });
+    await db('report_signing_keys').insert({
+      id: 'rsk_PruneTestRetired0',
+      secret: Buffer.alloc(32),
+      created_at: old,
+      retired_at: old,
+    });
     // Served (and cached) before the prune.
     assert.equal((await api('GET', `/v1/audits/${freeOld}`, { key: free.liveKey })).status, 200);
 
@@ -45,7 +58,7 @@ describe('free-tier pruning (Temporal Schedule)', function () {
     assert.equal(await storage.open(reportKey), null, 'the report file is deleted with its audit');
     assert.equal(await db('audit_reports').where({ audit_id: freeOld }).first(), undefined);
     let key = await db('report_signing_keys').where({ id: 'rsk_PruneTestRetired0' }).first();
-    for (const until = Date.now() + 5000; key && Date.now() < until; ) {
+    for (const until = Date.now() + 5000; key && Date.now() < until;) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       key = await db('report_signing_keys').where({ id: 'rsk_PruneTestRetired0' }).first();
     }
@@ -53,7 +66,7 @@ describe('free-tier pruning (Temporal Schedule)', function () {
     assert.deepEqual(await ids(pro.accountId), [proOld]);
     // The API drops its cached copy on the prune's NOTIFY (milliseconds): allow up to a second.
     let gone = await api('GET', `/v1/audits/${freeOld}`, { key: free.liveKey });
-    for (const until = Date.now() + 1000; gone.status !== 404 && Date.now() < until; ) {
+    for (const until = Date.now() + 1000; gone.status !== 404 && Date.now() < until;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       gone = await api('GET', `/v1/audits/${freeOld}`, { key: free.liveKey });
     }

@@ -8,7 +8,8 @@ import { TemporalAuditScheduler } from '../../temporal/audit-scheduler';
 import { api, getStack, newAccount, waitForAudit, type TestAccount } from '../support/stack';
 import { closedPort, serveSite, type LocalSite } from '../support/sites';
 
-const HOME = '<!doctype html><html lang="en"><head><title>Reconciled audits</title></head><body><h1>Hi</h1></body></html>';
+const HOME =
+  '<!doctype html><html lang="en"><head><title>Reconciled audits</title></head><body><h1>Hi</h1></body></html>';
 
 describe('reconciler: owed workflow starts (README "Reliability")', function () {
   this.timeout(60_000);
@@ -19,23 +20,40 @@ describe('reconciler: owed workflow starts (README "Reliability")', function () 
   after(() => site.close());
 
   /** What a trigger that crashed right after its commit leaves: the audit, charged, and its start owed (claim lapsed). */
-  async function commitWithoutStart(account: TestAccount, domain: string, opts: { requestedAgoMs?: number } = {}): Promise<string> {
+  async function commitWithoutStart(
+    account: TestAccount,
+    domain: string,
+    opts: { requestedAgoMs?: number } = {},
+  ): Promise<string> {
     const { db } = await getStack();
     const id = newLiveAuditId();
     await db.transaction(async (trx) => {
       await trx('audits').insert({
-        id, workspace_id: account.workspaceId, account_id: account.accountId, mode: 'live', domain, site_key: siteOfUrl(domain),
-        tier: 'pro', status: 'queued', charged: true, created_at: new Date(), updated_at: new Date(),
+        id,
+        workspace_id: account.workspaceId,
+        account_id: account.accountId,
+        mode: 'live',
+        domain,
+        site_key: siteOfUrl(domain),
+        tier: 'pro',
+        status: 'queued',
+        charged: true,
+        created_at: new Date(),
+        updated_at: new Date(),
       });
       await recordPendingStart(trx, id);
       await trx('pending_audit_starts')
         .where({ audit_id: id })
-        .update({ claimed_until: null, requested_at: trx.raw(`now() - ? * interval '1 millisecond'`, [opts.requestedAgoMs ?? 0]) });
+        .update({
+          claimed_until: null,
+          requested_at: trx.raw(`now() - ? * interval '1 millisecond'`, [opts.requestedAgoMs ?? 0]),
+        });
     });
     return id;
   }
 
-  const owed = async (auditId: string) => (await (await getStack()).db('pending_audit_starts').where({ audit_id: auditId })).length === 1;
+  const owed = async (auditId: string) =>
+    (await (await getStack()).db('pending_audit_starts').where({ audit_id: auditId })).length === 1;
 
   it("starts what a crashed trigger left owed: the service's own reconciler runs it to completion", async () => {
     const { service } = await getStack();
@@ -45,7 +63,11 @@ describe('reconciler: owed workflow starts (README "Reliability")', function () 
     const done = await waitForAudit(account.liveKey, auditId, 40_000);
     assert.equal(done.body.status, 'completed', done.text);
     assert.equal(await owed(auditId), false);
-    assert.equal((await api('GET', '/v1/usage', { key: account.testKey })).body.audits_used, 1, 'the accepted audit stays charged');
+    assert.equal(
+      (await api('GET', '/v1/usage', { key: account.testKey })).body.audits_used,
+      1,
+      'the accepted audit stays charged',
+    );
   });
 
   it('refunds what can never start: refused by Temporal, or still impossible after the give-up age', async () => {
@@ -53,7 +75,7 @@ describe('reconciler: owed workflow starts (README "Reliability")', function () 
     const account = await newAccount('pro');
     // Right after the service's reconciler has made a pass, so that this test's pass gets to these rows first.
     const sentinel = await commitWithoutStart(account, `http://127.0.0.9:${await closedPort()}`);
-    for (const deadline = Date.now() + 30_000; await owed(sentinel); ) {
+    for (const deadline = Date.now() + 30_000; await owed(sentinel);) {
       assert.ok(Date.now() < deadline, 'the service reconciler made the owed start');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -63,12 +85,20 @@ describe('reconciler: owed workflow starts (README "Reliability")', function () 
     const recentlyOwed = await commitWithoutStart(account, 'http://127.0.0.5', { requestedAgoMs: 60_000 });
 
     // Temporal answers, but refuses the start for good (here: a namespace that does not exist).
-    const wrongNamespace = new TemporalAuditScheduler(new Client({ connection: stack.service.temporal.connection, namespace: 'no-such-namespace' }), stack.service.temporal.connection, stack.config.taskQueue);
+    const wrongNamespace = new TemporalAuditScheduler(
+      new Client({ connection: stack.service.temporal.connection, namespace: 'no-such-namespace' }),
+      stack.service.temporal.connection,
+      stack.config.taskQueue,
+    );
     assert.equal(await wrongNamespace.probe(), true);
     const deps = { db: stack.db, config: stack.config, giveUpMs: 3600_000 };
     // Temporal is down (never reached): only starts owed past the give-up age are given up.
     const deadConnection = Connection.lazy({ address: `127.0.0.1:${await closedPort()}` });
-    const down = new TemporalAuditScheduler(new Client({ connection: deadConnection }), deadConnection, stack.config.taskQueue);
+    const down = new TemporalAuditScheduler(
+      new Client({ connection: deadConnection }),
+      deadConnection,
+      stack.config.taskQueue,
+    );
     try {
       const whileDown = await reconcilePendingStarts({ ...deps, scheduler: down });
       assert.deepEqual(whileDown, { started: 0, refunded: 1, postponed: 0 });
@@ -84,7 +114,11 @@ describe('reconciler: owed workflow starts (README "Reliability")', function () 
 
     for (const auditId of [refused, longOwed, recentlyOwed]) {
       const row = await stack.db('audits').where({ id: auditId }).first();
-      assert.deepEqual([row.status, row.charged, row.attempts, row.error_code], ['failed', false, 0, 'audit_provider_unavailable'], auditId);
+      assert.deepEqual(
+        [row.status, row.charged, row.attempts, row.error_code],
+        ['failed', false, 0, 'audit_provider_unavailable'],
+        auditId,
+      );
       assert.equal(await owed(auditId), false);
       const envelope = await api('GET', `/v1/audits/${auditId}`, { key: account.liveKey });
       assert.equal(envelope.body.status, 'failed');

@@ -24,9 +24,15 @@ describe('recorded workflow histories', function () {
   });
 
   it('replay on the current workflow code without non-determinism', async () => {
-    const files = fs.readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+    const files = fs
+      .readdirSync(HISTORIES_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     assert.ok(files.length >= 10, 'every recorded path, before and after the patched() changes');
-    const histories = files.map((file) => ({ workflowId: path.basename(file, '.json'), history: readHistoryFile(path.join(HISTORIES_DIR, file)) }));
+    const histories = files.map((file) => ({
+      workflowId: path.basename(file, '.json'),
+      history: readHistoryFile(path.join(HISTORIES_DIR, file)),
+    }));
     const failures: string[] = [];
     let replayed = 0;
     for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {

@@ -9,7 +9,15 @@ import { reportWorkflowId } from '../../workflows/contracts';
 import { admin } from '../support/admin';
 import { extract, flat, tinyPng } from '../support/pdf';
 import { serveSite, type LocalSite } from '../support/sites';
-import { api, getStack, newAccount, startExtraApi, waitForAudit, type ApiResponse, type TestAccount } from '../support/stack';
+import {
+  api,
+  getStack,
+  newAccount,
+  startExtraApi,
+  waitForAudit,
+  type ApiResponse,
+  type TestAccount,
+} from '../support/stack';
 
 const PRODUCT_NAME = /Domain Audit/i;
 
@@ -56,7 +64,10 @@ async function reportLink(key: string, auditId: string): Promise<ApiResponse> {
 async function renderRuns(auditId: string, revision: number): Promise<number> {
   const { service } = await getStack();
   let runs = 0;
-  for await (const _ of service.temporal.client.workflow.list({ query: `WorkflowId = "${reportWorkflowId(auditId, revision)}"` })) runs++;
+  for await (const _ of service.temporal.client.workflow.list({
+    query: `WorkflowId = "${reportWorkflowId(auditId, revision)}"`,
+  }))
+    runs++;
   return runs;
 }
 
@@ -78,7 +89,12 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     const { db } = await getStack();
     const auditId = await completedTestAudit(free, 'https://free-report.example.com');
     for (const key of [free.testKey, free.liveKey]) {
-      assertEnvelope(await api('GET', `/v1/audits/${auditId}/pdf`, { key }), 403, 'tier_required', /PDF reports require the pro tier or higher; this account is on free/);
+      assertEnvelope(
+        await api('GET', `/v1/audits/${auditId}/pdf`, { key }),
+        403,
+        'tier_required',
+        /PDF reports require the pro tier or higher; this account is on free/,
+      );
       assertEnvelope(await api('PUT', '/v1/branding', { key, body: ACME }), 403, 'tier_required', /pro tier/);
       assertEnvelope(await api('GET', '/v1/branding', { key }), 403, 'tier_required');
       assertEnvelope(await api('DELETE', '/v1/branding', { key }), 403, 'tier_required');
@@ -110,14 +126,23 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     assert.equal(link.body.audit_id, auditId);
     // 60 minutes from signing, in whole seconds.
     const expiresAt = Date.parse(link.body.expires_at);
-    assert.ok(expiresAt > before + 3600_000 - 1000 && expiresAt <= after + 3600_000, `expires at ${link.body.expires_at}`);
-    assert.match(link.body.url, new RegExp(`/v1/reports/${auditId}\\.pdf\\?expires=\\d+&key=rsk_\\w+&signature=[\\w-]{43}$`));
+    assert.ok(
+      expiresAt > before + 3600_000 - 1000 && expiresAt <= after + 3600_000,
+      `expires at ${link.body.expires_at}`,
+    );
+    assert.match(
+      link.body.url,
+      new RegExp(`/v1/reports/${auditId}\\.pdf\\?expires=\\d+&key=rsk_\\w+&signature=[\\w-]{43}$`),
+    );
 
     const pdf = await download(link.body.url);
     assert.equal(pdf.status, 200);
     assert.equal(pdf.headers.get('content-type'), 'application/pdf');
     assert.equal(Number(pdf.headers.get('content-length')), pdf.bytes.length);
-    assert.match(pdf.headers.get('content-disposition') ?? '', /^inline; filename="audit-sample-report\.example\.com-\d{4}-\d{2}-\d{2}\.pdf"$/);
+    assert.match(
+      pdf.headers.get('content-disposition') ?? '',
+      /^inline; filename="audit-sample-report\.example\.com-\d{4}-\d{2}-\d{2}\.pdf"$/,
+    );
     assert.equal(pdf.headers.get('referrer-policy'), 'no-referrer');
     assert.equal(pdf.bytes.subarray(0, 5).toString(), '%PDF-');
 
@@ -126,7 +151,15 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     assert.ok(text.includes(SAMPLE_NOTICE), 'the test-mode stub says it is a sample');
     assert.ok(text.includes('sample-report.example.com'));
     assert.ok(text.includes(String(audit.score)) && text.includes(`Grade ${audit.grade}`));
-    for (const section of ['Contents', 'Summary', 'Category scores', 'Top five issues', 'Findings', 'Appendix: checks run']) assert.ok(text.includes(section), section);
+    for (const section of [
+      'Contents',
+      'Summary',
+      'Category scores',
+      'Top five issues',
+      'Findings',
+      'Appendix: checks run',
+    ])
+      assert.ok(text.includes(section), section);
     for (const finding of audit.findings) assert.ok(text.includes(finding.title), finding.title);
     assert.ok(!PRODUCT_NAME.test(text), 'our product name is not in a report');
   });
@@ -153,7 +186,7 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     assert.equal(Number(rendered.branding_revision), revision);
     assert.notEqual(rendered.storage_key, neutral.storage_key);
     let runs = 0;
-    for (const until = Date.now() + 5000; runs === 0 && Date.now() < until; ) {
+    for (const until = Date.now() + 5000; runs === 0 && Date.now() < until;) {
       runs = await renderRuns(auditId, revision);
       if (runs === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -162,13 +195,17 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     const pdf = await download(links[0]!.body.url);
     const report = await extract(pdf.bytes);
     const text = flat(report.text);
-    for (const part of ['Acme Digital', ACME.footer_text, ACME.contact_line, 'branded-report.example.com']) assert.ok(text.includes(part), part);
+    for (const part of ['Acme Digital', ACME.footer_text, ACME.contact_line, 'branded-report.example.com'])
+      assert.ok(text.includes(part), part);
     assert.equal(report.info['Author'], 'Acme Digital');
     assert.ok(!PRODUCT_NAME.test(text) && !PRODUCT_NAME.test(JSON.stringify(report.info)), 'no mention of our product');
 
     // Asked again: the stored report serves, nothing is rendered.
     assert.equal((await reportLink(account.testKey, auditId)).status, 200);
-    assert.equal((await db('audit_reports').where({ audit_id: auditId }).first()).rendered_at.getTime(), rendered.rendered_at.getTime());
+    assert.equal(
+      (await db('audit_reports').where({ audit_id: auditId }).first()).rendered_at.getTime(),
+      rendered.rendered_at.getTime(),
+    );
 
     // Cleared: back to the neutral look, rendered again.
     assert.equal((await api('DELETE', '/v1/branding', { key: account.testKey })).status, 204);
@@ -178,22 +215,47 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
 
   it('refuses invalid branding with the field named, and keeps the previous branding', async () => {
     const account = await newAccount('pro');
-    assert.equal((await api('PUT', '/v1/branding', { key: account.liveKey, body: { display_name: 'Before', primary_color: '#112233' } })).status, 200);
+    assert.equal(
+      (
+        await api('PUT', '/v1/branding', {
+          key: account.liveKey,
+          body: { display_name: 'Before', primary_color: '#112233' },
+        })
+      ).status,
+      200,
+    );
     const cases: [unknown, RegExp][] = [
       [{ primary_color: '#112233' }, /display_name is required/],
       [{ display_name: 'Acme', primary_color: 'red' }, /primary_color must match pattern/],
       [{ display_name: 'Acme', primary_color: '#112233', logo: 'not base64!' }, /logo must be base64/],
-      [{ display_name: 'Acme', primary_color: '#112233', logo: Buffer.from('GIF89a....').toString('base64') }, /logo must be a PNG or JPEG image/],
-      [{ display_name: 'Acme', primary_color: '#112233', logo: tinyPng(1, 1).subarray(0, 33).toString('base64') }, /logo could not be read as an image/],
+      [
+        { display_name: 'Acme', primary_color: '#112233', logo: Buffer.from('GIF89a....').toString('base64') },
+        /logo must be a PNG or JPEG image/,
+      ],
+      [
+        { display_name: 'Acme', primary_color: '#112233', logo: tinyPng(1, 1).subarray(0, 33).toString('base64') },
+        /logo could not be read as an image/,
+      ],
       [{ display_name: 'Acme\nCorp', primary_color: '#112233' }, /display_name must not contain control characters/],
       [{ display_name: 'Acme', primary_color: '#112233', tagline: 'x' }, /tagline is not allowed/],
     ];
     for (const [body, message] of cases) {
       assertEnvelope(await api('PUT', '/v1/branding', { key: account.liveKey, body }), 400, 'invalid_request', message);
     }
-    assertEnvelope(await api('PUT', '/v1/branding', { key: account.liveKey, rawBody: 'display_name=x', headers: { 'Content-Type': 'text/plain' } }), 400, 'invalid_request');
     assertEnvelope(
-      await api('PUT', '/v1/branding', { key: account.liveKey, body: { display_name: 'Acme', primary_color: '#112233', logo: 'A'.repeat(70_000) } }),
+      await api('PUT', '/v1/branding', {
+        key: account.liveKey,
+        rawBody: 'display_name=x',
+        headers: { 'Content-Type': 'text/plain' },
+      }),
+      400,
+      'invalid_request',
+    );
+    assertEnvelope(
+      await api('PUT', '/v1/branding', {
+        key: account.liveKey,
+        body: { display_name: 'Acme', primary_color: '#112233', logo: 'A'.repeat(70_000) },
+      }),
       413,
       'payload_too_large',
     );
@@ -206,8 +268,16 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     const { db } = await getStack();
     const auditId = 'aud_01JRUNNING0000000000000000';
     await db('audits').insert({
-      id: auditId, workspace_id: account.workspaceId, account_id: account.accountId, mode: 'live', domain: 'https://running.example.com',
-      tier: 'pro', status: 'running', charged: false, created_at: new Date(), estimated_completion: new Date(Date.now() + 60_000),
+      id: auditId,
+      workspace_id: account.workspaceId,
+      account_id: account.accountId,
+      mode: 'live',
+      domain: 'https://running.example.com',
+      tier: 'pro',
+      status: 'running',
+      charged: false,
+      created_at: new Date(),
+      estimated_completion: new Date(Date.now() + 60_000),
     });
     const running = await api('GET', `/v1/audits/${auditId}/pdf`, { key: account.liveKey });
     assert.equal(running.status, 200);
@@ -228,7 +298,7 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     assert.deepEqual(Object.keys(first.body).sort(), ['audit_id', 'domain', 'estimated_completion', 'status']);
     assert.equal(first.body.status, 'rendering');
     let later = first;
-    for (const until = Date.now() + 15_000; later.status === 202 && Date.now() < until; ) {
+    for (const until = Date.now() + 15_000; later.status === 202 && Date.now() < until;) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       later = await api('GET', `/v1/audits/${auditId}/pdf`, { key: account.testKey, baseUrl: impatient.url });
     }
@@ -304,7 +374,7 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
       assert.ok(rotation.retired.includes(oldKey), rotated.stdout);
       // New links are signed with the new key (the API hears of the rotation within milliseconds).
       let fresh = new URL((await reportLink(account.testKey, auditId)).body.url);
-      for (const until = Date.now() + 1000; fresh.searchParams.get('key') !== rotation.key_id && Date.now() < until; ) {
+      for (const until = Date.now() + 1000; fresh.searchParams.get('key') !== rotation.key_id && Date.now() < until;) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         fresh = new URL((await reportLink(account.testKey, auditId)).body.url);
       }
@@ -315,7 +385,7 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
       const revoked = JSON.parse((await admin('report-key', 'rotate', '--revoke-previous', '--json')).stdout);
       assert.ok(revoked.revoked.includes(oldKey) && revoked.revoked.includes(rotation.key_id));
       let old = await download(url.toString());
-      for (const until = Date.now() + 1000; old.status === 200 && Date.now() < until; ) {
+      for (const until = Date.now() + 1000; old.status === 200 && Date.now() < until;) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         old = await download(url.toString());
       }
@@ -323,7 +393,10 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
       assert.equal(old.json.error.code, 'invalid_signature');
       assert.equal((await download(fresh.toString())).status, 403);
       const listed = JSON.parse((await admin('report-key', 'list', '--json')).stdout);
-      assert.deepEqual(listed.data.map((k: { key_id: string }) => k.key_id), [revoked.key_id]);
+      assert.deepEqual(
+        listed.data.map((k: { key_id: string }) => k.key_id),
+        [revoked.key_id],
+      );
     });
   });
 
@@ -332,7 +405,9 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     const { db } = await getStack();
     const site = await serveSite({
       '/robots.txt': { body: '' },
-      '/': { body: '<!doctype html><html><head><title>Hi</title></head><body><h1>Widgets</h1><img src="/a.png"></body></html>' },
+      '/': {
+        body: '<!doctype html><html><head><title>Hi</title></head><body><h1>Widgets</h1><img src="/a.png"></body></html>',
+      },
     });
     sites.push(site);
     assert.equal((await api('PUT', '/v1/branding', { key: account.liveKey, body: ACME })).status, 200);
@@ -341,7 +416,7 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     const done = await waitForAudit(account.liveKey, trigger.body.audit_id);
     assert.equal(done.body.status, 'completed', done.text);
     let stored = await db('audit_reports').where({ audit_id: trigger.body.audit_id }).first();
-    for (const until = Date.now() + 15_000; !stored && Date.now() < until; ) {
+    for (const until = Date.now() + 15_000; !stored && Date.now() < until;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       stored = await db('audit_reports').where({ audit_id: trigger.body.audit_id }).first();
     }
@@ -363,7 +438,18 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
     const dir = await mkdtemp(path.join(os.tmpdir(), 'report-png-'));
     try {
       await writeFile(path.join(dir, 'report.pdf'), pdf.bytes);
-      await promisify(execFile)('pdftoppm', ['-png', '-r', '50', '-f', '1', '-l', '1', '-singlefile', path.join(dir, 'report.pdf'), path.join(dir, 'cover')]);
+      await promisify(execFile)('pdftoppm', [
+        '-png',
+        '-r',
+        '50',
+        '-f',
+        '1',
+        '-l',
+        '1',
+        '-singlefile',
+        path.join(dir, 'report.pdf'),
+        path.join(dir, 'cover'),
+      ]);
       const png = await readFile(path.join(dir, 'cover.png'));
       assert.equal(png.subarray(1, 4).toString(), 'PNG');
       // A4 (210 × 297 mm) at 50 dpi: about 413 × 585 pixels.

@@ -30,7 +30,11 @@ describe('npm start supervision (real processes)', function () {
     return { status: response.status, body: response.body };
   };
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const healthUntil = (predicate: (h: Awaited<ReturnType<typeof health>>) => boolean, timeoutMs: number, what: string) =>
+  const healthUntil = (
+    predicate: (h: Awaited<ReturnType<typeof health>>) => boolean,
+    timeoutMs: number,
+    what: string,
+  ) =>
     until(
       async () => {
         const h = await health().catch(() => null);
@@ -55,7 +59,8 @@ describe('npm start supervision (real processes)', function () {
       server.once('error', () => resolve(false));
       server.listen(port, '127.0.0.1', () => resolve(server));
     });
-  const auditStatus = async (auditId: string) => (await (await getStack()).db('audits').where({ id: auditId }).first('status'))?.status as string | undefined;
+  const auditStatus = async (auditId: string) =>
+    (await (await getStack()).db('audits').where({ id: auditId }).first('status'))?.status as string | undefined;
 
   before(async function () {
     await getStack(); // migrates the run's database
@@ -64,10 +69,17 @@ describe('npm start supervision (real processes)', function () {
     site = http.createServer((req, res) => {
       const match = /^\/(p\d+)?$/.exec(req.url ?? '');
       if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('');
-      if (!match) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+      if (!match)
+        return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
       sitePageRequests.push(req.url ?? '');
       const links = Array.from({ length: 8 }, (_, k) => `<a href="/p${k}">Page ${k} of the slow site</a>`).join(' ');
-      setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><title>Slow page ${req.url}</title><body>${links}</body></html>`), 400);
+      setTimeout(
+        () =>
+          res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(`<!doctype html><html lang="en"><title>Slow page ${req.url}</title><body>${links}</body></html>`),
+        400,
+      );
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -82,11 +94,18 @@ describe('npm start supervision (real processes)', function () {
       SERVICE_ROLES: 'api,worker',
     });
     const t0 = Date.now();
-    const up = await healthUntil((h) => h.status === 200, 150_000, `npm start to be healthy:\n${service.output()}`).catch((err) => {
+    const up = await healthUntil(
+      (h) => h.status === 200,
+      150_000,
+      `npm start to be healthy:\n${service.output()}`,
+    ).catch((err) => {
       throw new Error(`${err.message}\n${service.output()}`);
     });
     console.log(`      npm start healthy in ${Date.now() - t0} ms`);
-    assert.deepEqual(up.body, { status: 'ok', components: { api: 'up', temporal: 'up', worker: 'up', report_worker: 'up' } });
+    assert.deepEqual(up.body, {
+      status: 'ok',
+      components: { api: 'up', temporal: 'up', worker: 'up', report_worker: 'up' },
+    });
   });
 
   after(async function () {
@@ -99,16 +118,28 @@ describe('npm start supervision (real processes)', function () {
   });
 
   it('keeps serving reads while the audit worker crash-loops, reports it in /healthz, and recovers', async function () {
-    const { body: first } = await api('POST', '/v1/audits', { key: account.testKey, baseUrl: service.url, body: { domain: 'https://crash-loop.example.com' } });
-    await until(async () => (await auditStatus(first.audit_id)) === 'completed' || (await pause(100)), 60_000, 'the first audit to complete');
+    const { body: first } = await api('POST', '/v1/audits', {
+      key: account.testKey,
+      baseUrl: service.url,
+      body: { domain: 'https://crash-loop.example.com' },
+    });
+    await until(
+      async () => (await auditStatus(first.audit_id)) === 'completed' || (await pause(100)),
+      60_000,
+      'the first audit to complete',
+    );
 
     // Kill every new audit worker process at once, three times: it never gets to serve.
     const killed: number[] = [];
     while (killed.length < 3) {
-      const worker = await until(() => {
-        const found = auditWorker();
-        return found && !killed.includes(found.pid) ? found : false;
-      }, 60_000, 'a new audit worker process');
+      const worker = await until(
+        () => {
+          const found = auditWorker();
+          return found && !killed.includes(found.pid) ? found : false;
+        },
+        60_000,
+        'a new audit worker process',
+      );
       process.kill(worker.pid, 'SIGKILL');
       killed.push(worker.pid);
 
@@ -126,18 +157,34 @@ describe('npm start supervision (real processes)', function () {
     }
     // The back-off doubled between the crashes instead of giving up.
     const restarts = service.output().match(/^\[audit-service\] worker .*\(SIGKILL\).*; restarting in .*$/gm) ?? [];
-    assert.deepEqual(restarts.map((line) => /restarting in (.*)$/.exec(line)![1]), ['1 s', '2 s', '4 s'], service.output());
+    assert.deepEqual(
+      restarts.map((line) => /restarting in (.*)$/.exec(line)![1]),
+      ['1 s', '2 s', '4 s'],
+      service.output(),
+    );
 
     const recovered = await healthUntil((h) => h.status === 200, 60_000, 'the worker to come back');
     assert.equal(recovered.body.components.worker, 'up');
     assert.ok(!killed.includes(auditWorker()!.pid));
-    const { status, body: next } = await api('POST', '/v1/audits', { key: account.testKey, baseUrl: service.url, body: { domain: 'https://after-crash-loop.example.com' } });
+    const { status, body: next } = await api('POST', '/v1/audits', {
+      key: account.testKey,
+      baseUrl: service.url,
+      body: { domain: 'https://after-crash-loop.example.com' },
+    });
     assert.equal(status, 202);
-    await until(async () => (await auditStatus(next.audit_id)) === 'completed' || (await pause(100)), 60_000, 'an audit after the recovery to complete');
+    await until(
+      async () => (await auditStatus(next.audit_id)) === 'completed' || (await pause(100)),
+      60_000,
+      'an audit after the recovery to complete',
+    );
   });
 
   it('restarts a killed Temporal dev server with its state: an audit under way completes and triggers work again', async function () {
-    const { body: audit } = await api('POST', '/v1/audits', { key: account.liveKey, baseUrl: service.url, body: { domain: siteOrigin } });
+    const { body: audit } = await api('POST', '/v1/audits', {
+      key: account.liveKey,
+      baseUrl: service.url,
+      body: { domain: siteOrigin },
+    });
     assert.equal(audit.status, 'queued');
     await until(() => sitePageRequests.length >= 2, 30_000, 'the crawl to be under way');
 
@@ -152,13 +199,25 @@ describe('npm start supervision (real processes)', function () {
     process.kill(reportWorker()!.pid, 'SIGKILL');
     const outageLog = () => service.output().slice(outageLogFrom);
     try {
-      const down = await healthUntil((h) => h.status === 503 && h.body.components.temporal === 'down', 30_000, '/healthz to report Temporal down');
+      const down = await healthUntil(
+        (h) => h.status === 503 && h.body.components.temporal === 'down',
+        30_000,
+        '/healthz to report Temporal down',
+      );
       assert.equal(down.body.components.api, 'up');
       const read = await api('GET', `/v1/audits/${audit.audit_id}`, { key: account.liveKey, baseUrl: service.url });
       assert.equal(read.status, 200, read.text);
       assert.equal(read.body.audit_id, audit.audit_id);
-      await until(async () => /\[report worker\] Temporal at .* is not available/.test(outageLog()) || (await pause(100)), 60_000, 'the restarted report worker to wait for Temporal');
-      await until(async () => /Temporal dev server failed to start/.test(outageLog()) || (await pause(100)), 60_000, 'a failed restart attempt');
+      await until(
+        async () => /\[report worker\] Temporal at .* is not available/.test(outageLog()) || (await pause(100)),
+        60_000,
+        'the restarted report worker to wait for Temporal',
+      );
+      await until(
+        async () => /Temporal dev server failed to start/.test(outageLog()) || (await pause(100)),
+        60_000,
+        'a failed restart attempt',
+      );
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
@@ -169,26 +228,51 @@ describe('npm start supervision (real processes)', function () {
     assert.deepEqual(up.body.components, { api: 'up', temporal: 'up', worker: 'up', report_worker: 'up' });
     assert.ok(devServer()!.pid !== server.pid);
     const workerRestarts = outageLog().match(/^\[audit-service\] (report )?worker .*restarting in.*$/gm) ?? [];
-    assert.equal(workerRestarts.length, 1, `only the kill: the new report worker waited for Temporal\n${workerRestarts.join('\n')}`);
+    assert.equal(
+      workerRestarts.length,
+      1,
+      `only the kill: the new report worker waited for Temporal\n${workerRestarts.join('\n')}`,
+    );
     assert.match(workerRestarts[0], /report worker exited \(SIGKILL\)/);
 
-    await until(async () => !['queued', 'running'].includes((await auditStatus(audit.audit_id)) ?? 'queued') || (await pause(200)), 90_000, 'the audit under way to finish');
+    await until(
+      async () =>
+        !['queued', 'running'].includes((await auditStatus(audit.audit_id)) ?? 'queued') || (await pause(200)),
+      90_000,
+      'the audit under way to finish',
+    );
     const done = await api('GET', `/v1/audits/${audit.audit_id}`, { key: account.liveKey, baseUrl: service.url });
     assert.equal(done.body.status, 'completed', done.text);
     assert.equal(done.body.crawl.pages_crawled, 9);
 
-    const trigger = await api('POST', '/v1/audits', { key: account.testKey, baseUrl: service.url, body: { domain: 'https://after-temporal-restart.example.com' } });
+    const trigger = await api('POST', '/v1/audits', {
+      key: account.testKey,
+      baseUrl: service.url,
+      body: { domain: 'https://after-temporal-restart.example.com' },
+    });
     assert.equal(trigger.status, 202, trigger.text);
-    await until(async () => (await auditStatus(trigger.body.audit_id)) === 'completed' || (await pause(100)), 60_000, 'an audit triggered after the restart to complete');
+    await until(
+      async () => (await auditStatus(trigger.body.audit_id)) === 'completed' || (await pause(100)),
+      60_000,
+      'an audit triggered after the restart to complete',
+    );
   });
 
   it('stops every process it started on SIGTERM to its process group', async function () {
     await healthUntil((h) => h.status === 200, 60_000, 'every process to be up');
     const children = childProcesses(service.pid);
-    assert.ok(children.some((c) => c.workerKind === 'audits') && children.some((c) => c.workerKind === 'reports') && children.some((c) => c.command.includes('start-dev')));
+    assert.ok(
+      children.some((c) => c.workerKind === 'audits') &&
+        children.some((c) => c.workerKind === 'reports') &&
+        children.some((c) => c.command.includes('start-dev')),
+    );
     service.signalGroup('SIGTERM');
     assert.equal(await service.exited, 0, service.output());
     for (const c of children) await until(() => !isAlive(c.pid), 15_000, `${c.command} (${c.pid}) to exit`);
-    assert.doesNotMatch(service.output().split('stopping…')[1] ?? '', /restarting in/, 'nothing was restarted during the shutdown');
+    assert.doesNotMatch(
+      service.output().split('stopping…')[1] ?? '',
+      /restarting in/,
+      'nothing was restarted during the shutdown',
+    );
   });
 });

@@ -138,7 +138,10 @@ describe('temporal/dev-server (integration)', function () {
 
     // Simulate a db file created before an attribute existed: the CLI's --search-attribute flags
     // only apply to namespaces it creates, so startDevServer must add it back on the next start.
-    await bundle.connection.operatorService.removeSearchAttributes({ namespace: 'default', searchAttributes: ['AuditMode'] });
+    await bundle.connection.operatorService.removeSearchAttributes({
+      namespace: 'default',
+      searchAttributes: ['AuditMode'],
+    });
     assert.equal((await customAttributes(bundle, 'default')).AuditMode, undefined);
 
     await bundle.connection.close();
@@ -162,7 +165,9 @@ describe('temporal/dev-server (integration)', function () {
 
     // The attributes are really usable in visibility queries.
     const found: string[] = [];
-    for await (const wf of bundle.client.workflow.list({ query: `AuditStatus = "queued" AND WorkspaceId = "ws_test"` })) {
+    for await (const wf of bundle.client.workflow.list({
+      query: `AuditStatus = "queued" AND WorkspaceId = "ws_test"`,
+    })) {
       found.push(wf.workflowId);
     }
     assert.deepEqual(found, [workflowId]);
@@ -173,7 +178,11 @@ describe('temporal/dev-server (integration)', function () {
     const first = await start({ port, headless: true });
     let bundle = await connect(first.address);
     const workflowId = `in-memory-${Date.now()}`;
-    await bundle.client.workflow.start('NoSuchWorkflow', { taskQueue: 'nobody-polls-this-queue', workflowId, args: [] });
+    await bundle.client.workflow.start('NoSuchWorkflow', {
+      taskQueue: 'nobody-polls-this-queue',
+      workflowId,
+      args: [],
+    });
     await bundle.connection.close();
     bundles.splice(bundles.indexOf(bundle), 1);
     await first.stop();

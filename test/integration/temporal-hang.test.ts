@@ -19,7 +19,8 @@ import { startApiProcess } from '../support/processes';
 import { serveSite, type LocalSite } from '../support/sites';
 import { api, testEnv, workflowBundle } from '../support/stack';
 
-const HOME = '<!doctype html><html lang="en"><head><title>Audited through a Temporal hang</title></head><body><h1>Hi</h1></body></html>';
+const HOME =
+  '<!doctype html><html lang="en"><head><title>Audited through a Temporal hang</title></head><body><h1>Hi</h1></body></html>';
 const READ_P99_BOUND_MS = 100;
 
 describe('Temporal hang (dev server SIGSTOPped)', function () {
@@ -38,12 +39,22 @@ describe('Temporal hang (dev server SIGSTOPped)', function () {
     databaseUrl = await createDatabase();
     db = createDb(databaseUrl);
     await migrateLatest(db);
-    const env = { ...testEnv, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: devServer.address, AUDIT_RECONCILE_INTERVAL_MS: '1000' };
+    const env = {
+      ...testEnv,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: devServer.address,
+      AUDIT_RECONCILE_INTERVAL_MS: '1000',
+    };
     apiProcess = await startApiProcess(env);
     const config = loadConfig({ ...process.env, ...env });
     worker = await startWorker({
-      config, db, clock: systemClock, temporalAddress: devServer.address, engine: createLiveEngine(config),
-      workflowBundle: await workflowBundle(), testWebhookMockUrl: `${apiProcess.url}/mock/webhooks`,
+      config,
+      db,
+      clock: systemClock,
+      temporalAddress: devServer.address,
+      engine: createLiveEngine(config),
+      workflowBundle: await workflowBundle(),
+      testWebhookMockUrl: `${apiProcess.url}/mock/webhooks`,
     });
     site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
   });
@@ -61,7 +72,9 @@ describe('Temporal hang (dev server SIGSTOPped)', function () {
   it('keeps reads fast and triggers prompt while it hangs; every accepted audit completes once it is back', async () => {
     const base = { baseUrl: apiProcess.url };
     const trigger = (key: string, domain: string) => api('POST', '/v1/audits', { ...base, key, body: { domain } });
-    const [reader, liveA, liveB, refusedLive] = await Promise.all(['pro', 'pro', 'pro', 'pro'].map((tier) => account(db, tier as Tier)));
+    const [reader, liveA, liveB, refusedLive] = await Promise.all(
+      ['pro', 'pro', 'pro', 'pro'].map((tier) => account(db, tier as Tier)),
+    );
 
     // Before the hang: a completed audit to read, and a live audit of the site (later ones are charged).
     const warm = await trigger(reader.testKey, 'https://warm.example.com');
@@ -108,7 +121,9 @@ describe('Temporal hang (dev server SIGSTOPped)', function () {
     const usageBefore = (await api('GET', '/v1/usage', { ...base, key: refusedLive.testKey })).body.audits_used;
     const refused = await Promise.all([
       ...Array.from({ length: 5 }, () => timed(() => trigger(refusedLive.liveKey, site.origin))),
-      ...Array.from({ length: 5 }, (_, i) => timed(() => trigger(refusedLive.testKey, `https://refused-${i}.example.com`))),
+      ...Array.from({ length: 5 }, (_, i) =>
+        timed(() => trigger(refusedLive.testKey, `https://refused-${i}.example.com`)),
+      ),
       timed(() => trigger(reader.testKey, 'https://warm.example.com')),
     ]);
     for (const { response, ms } of refused) {
@@ -117,14 +132,20 @@ describe('Temporal hang (dev server SIGSTOPped)', function () {
       assert.ok(ms < 2000, `refused in ${Math.round(ms)} ms, without waiting on Temporal`);
     }
     assert.equal((await db('audits').where({ account_id: refusedLive.accountId })).length, 0, 'nothing stored');
-    assert.equal((await api('GET', '/v1/usage', { ...base, key: refusedLive.testKey })).body.audits_used, usageBefore, 'nothing charged');
+    assert.equal(
+      (await api('GET', '/v1/usage', { ...base, key: refusedLive.testKey })).body.audits_used,
+      usageBefore,
+      'nothing charged',
+    );
 
     reading = false;
     await Promise.all(readers);
     process.kill(devServer.pid, 'SIGCONT');
     stopped = false;
     const p99 = percentile(latencies, 0.99);
-    console.log(`      reads during the hang: ${latencies.length}, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
+    console.log(
+      `      reads during the hang: ${latencies.length}, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
+    );
     assert.ok(latencies.length >= 50, `${latencies.length} reads`);
     assert.ok(p99 < READ_P99_BOUND_MS, `read p99 ${p99.toFixed(1)} ms`);
 
@@ -132,7 +153,10 @@ describe('Temporal hang (dev server SIGSTOPped)', function () {
     const rows = await waitForTerminal(db, [...new Set(accepted)], 120_000);
     assert.deepEqual([...new Set(rows.map((r) => r.status))], ['completed'], JSON.stringify(rows));
     assert.equal((await db('pending_audit_starts')).length, 0, 'no start left owed');
-    const charged = await db('audits').whereIn('id', accepted).where({ charged: true }).count<{ count: string }[]>('id as count');
+    const charged = await db('audits')
+      .whereIn('id', accepted)
+      .where({ charged: true })
+      .count<{ count: string }[]>('id as count');
     assert.equal(Number(charged[0].count), 9, "charged: every live audit but account B's first of the site");
 
     // And triggers are accepted again as soon as a probe sees it answer.
@@ -155,10 +179,17 @@ async function account(db: Db, tier: Tier): Promise<{ accountId: string; testKey
   return { accountId: created.account_id, testKey: test.key, liveKey: live.key };
 }
 
-async function waitForTerminal(db: Db, ids: string[], timeoutMs: number): Promise<Array<{ id: string; status: string }>> {
+async function waitForTerminal(
+  db: Db,
+  ids: string[],
+  timeoutMs: number,
+): Promise<Array<{ id: string; status: string }>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = (await db('audits').whereIn('id', ids).select('id', 'status')) as Array<{ id: string; status: string }>;
+    const rows = (await db('audits').whereIn('id', ids).select('id', 'status')) as Array<{
+      id: string;
+      status: string;
+    }>;
     if (rows.length === ids.length && rows.every((r) => r.status === 'completed' || r.status === 'failed')) return rows;
     if (Date.now() > deadline) throw new Error(`audits not finished after ${timeoutMs} ms: ${JSON.stringify(rows)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -8,7 +8,11 @@ const GATED: Array<{ method: string; path: string; body?: unknown; feature: RegE
   { method: 'GET', path: '/v1/webhooks?limit=0', feature: /^webhooks require the pro tier/ },
   { method: 'DELETE', path: '/v1/webhooks/not-an-id', feature: /^webhooks require the pro tier/ },
   { method: 'GET', path: '/v1/webhooks/not-an-id/deliveries', feature: /^webhooks require the pro tier/ },
-  { method: 'POST', path: '/v1/webhooks/not-an-id/deliveries/not-an-id/retry', feature: /^webhooks require the pro tier/ },
+  {
+    method: 'POST',
+    path: '/v1/webhooks/not-an-id/deliveries/not-an-id/retry',
+    feature: /^webhooks require the pro tier/,
+  },
   { method: 'GET', path: '/v1/audits/not-an-id/pdf', feature: /^PDF reports require the pro tier/ },
   { method: 'GET', path: '/v1/branding', feature: /^Report branding require the pro tier/ },
   { method: 'PUT', path: '/v1/branding', body: { display_name: 1 }, feature: /^Report branding require the pro tier/ },

@@ -9,7 +9,8 @@ import { api, getStack, newAccount, waitForAudit, type TestAccount } from '../su
 import { closedPort, serveSite, type LocalSite } from '../support/sites';
 import { startReceiver, until, type Received } from '../support/receiver';
 
-const HOME = '<!doctype html><html lang="en"><head><title>Webhook fixture site for audits</title></head><body><h1>Hi</h1></body></html>';
+const HOME =
+  '<!doctype html><html lang="en"><head><title>Webhook fixture site for audits</title></head><body><h1>Hi</h1></body></html>';
 
 /** The receiver side of SPEC Authentication 9: HMAC-SHA256 of the raw body, compared in constant time. */
 function verifySpecSignature(secret: string, request: Received): boolean {
@@ -32,18 +33,36 @@ describe('webhooks', function () {
     return response.body as { webhook_id: string; url: string; events: string[]; secret: string; created_at: string };
   }
   /** Waits (watching the table, not spending the retrieval limit) until the newest delivery is in `state`. */
-  async function settledDeliveries(account: TestAccount, webhookId: string, state: string, key = account.liveKey, timeoutMs = 30_000) {
+  async function settledDeliveries(
+    account: TestAccount,
+    webhookId: string,
+    state: string,
+    key = account.liveKey,
+    timeoutMs = 30_000,
+  ) {
     const { db } = await getStack();
-    await until(async () => {
-      const newest = await db('deliveries').where({ webhook_id: webhookId }).orderBy('created_at', 'desc').first('state', 'next_attempt_at');
-      return newest?.state === state;
-    }, timeoutMs, `a ${state} delivery`);
+    await until(
+      async () => {
+        const newest = await db('deliveries')
+          .where({ webhook_id: webhookId })
+          .orderBy('created_at', 'desc')
+          .first('state', 'next_attempt_at');
+        return newest?.state === state;
+      },
+      timeoutMs,
+      `a ${state} delivery`,
+    );
     return deliveriesOf(account, webhookId, key);
   }
   async function deliveriesOf(account: TestAccount, webhookId: string, key = account.liveKey) {
     const response = await api('GET', `/v1/webhooks/${webhookId}/deliveries`, { key });
     assert.equal(response.status, 200, response.text);
-    return response.body.data as Array<{ delivery_id: string; event: string; state: string; attempts: Array<Record<string, any>> }>;
+    return response.body.data as Array<{
+      delivery_id: string;
+      event: string;
+      state: string;
+      attempts: Array<Record<string, any>>;
+    }>;
   }
 
   it('are created with a secret shown once, listed without it, and removed', async () => {
@@ -54,12 +73,23 @@ describe('webhooks', function () {
       assert.match(created.webhook_id, /^wh_/);
       assert.match(created.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
       assert.deepEqual(created.events, ['audit.completed', 'audit.failed', 'audit.retried']);
-      const custom = await createWebhook(account, { url: receiver.url, events: ['audit.failed'], secret: 'a-customer-chosen-secret' });
+      const custom = await createWebhook(account, {
+        url: receiver.url,
+        events: ['audit.failed'],
+        secret: 'a-customer-chosen-secret',
+      });
       assert.equal(custom.secret, 'a-customer-chosen-secret');
       const listed = await api('GET', '/v1/webhooks', { key: account.liveKey });
-      assert.deepEqual(listed.body.data.map((w: { webhook_id: string }) => w.webhook_id), [created.webhook_id, custom.webhook_id]);
+      assert.deepEqual(
+        listed.body.data.map((w: { webhook_id: string }) => w.webhook_id),
+        [created.webhook_id, custom.webhook_id],
+      );
       assert.ok(!listed.text.includes(created.secret) && !listed.text.includes('secret'));
-      assert.equal((await api('GET', '/v1/webhooks', { key: account.testKey })).body.data.length, 0, 'test keys see only test webhooks');
+      assert.equal(
+        (await api('GET', '/v1/webhooks', { key: account.testKey })).body.data.length,
+        0,
+        'test keys see only test webhooks',
+      );
       assert.equal((await api('DELETE', `/v1/webhooks/${custom.webhook_id}`, { key: account.liveKey })).status, 204);
       const again = await api('DELETE', `/v1/webhooks/${custom.webhook_id}`, { key: account.liveKey });
       assert.equal(again.status, 404);
@@ -86,14 +116,24 @@ describe('webhooks', function () {
       assert.equal(response.body.error.code, 'invalid_request');
       assert.match(response.body.error.message, message);
     }
-    const override = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: site.origin, webhook_url: 'http://10.9.9.9/x' } });
+    const override = await api('POST', '/v1/audits', {
+      key: account.liveKey,
+      body: { domain: site.origin, webhook_url: 'http://10.9.9.9/x' },
+    });
     assert.equal(override.status, 400);
     assert.match(override.body.error.message, /webhook_url/);
     const free = await newAccount('free');
-    const gated = await api('POST', '/v1/audits', { key: free.liveKey, body: { domain: site.origin, webhook_url: 'https://example.com/x' } });
+    const gated = await api('POST', '/v1/audits', {
+      key: free.liveKey,
+      body: { domain: site.origin, webhook_url: 'https://example.com/x' },
+    });
     assert.equal(gated.status, 403);
     assert.equal(gated.body.error.code, 'tier_required');
-    assert.equal((await (await getStack()).db('webhooks').where({ workspace_id: account.workspaceId })).length, 0, 'nothing stored');
+    assert.equal(
+      (await (await getStack()).db('webhooks').where({ workspace_id: account.workspaceId })).length,
+      0,
+      'nothing stored',
+    );
   });
 
   it('POST audit.completed with the stored audit bytes, signed per the spec and Standard Webhooks', async () => {
@@ -103,10 +143,17 @@ describe('webhooks', function () {
       const webhook = await createWebhook(account, { url: receiver.url });
       const { body } = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: site.origin } });
       const audit = await waitForAudit(account.liveKey, body.audit_id);
-      const request = await until(() => receiver.received.find((r) => r.headers['x-service-event'] === 'audit.completed'), 15_000, 'audit.completed');
+      const request = await until(
+        () => receiver.received.find((r) => r.headers['x-service-event'] === 'audit.completed'),
+        15_000,
+        'audit.completed',
+      );
       assert.equal(request.body, audit.text, 'byte-identical to GET /audits/{id}');
       assert.ok(verifySpecSignature(webhook.secret, request));
-      assert.deepEqual(new Webhook(webhook.secret).verify(request.body, request.headers as Record<string, string>), JSON.parse(audit.text));
+      assert.deepEqual(
+        new Webhook(webhook.secret).verify(request.body, request.headers as Record<string, string>),
+        JSON.parse(audit.text),
+      );
       assert.equal(request.headers['content-type'], 'application/json');
       assert.equal(request.headers['x-service-audit-id'], body.audit_id);
       assert.match(String(request.headers['x-service-delivery']), /^dlv_/);
@@ -131,31 +178,59 @@ describe('webhooks', function () {
       const [delivery] = await settledDeliveries(account, webhook.webhook_id, 'failed');
       assert.equal(receiver.received.length, 6);
       assert.equal(new Set(receiver.received.map((r) => r.headers['x-service-delivery'])).size, 1);
-      assert.deepEqual(receiver.received.map((r) => r.headers['x-service-attempt']), ['1', '2', '3', '4', '5', '6']);
+      assert.deepEqual(
+        receiver.received.map((r) => r.headers['x-service-attempt']),
+        ['1', '2', '3', '4', '5', '6'],
+      );
       const gaps = receiver.received.slice(1).map((r, i) => r.at - receiver.received[i].at);
       gaps.forEach((gap, i) => assert.ok(gap >= [100, 200, 300, 400, 500][i] - 5, `gap ${i} was ${gap} ms`));
       // Each attempt is signed afresh and still verifies.
       for (const request of receiver.received) assert.ok(verifySpecSignature(webhook.secret, request));
-      assert.deepEqual(delivery.attempts.map((a) => [a.attempt, a.trigger, a.status_code, a.error_class]), [1, 2, 3, 4, 5, 6].map((n) => [n, 'automatic', 500, 'non_2xx']));
+      assert.deepEqual(
+        delivery.attempts.map((a) => [a.attempt, a.trigger, a.status_code, a.error_class]),
+        [1, 2, 3, 4, 5, 6].map((n) => [n, 'automatic', 500, 'non_2xx']),
+      );
       assert.match(String(delivery.attempts[0].response_excerpt), /answered 500/, JSON.stringify(delivery.attempts[0]));
       // The log schedules each retry after the configured, growing delay.
-      const scheduled = delivery.attempts.slice(0, 5).map((a) => Date.parse(a.next_attempt_at) - Date.parse(a.started_at) - a.duration_ms);
+      const scheduled = delivery.attempts
+        .slice(0, 5)
+        .map((a) => Date.parse(a.next_attempt_at) - Date.parse(a.started_at) - a.duration_ms);
       assert.deepEqual(scheduled, [100, 200, 300, 400, 500]);
       assert.equal(delivery.attempts[5].next_attempt_at, null);
-      assert.equal((await api('GET', `/v1/audits/${body.audit_id}`, { key: account.liveKey })).body.status, 'completed');
+      assert.equal(
+        (await api('GET', `/v1/audits/${body.audit_id}`, { key: account.liveKey })).body.status,
+        'completed',
+      );
 
       receiver.setResponder(() => 204);
-      const retry = await api('POST', `/v1/webhooks/${webhook.webhook_id}/deliveries/${delivery.delivery_id}/retry`, { key: account.liveKey });
+      const retry = await api('POST', `/v1/webhooks/${webhook.webhook_id}/deliveries/${delivery.delivery_id}/retry`, {
+        key: account.liveKey,
+      });
       assert.equal(retry.status, 202, retry.text);
       await settledDeliveries(account, webhook.webhook_id, 'delivered');
       assert.equal(receiver.received[6].headers['x-service-attempt'], '7');
 
       const stack = await getStack();
       const cli = await ensureTemporalCli(() => undefined);
-      await promisify(execFile)(cli, ['workflow', 'signal', '--workflow-id', delivery.delivery_id, '--name', redeliverSignal.name, '--address', stack.temporalAddress]);
+      await promisify(execFile)(cli, [
+        'workflow',
+        'signal',
+        '--workflow-id',
+        delivery.delivery_id,
+        '--name',
+        redeliverSignal.name,
+        '--address',
+        stack.temporalAddress,
+      ]);
       await until(() => receiver.received.length === 8, 15_000, 'redelivery from the CLI');
       const log = (await deliveriesOf(account, webhook.webhook_id))[0];
-      assert.deepEqual(log.attempts.slice(6).map((a) => [a.attempt, a.trigger, a.status_code]), [[7, 'manual', 204], [8, 'manual', 204]]);
+      assert.deepEqual(
+        log.attempts.slice(6).map((a) => [a.attempt, a.trigger, a.status_code]),
+        [
+          [7, 'manual', 204],
+          [8, 'manual', 204],
+        ],
+      );
     } finally {
       await receiver.close();
     }
@@ -171,7 +246,13 @@ describe('webhooks', function () {
       const webhook = await createWebhook(account, { url: receiver.url, events: ['audit.completed'] });
       await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: site.origin } });
       const [delivery] = await settledDeliveries(account, webhook.webhook_id, 'delivered');
-      assert.deepEqual(delivery.attempts.map((a) => [a.attempt, a.error_class]), [[1, 'timeout'], [2, null]]);
+      assert.deepEqual(
+        delivery.attempts.map((a) => [a.attempt, a.error_class]),
+        [
+          [1, 'timeout'],
+          [2, null],
+        ],
+      );
       assert.ok(delivery.attempts[0].duration_ms >= 1000);
     } finally {
       await receiver.close();
@@ -192,10 +273,14 @@ describe('webhooks', function () {
       const [delivery] = await settledDeliveries(account, webhook.webhook_id, 'failed');
       const result = await stack.service.temporal.client.workflow.getHandle(delivery.delivery_id).result();
       assert.deepEqual(result, { delivered: false, attempts: 6 });
-      const late = await api('POST', `/v1/webhooks/${webhook.webhook_id}/deliveries/${delivery.delivery_id}/retry`, { key: account.liveKey });
+      const late = await api('POST', `/v1/webhooks/${webhook.webhook_id}/deliveries/${delivery.delivery_id}/retry`, {
+        key: account.liveKey,
+      });
       assert.equal(late.status, 409);
       assert.equal(late.body.error.code, 'redelivery_window_expired');
-      const missing = await api('POST', `/v1/webhooks/${webhook.webhook_id}/deliveries/dlv_nope/retry`, { key: account.liveKey });
+      const missing = await api('POST', `/v1/webhooks/${webhook.webhook_id}/deliveries/dlv_nope/retry`, {
+        key: account.liveKey,
+      });
       assert.equal(missing.body.error.code, 'delivery_not_found');
     } finally {
       stack.clock.reset();
@@ -209,7 +294,10 @@ describe('webhooks', function () {
     const override = await startReceiver();
     try {
       const webhook = await createWebhook(account, { url: primary.url, events: ['audit.completed'] });
-      const overridden = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: site.origin, webhook_url: override.url } });
+      const overridden = await api('POST', '/v1/audits', {
+        key: account.liveKey,
+        body: { domain: site.origin, webhook_url: override.url },
+      });
       await until(() => override.received.length === 1, 15_000, 'override delivery');
       assert.equal(primary.received.length, 0);
       assert.equal(override.received[0].headers['x-service-audit-id'], overridden.body.audit_id);
@@ -234,12 +322,23 @@ describe('webhooks', function () {
       await createWebhook(account, { url: receiver.url });
       const origin = `http://127.0.0.1:${await closedPort()}`;
       const { body } = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: origin } });
-      await until(() => receiver.received.some((r) => r.headers['x-service-event'] === 'audit.failed'), 30_000, 'audit.failed');
+      await until(
+        () => receiver.received.some((r) => r.headers['x-service-event'] === 'audit.failed'),
+        30_000,
+        'audit.failed',
+      );
       const events = receiver.received.map((r) => [r.headers['x-service-event'], JSON.parse(r.body)] as const);
       const retried = events.filter(([event]) => event === 'audit.retried').map(([, b]) => b);
       assert.deepEqual(retried.map((b) => b.attempt).sort(), [1, 2, 3]);
       for (const b of retried) {
-        assert.deepEqual(Object.keys(b).sort(), ['attempt', 'audit_id', 'domain', 'error', 'max_retries', 'next_attempt_at']);
+        assert.deepEqual(Object.keys(b).sort(), [
+          'attempt',
+          'audit_id',
+          'domain',
+          'error',
+          'max_retries',
+          'next_attempt_at',
+        ]);
         assert.equal(b.audit_id, body.audit_id);
         assert.equal(b.max_retries, 3);
         assert.equal(b.error.code, 'domain_unreachable');
@@ -258,11 +357,17 @@ describe('webhooks', function () {
     const customer = await startReceiver();
     try {
       const webhook = await createWebhook(account, { url: customer.url }, account.testKey);
-      const { body } = await api('POST', '/v1/audits', { key: account.testKey, body: { domain: 'https://hooks-test.example.com' } });
+      const { body } = await api('POST', '/v1/audits', {
+        key: account.testKey,
+        body: { domain: 'https://hooks-test.example.com' },
+      });
       await waitForAudit(account.testKey, body.audit_id);
       const [delivery] = await settledDeliveries(account, webhook.webhook_id, 'delivered', account.testKey);
       assert.equal(delivery.event, 'audit.completed');
-      assert.deepEqual(delivery.attempts.map((a) => [a.attempt, a.status_code]), [[1, 200]]);
+      assert.deepEqual(
+        delivery.attempts.map((a) => [a.attempt, a.status_code]),
+        [[1, 200]],
+      );
       assert.equal(customer.received.length, 0);
     } finally {
       await customer.close();

@@ -17,10 +17,17 @@ describe('a worker killed mid-crawl', function () {
       requests.push(req.url ?? '');
       const match = /^\/(p(\d+))?$/.exec(req.url ?? '');
       if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('');
-      if (!match) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+      if (!match)
+        return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
       setTimeout(() => {
-        const links = Array.from({ length: 12 }, (_, k) => `<a href="/p${k}">Page ${k} of this slow site</a>`).join(' ');
-        res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><title>Slow page number ${match[2] ?? 'home'} here</title><body>${links}</body></html>`);
+        const links = Array.from({ length: 12 }, (_, k) => `<a href="/p${k}">Page ${k} of this slow site</a>`).join(
+          ' ',
+        );
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<!doctype html><html lang="en"><title>Slow page number ${match[2] ?? 'home'} here</title><body>${links}</body></html>`,
+          );
       }, 300);
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -41,7 +48,11 @@ describe('a worker killed mid-crawl', function () {
       assert.equal(stack.config.auditHeartbeatTimeoutMs, 10_000);
       const apiForQueue = await startExtraApi({ config: { ...stack.config, taskQueue } });
       const account = await newAccount('pro');
-      const { body } = await api('POST', '/v1/audits', { key: account.liveKey, baseUrl: apiForQueue.url, body: { domain: origin } });
+      const { body } = await api('POST', '/v1/audits', {
+        key: account.liveKey,
+        baseUrl: apiForQueue.url,
+        body: { domain: origin },
+      });
       await until(() => requests.filter((r) => r.startsWith('/p')).length >= 2, 15_000, 'the crawl to be under way');
       const killed = worker.pid();
       process.kill(killed!, 'SIGKILL');
@@ -49,7 +60,9 @@ describe('a worker killed mid-crawl', function () {
       await until(() => worker!.pid() !== killed && worker!.running(), 15_000, 'the supervisor to restart the worker');
       const done = await waitForAudit(account.liveKey, body.audit_id, 60_000);
       const recoveryMs = Date.now() - killedAt;
-      console.log(`      worker SIGKILL → audit completed on the restarted worker: ${(recoveryMs / 1000).toFixed(1)} s`);
+      console.log(
+        `      worker SIGKILL → audit completed on the restarted worker: ${(recoveryMs / 1000).toFixed(1)} s`,
+      );
       assert.equal(done.body.status, 'completed', done.text);
       assert.ok(recoveryMs < 20_000, `recovered in ${recoveryMs} ms`);
       assert.equal(done.body.crawl.pages_crawled, 13);

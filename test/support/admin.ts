@@ -18,4 +18,3 @@ export async function admin(...args: string[]): Promise<{ stdout: string; stderr
     return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
   }
 }
-

@@ -24,14 +24,19 @@ export function readSources(longFunctionLines = 80): SourceFile[] {
     const imports: string[] = [];
     const longFunctions: SourceFile['longFunctions'] = [];
     const visit = (node: ts.Node) => {
-      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (
+        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+        node.moduleSpecifier &&
+        ts.isStringLiteral(node.moduleSpecifier)
+      ) {
         const target = resolveImport(absolute, node.moduleSpecifier.text);
         if (target) imports.push(target);
       }
       if (ts.isFunctionLike(node) && 'body' in node && node.body) {
         const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
         const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-        if (end - start + 1 > longFunctionLines) longFunctions.push({ name: functionName(node), lines: end - start + 1 });
+        if (end - start + 1 > longFunctionLines)
+          longFunctions.push({ name: functionName(node), lines: end - start + 1 });
       }
       ts.forEachChild(node, visit);
     };
@@ -69,7 +74,9 @@ export function folderCycles(sources: SourceFile[]): string[][] {
 
 /** Which files make `from` depend on `to`: for messages that say what to move. */
 export function importsBetween(sources: SourceFile[], from: string, to: string): string[] {
-  return sources.flatMap((s) => (folderOf(s.file) === from ? s.imports.filter((t) => folderOf(t) === to).map((t) => `${s.file} → ${t}`) : []));
+  return sources.flatMap((s) =>
+    folderOf(s.file) === from ? s.imports.filter((t) => folderOf(t) === to).map((t) => `${s.file} → ${t}`) : [],
+  );
 }
 
 function stronglyConnected(edges: Map<string, Set<string>>): string[][] {

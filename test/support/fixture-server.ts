@@ -93,7 +93,12 @@ function isText(contentType: string): boolean {
 
 function patternOf(match: string): RegExp {
   if (!match.includes('*')) return new RegExp(`^${match.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  return new RegExp(`^${match.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${match
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 export function readSiteConfig(siteDir: string): SiteConfig {
@@ -111,7 +116,9 @@ function resolveFile(siteDir: string, urlPath: string): string | null {
   if (p.includes('\0')) return null;
   const base = path.resolve(siteDir, `.${p}`);
   if (base !== siteDir && !base.startsWith(siteDir + path.sep)) return null;
-  for (const c of p.endsWith('/') ? [path.join(base, 'index.html')] : [base, `${base}.html`, path.join(base, 'index.html')]) {
+  for (const c of p.endsWith('/')
+    ? [path.join(base, 'index.html')]
+    : [base, `${base}.html`, path.join(base, 'index.html')]) {
     if (path.basename(c) === 'headers.json') continue;
     try {
       if (fs.statSync(c).isFile()) return c;
@@ -168,7 +175,9 @@ export async function serveFixtureSite(site: string, options: ServeOptions = {})
       contentType = TYPES['.html']!;
       status = 200;
     } else {
-      body = config.notFoundPage ? fs.readFileSync(path.join(siteDir, config.notFoundPage)) : Buffer.from(DEFAULT_NOT_FOUND);
+      body = config.notFoundPage
+        ? fs.readFileSync(path.join(siteDir, config.notFoundPage))
+        : Buffer.from(DEFAULT_NOT_FOUND);
       contentType = TYPES['.html']!;
       status = 404;
     }
@@ -189,7 +198,8 @@ export async function serveFixtureSite(site: string, options: ServeOptions = {})
     else send();
   };
 
-  const server = options.tls ? https.createServer(
+  const server = options.tls
+    ? https.createServer(
         {
           key: options.tls.key,
           cert: options.tls.cert,
@@ -197,7 +207,8 @@ export async function serveFixtureSite(site: string, options: ServeOptions = {})
           ...(options.tls.ciphers ? { ciphers: options.tls.ciphers } : {}),
         },
         handler,
-      ) : http.createServer(handler);
+      )
+    : http.createServer(handler);
   server.keepAliveTimeout = 1_000;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve) => server.listen(0, host, resolve));

@@ -30,7 +30,9 @@ export async function startTestInfrastructure(log: (line: string) => void): Prom
     let serverUrl = process.env.DATABASE_URL;
     if (!serverUrl) {
       fs.chmodSync(tmp, 0o755);
-      const embedded = await startOnFreePort((port) => startEmbeddedPostgres({ dataDir: tmp, port, persistent: false }));
+      const embedded = await startOnFreePort((port) =>
+        startEmbeddedPostgres({ dataDir: tmp, port, persistent: false }),
+      );
       stops.push(() => embedded.stop());
       serverUrl = embedded.url;
       log(`embedded postgres at ${new URL(serverUrl).host}`);

@@ -15,6 +15,7 @@ export function useLoopbackGuard(): void {
     diagnosticsChannel.unsubscribe('undici:client:connected', onConnected);
     await closeOutboundAgents();
     assert.ok(connectedTo.length > 0);
-    for (const address of connectedTo) assert.match(address, /^(?:::ffff:)?127\./, `connection to non-loopback ${address}`);
+    for (const address of connectedTo)
+      assert.match(address, /^(?:::ffff:)?127\./, `connection to non-loopback ${address}`);
   });
 }

@@ -71,4 +71,3 @@ export async function extract(pdf: Buffer): Promise<Extracted> {
 export const flat = (s: string) => s.replace(/\s+/g, ' ');
 /** Without any whitespace: long paragraphs wrap after hyphens, where the extractor adds a break. */
 export const squash = (s: string) => s.replace(/\s+/g, '');
-

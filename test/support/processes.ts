@@ -21,7 +21,10 @@ export async function startApiProcess(env: Record<string, string>): Promise<{ ur
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`API process exited: ${output}`);
-    const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     if (Date.now() > deadline) throw new Error(`API process did not become healthy: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -37,7 +37,9 @@ function parse(raw: string): RawResponse {
   if (headEnd < 0) throw new Error(`not an HTTP response: ${JSON.stringify(raw.slice(0, 200))}`);
   const [statusLine, ...lines] = raw.slice(0, headEnd).split('\r\n');
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
-  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = new Map(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   const text = Buffer.from(raw.slice(headEnd + 4), 'latin1').toString('utf8');
   let body: unknown;
   try {

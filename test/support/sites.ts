@@ -8,7 +8,9 @@ export interface LocalSite {
 }
 
 /** A tiny website on 127.0.0.1 serving fixed routes (path → status, headers, body). */
-export async function serveSite(routes: Record<string, { status?: number; headers?: Record<string, string>; body: string }>): Promise<LocalSite> {
+export async function serveSite(
+  routes: Record<string, { status?: number; headers?: Record<string, string>; body: string }>,
+): Promise<LocalSite> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? '');
@@ -17,7 +19,9 @@ export async function serveSite(routes: Record<string, { status?: number; header
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(route.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...route.headers }).end(route.body);
+    res
+      .writeHead(route.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...route.headers })
+      .end(route.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -50,12 +50,25 @@ export function getStack(): Promise<Stack> {
     const databaseUrl = required('TEST_DATABASE_URL');
     const temporalAddress = required('TEST_TEMPORAL_ADDRESS');
     installQuietRuntime();
-    const config = loadConfig({ ...process.env, ...testEnv, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress });
+    const config = loadConfig({
+      ...process.env,
+      ...testEnv,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+    });
     const db = createDb(databaseUrl, { max: 20 });
     await migrateLatest(db);
     const clock = new SettableClock();
     let workerState = () => false;
-    const service = await startApi({ config, db, databaseUrl, clock, temporalAddress, workers: () => ({ worker: workerState() ? 'up' : 'starting' }), log: () => undefined });
+    const service = await startApi({
+      config,
+      db,
+      databaseUrl,
+      clock,
+      temporalAddress,
+      workers: () => ({ worker: workerState() ? 'up' : 'starting' }),
+      log: () => undefined,
+    });
     const worker = await startWorker({
       config,
       db,
@@ -65,7 +78,13 @@ export function getStack(): Promise<Stack> {
       workflowBundle: await workflowBundle(),
       testWebhookMockUrl: `${service.url}/mock/webhooks`,
     });
-    const reportWorker = await startReportWorker({ config, db, clock, temporalAddress, workflowBundle: await workflowBundle() });
+    const reportWorker = await startReportWorker({
+      config,
+      db,
+      clock,
+      temporalAddress,
+      workflowBundle: await workflowBundle(),
+    });
     workerState = () => worker.worker.getState() === 'RUNNING' && reportWorker.worker.getState() === 'RUNNING';
     return { db, clock, config, service, worker, reportWorker, url: service.url, temporalAddress };
   })();
@@ -114,7 +133,13 @@ export async function newAccount(tier: Tier = 'pro', customQuota: number | null 
   const account = await createAccount(db, { tier, customQuota, now });
   const test = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'test', now });
   const live = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'live', now });
-  return { accountId: account.account_id, workspaceId: account.workspace_id, testKey: test.key, liveKey: live.key, liveKeyId: live.key_id };
+  return {
+    accountId: account.account_id,
+    workspaceId: account.workspace_id,
+    testKey: test.key,
+    liveKey: live.key,
+    liveKeyId: live.key_id,
+  };
 }
 
 export interface ApiResponse<T = any> {
@@ -166,7 +191,11 @@ export async function waitForAudit(key: string, auditId: string, timeoutMs = 20_
 }
 
 /** Inserts finished live audits directly, e.g. to use up quota or burst slots before a test. */
-export async function seedLiveAudits(account: TestAccount, count: number, opts: { createdAt: Date; charged?: boolean; domain?: string }): Promise<void> {
+export async function seedLiveAudits(
+  account: TestAccount,
+  count: number,
+  opts: { createdAt: Date; charged?: boolean; domain?: string },
+): Promise<void> {
   const { db } = await getStack();
   const rows = Array.from({ length: count }, (_, i) => ({
     id: `aud_SEED${randomUUID().replace(/-/g, '').slice(0, 22).toUpperCase()}`,

@@ -9,12 +9,16 @@ const sources = readSources(80);
 const big = sources.filter((s) => s.lines > 300).sort((a, b) => b.lines - a.lines);
 console.log(`production files: ${sources.length}, over 300 lines: ${big.length}`);
 for (const s of big) console.log(`  ${String(s.lines).padStart(5)}  ${s.file}`);
-const long = sources.flatMap((s) => s.longFunctions.map((f) => ({ file: s.file, ...f }))).sort((a, b) => b.lines - a.lines);
+const long = sources
+  .flatMap((s) => s.longFunctions.map((f) => ({ file: s.file, ...f })))
+  .sort((a, b) => b.lines - a.lines);
 console.log(`functions over 80 lines: ${long.length}`);
 for (const f of long) console.log(`  ${String(f.lines).padStart(5)}  ${f.file} ${f.name}`);
 const cycles = folderCycles(sources);
 console.log(`folder-level import cycles: ${cycles.length}`);
 for (const cycle of cycles) {
   console.log(`  ${cycle.join(' ↔ ')}`);
-  for (const from of cycle) for (const to of cycle) if (from !== to) for (const line of importsBetween(sources, from, to)) console.log(`      ${line}`);
+  for (const from of cycle)
+    for (const to of cycle)
+      if (from !== to) for (const line of importsBetween(sources, from, to)) console.log(`      ${line}`);
 }

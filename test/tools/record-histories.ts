@@ -16,7 +16,8 @@ import { startTestInfrastructure } from '../support/infrastructure';
  * re-record to make a failing replay pass.
  */
 const OUT_DIR = path.join(__dirname, '..', 'replay', 'histories');
-const HOME = '<!doctype html><html lang="en"><head><title>Replay fixture site for audits</title></head><body><h1>Hi</h1></body></html>';
+const HOME =
+  '<!doctype html><html lang="en"><head><title>Replay fixture site for audits</title></head><body><h1>Hi</h1></body></html>';
 
 async function main(): Promise<void> {
   const label = process.argv[2];
@@ -65,7 +66,11 @@ async function main(): Promise<void> {
 
     const [failedThenRedelivered] = await childrenOf(redelivered.auditId, DeliveryWorkflow);
     const { db } = await stack.getStack();
-    await until(async () => (await db('deliveries').where({ id: failedThenRedelivered }).first('state'))?.state === 'failed', 30_000, 'the failed delivery');
+    await until(
+      async () => (await db('deliveries').where({ id: failedThenRedelivered }).first('state'))?.state === 'failed',
+      30_000,
+      'the failed delivery',
+    );
     accepting = true;
     await client.workflow.getHandle(failedThenRedelivered).signal(redeliverSignal);
 

@@ -32,8 +32,15 @@ async function main(): Promise<void> {
     const config = loadConfig({ ...process.env, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' });
     const now = systemClock.now();
     const row = {
-      id: 'aud_SAMPLE0000000000000000000', workspace_id: 'ws_sample', account_id: 'acct_sample', mode: 'live', domain: server.origin,
-      tier: 'pro', status: 'running', created_at: now, started_at: now,
+      id: 'aud_SAMPLE0000000000000000000',
+      workspace_id: 'ws_sample',
+      account_id: 'acct_sample',
+      mode: 'live',
+      domain: server.origin,
+      tier: 'pro',
+      status: 'running',
+      created_at: now,
+      started_at: now,
     } as AuditRow;
     const run = { heartbeat: () => undefined, signal: new AbortController().signal, finalAttempt: true };
     const audit = await produceAuditJson(createLiveEngine(config), row, systemClock, run);
@@ -49,16 +56,33 @@ async function main(): Promise<void> {
     const pdf = await renderAuditReport(audit, branding, { generatedAt: now });
     const file = path.join(out, `${site}${neutral ? '-neutral' : ''}-report.pdf`);
     await writeFile(file, pdf);
-    console.log(`${site}: ${audit.crawl.pages_crawled} pages, score ${audit.score} (${audit.grade}), ${audit.findings.length} findings`);
+    console.log(
+      `${site}: ${audit.crawl.pages_crawled} pages, score ${audit.score} (${audit.grade}), ${audit.findings.length} findings`,
+    );
     console.log(`PDF  ${path.relative(process.cwd(), file)} (${(pdf.length / 1024).toFixed(0)} KiB)`);
     for (const page of [1, 3]) {
       const prefix = file.replace(/\.pdf$/, `-page-${page}`);
       try {
-        await promisify(execFile)('pdftoppm', ['-png', '-r', '80', '-f', String(page), '-l', String(page), '-singlefile', file, prefix]);
+        await promisify(execFile)('pdftoppm', [
+          '-png',
+          '-r',
+          '80',
+          '-f',
+          String(page),
+          '-l',
+          String(page),
+          '-singlefile',
+          file,
+          prefix,
+        ]);
         console.log(`PNG  ${path.relative(process.cwd(), prefix)}.png`);
       } catch (err) {
         const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-        console.log(missing ? 'PNG  skipped: pdftoppm not found (apt-get install poppler-utils)' : `PNG  failed: ${(err as Error).message}`);
+        console.log(
+          missing
+            ? 'PNG  skipped: pdftoppm not found (apt-get install poppler-utils)'
+            : `PNG  failed: ${(err as Error).message}`,
+        );
         break;
       }
     }

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { displayPrefix, generateApiKey, hashApiKey, parseApiKey } from '../../src/accounts/keys';
 import { periodAt, unixSeconds } from '../../src/accounts/period';
-import { BURST_LIMIT, DEFAULT_ENTERPRISE_QUOTA, FEATURE_MIN_TIER, RETRIEVAL_LIMIT, TIER_RULES, monthlyQuota, tierAtLeast } from '../../src/accounts/tiers';
+import {
+  BURST_LIMIT,
+  DEFAULT_ENTERPRISE_QUOTA,
+  FEATURE_MIN_TIER,
+  RETRIEVAL_LIMIT,
+  TIER_RULES,
+  monthlyQuota,
+  tierAtLeast,
+} from '../../src/accounts/tiers';
 import { requireTier } from '../../src/accounts/tier-gate';
 import type { Usage } from '../../src/accounts/usage';
 import { ApiError } from '../../src/errors';
@@ -19,7 +27,15 @@ describe('API keys', () => {
 
   it('reject every other shape', () => {
     const good = generateApiKey('live');
-    for (const bad of ['', 'svc_live_', good.slice(0, -1), `${good}x`, good.replace('svc_live_', 'svc_prod_'), good.replace(/.$/, '-'), ` ${good}`]) {
+    for (const bad of [
+      '',
+      'svc_live_',
+      good.slice(0, -1),
+      `${good}x`,
+      good.replace('svc_live_', 'svc_prod_'),
+      good.replace(/.$/, '-'),
+      ` ${good}`,
+    ]) {
       assert.equal(parseApiKey(bad), null, bad);
     }
   });
@@ -46,7 +62,10 @@ describe('quota periods', () => {
     assert.equal(unixSeconds(new Date('2026-12-01T00:00:00.000Z')), 1796083200);
     assert.equal(unixSeconds(new Date('2026-12-01T00:00:00.999Z')), 1796083200);
     const lastInstant = periodAt(new Date('2026-11-30T23:59:59.999Z'));
-    assert.deepEqual([lastInstant.start.toISOString(), lastInstant.end.toISOString()], ['2026-11-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z']);
+    assert.deepEqual(
+      [lastInstant.start.toISOString(), lastInstant.end.toISOString()],
+      ['2026-11-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z'],
+    );
   });
 });
 
@@ -82,7 +101,8 @@ describe('tier table', () => {
   it('orders every pair of tiers', () => {
     const order = ['free', 'pro', 'team', 'enterprise'] as const;
     for (const [i, tier] of order.entries()) {
-      for (const [j, minimum] of order.entries()) assert.equal(tierAtLeast(tier, minimum), i >= j, `${tier} >= ${minimum}`);
+      for (const [j, minimum] of order.entries())
+        assert.equal(tierAtLeast(tier, minimum), i >= j, `${tier} >= ${minimum}`);
     }
   });
 
@@ -93,7 +113,14 @@ describe('tier table', () => {
 });
 
 describe('tier gate', () => {
-  const usageOn = (tier: Usage['tier']): Usage => ({ accountId: 'acct_1', tier, limit: 1, used: 0, remaining: 1, period: periodAt(new Date()) });
+  const usageOn = (tier: Usage['tier']): Usage => ({
+    accountId: 'acct_1',
+    tier,
+    limit: 1,
+    used: 0,
+    remaining: 1,
+    period: periodAt(new Date()),
+  });
 
   it('lets the minimum tier and above through', () => {
     requireTier(usageOn('team'), 'ip_allowlists', 'IP allowlists');
@@ -107,13 +134,16 @@ describe('tier gate', () => {
       [usageOn('free'), 'webhooks', 'IP allowlists require the pro tier or higher; this account is on free'],
       [undefined, 'pdf_reports', 'IP allowlists require the pro tier or higher; this account is on free'],
     ] as const) {
-      assert.throws(() => requireTier(usage, feature, 'IP allowlists'), (e: unknown) => {
-        assert.ok(e instanceof ApiError);
-        assert.equal(e.code, 'tier_required');
-        assert.equal(e.status, 403);
-        assert.equal(e.message, message);
-        return true;
-      });
+      assert.throws(
+        () => requireTier(usage, feature, 'IP allowlists'),
+        (e: unknown) => {
+          assert.ok(e instanceof ApiError);
+          assert.equal(e.code, 'tier_required');
+          assert.equal(e.status, 403);
+          assert.equal(e.message, message);
+          return true;
+        },
+      );
     }
   });
 });

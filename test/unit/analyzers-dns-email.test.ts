@@ -4,15 +4,30 @@ import { parsePages } from '../../src/analyzers/parse';
 import type { CrawlSnapshot, DnsFacts, SnapshotPage } from '../../src/analyzers/snapshot';
 import type { Analyzer, AnalyzerOutcome } from '../../src/analyzers/types';
 import {
-  analyzeSpf, caaMissing, dmarcMissing, dmarcWeak, dnssecMissing, ipv6Missing, noMailHygiene, spfMissing, spfWeak,
+  analyzeSpf,
+  caaMissing,
+  dmarcMissing,
+  dmarcWeak,
+  dnssecMissing,
+  ipv6Missing,
+  noMailHygiene,
+  spfMissing,
+  spfWeak,
 } from '../../src/analyzers/dns-email';
 import { collectDnsFacts, type DnsResolver } from '../../src/analyzers/dns-facts';
 
 const ORIGIN = 'https://www.example.com';
 
 const HOME: SnapshotPage = {
-  url: `${ORIGIN}/`, finalUrl: `${ORIGIN}/`, status: 200, headers: { 'content-type': 'text/html' }, body: '<html></html>',
-  ttfbMs: 100, bytes: 100, depth: 0, redirectChain: [],
+  url: `${ORIGIN}/`,
+  finalUrl: `${ORIGIN}/`,
+  status: 200,
+  headers: { 'content-type': 'text/html' },
+  body: '<html></html>',
+  ttfbMs: 100,
+  bytes: 100,
+  depth: 0,
+  redirectChain: [],
 };
 
 const GOOD: DnsFacts = {
@@ -33,7 +48,11 @@ function run(a: Analyzer, over: Partial<DnsFacts> | null | 'failed'): AnalyzerOu
     origin: ORIGIN,
     robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' },
     pages: [HOME],
-    ...(over === null ? {} : over === 'failed' ? { dns: { ok: false, error: 'SERVFAIL' } } : { dns: { ok: true, facts: { ...GOOD, ...over } } }),
+    ...(over === null
+      ? {}
+      : over === 'failed'
+        ? { dns: { ok: false, error: 'SERVFAIL' } }
+        : { dns: { ok: true, facts: { ...GOOD, ...over } } }),
   };
   return a.run(s, parsePages(s.pages));
 }
@@ -119,7 +138,10 @@ describe('EMAIL_SPF_WEAK', () => {
     const r = run(spfWeak, { spf: [spf] });
     assert.equal(r.status, 'fail');
     assert.match(r.findings[0]!.message, /11 DNS lookups/);
-    assert.equal(analyzeSpf('v=spf1 ip4:192.0.2.0/24 a:x.example mx/24 ptr exists:%{i}.x redirect=y.example').lookups, 5);
+    assert.equal(
+      analyzeSpf('v=spf1 ip4:192.0.2.0/24 a:x.example mx/24 ptr exists:%{i}.x redirect=y.example').lookups,
+      5,
+    );
   });
   it('is not_applicable without exactly one SPF record', () => {
     assert.equal(run(spfWeak, { spf: [] }).status, 'not_applicable');
@@ -177,37 +199,67 @@ function fakeResolver(zone: Record<string, Record<string, unknown>>, calls: stri
     return v as never;
   };
   return {
-    resolve4: answer('A'), resolve6: answer('AAAA'), resolveCaa: answer('CAA'), resolveMx: answer('MX'), resolveTxt: answer('TXT'),
+    resolve4: answer('A'),
+    resolve6: answer('AAAA'),
+    resolveCaa: answer('CAA'),
+    resolveMx: answer('MX'),
+    resolveTxt: answer('TXT'),
   };
 }
 
 describe('collectDnsFacts', () => {
   it('collects A/AAAA of the host, CAA up the tree, MX, SPF and DMARC of the domain', async () => {
     const calls: string[] = [];
-    const facts = await collectDnsFacts('a.b.example.com', 'example.com', fakeResolver({
-      'a.b.example.com': { A: ['192.0.2.1'] },
-      'b.example.com': { A: ['192.0.2.2'] },
-      'example.com': {
-        CAA: [{ critical: 0, issue: 'letsencrypt.org' }, { critical: 128, iodef: 'mailto:s@example.com' }],
-        MX: [{ exchange: 'mx2.example.com', priority: 20 }, { exchange: 'mx1.example.com', priority: 10 }],
-        TXT: [['v=spf1 include:_spf.', 'example.net -all'], ['google-site-verification=x']],
-      },
-      '_dmarc.example.com': { TXT: [['v=DMARC1; p=none']] },
-    }, calls));
+    const facts = await collectDnsFacts(
+      'a.b.example.com',
+      'example.com',
+      fakeResolver(
+        {
+          'a.b.example.com': { A: ['192.0.2.1'] },
+          'b.example.com': { A: ['192.0.2.2'] },
+          'example.com': {
+            CAA: [
+              { critical: 0, issue: 'letsencrypt.org' },
+              { critical: 128, iodef: 'mailto:s@example.com' },
+            ],
+            MX: [
+              { exchange: 'mx2.example.com', priority: 20 },
+              { exchange: 'mx1.example.com', priority: 10 },
+            ],
+            TXT: [['v=spf1 include:_spf.', 'example.net -all'], ['google-site-verification=x']],
+          },
+          '_dmarc.example.com': { TXT: [['v=DMARC1; p=none']] },
+        },
+        calls,
+      ),
+    );
     assert.deepEqual(facts, {
-      host: 'a.b.example.com', domain: 'example.com', a: ['192.0.2.1'], aaaa: [],
-      caa: ['0 issue "letsencrypt.org"', '128 iodef "mailto:s@example.com"'], caaName: 'example.com', dnssec: null,
-      mx: [{ exchange: 'mx1.example.com', priority: 10 }, { exchange: 'mx2.example.com', priority: 20 }],
-      spf: ['v=spf1 include:_spf.example.net -all'], dmarc: ['v=DMARC1; p=none'],
+      host: 'a.b.example.com',
+      domain: 'example.com',
+      a: ['192.0.2.1'],
+      aaaa: [],
+      caa: ['0 issue "letsencrypt.org"', '128 iodef "mailto:s@example.com"'],
+      caaName: 'example.com',
+      dnssec: null,
+      mx: [
+        { exchange: 'mx1.example.com', priority: 10 },
+        { exchange: 'mx2.example.com', priority: 20 },
+      ],
+      spf: ['v=spf1 include:_spf.example.net -all'],
+      dmarc: ['v=DMARC1; p=none'],
     });
     assert.ok(calls.includes('CAA b.example.com'));
     assert.ok(!calls.some((c) => c === 'CAA com'), 'does not climb above the registrable domain');
   });
   it('stops the CAA walk at the first name with CAA records', async () => {
-    const facts = await collectDnsFacts('www.example.com', 'example.com', fakeResolver({
-      'www.example.com': { AAAA: ['2001:db8::1'], CAA: [{ critical: 0, issuewild: ';' }] },
-      'example.com': { CAA: [{ critical: 0, issue: 'other-ca.example' }] },
-    }));
+    const facts = await collectDnsFacts(
+      'www.example.com',
+      'example.com',
+      fakeResolver({
+        'www.example.com': { AAAA: ['2001:db8::1'], CAA: [{ critical: 0, issuewild: ';' }] },
+        'example.com': { CAA: [{ critical: 0, issue: 'other-ca.example' }] },
+      }),
+    );
     assert.deepEqual(facts.caa, ['0 issuewild ";"']);
     assert.equal(facts.caaName, 'www.example.com');
     assert.deepEqual(facts.aaaa, ['2001:db8::1']);
@@ -219,7 +271,9 @@ describe('collectDnsFacts', () => {
       collectDnsFacts('example.com', 'example.com', fakeResolver({ 'example.com': { MX: dnsError('ESERVFAIL') } })),
       (e: Error & { code?: string }) => e.code === 'ESERVFAIL',
     );
-    await assert.rejects(collectDnsFacts('example.com', 'example.com', fakeResolver({ 'example.com': { TXT: dnsError('ETIMEOUT') } })));
+    await assert.rejects(
+      collectDnsFacts('example.com', 'example.com', fakeResolver({ 'example.com': { TXT: dnsError('ETIMEOUT') } })),
+    );
   });
 });
 
@@ -227,18 +281,44 @@ describe('registry', () => {
   it('registers the security transport/content and DNS/email analyzers, run through runAnalyzers', () => {
     const codes = ANALYZERS.map((a) => a.code);
     for (const code of [
-      'SEC_HTTP_NOT_REDIRECTED', 'SEC_TLS_CERT_INVALID', 'SEC_TLS_CERT_EXPIRING', 'SEC_TLS_LEGACY_PROTOCOL', 'SEC_TLS_WEAK_KEY',
-      'SEC_CSP_UNSAFE', 'SEC_COOKIE_INSECURE', 'SEC_CORS_CREDENTIALED_ANY', 'SEC_SRI_MISSING', 'SEC_MIXED_CONTENT', 'SEC_SECURITY_TXT_MISSING',
-      'DNS_DNSSEC_MISSING', 'DNS_CAA_MISSING', 'DNS_IPV6_MISSING', 'EMAIL_SPF_MISSING', 'EMAIL_SPF_WEAK', 'EMAIL_DMARC_MISSING',
-      'EMAIL_DMARC_WEAK', 'EMAIL_NO_MAIL_HYGIENE',
-    ]) assert.ok(codes.includes(code as never), code);
+      'SEC_HTTP_NOT_REDIRECTED',
+      'SEC_TLS_CERT_INVALID',
+      'SEC_TLS_CERT_EXPIRING',
+      'SEC_TLS_LEGACY_PROTOCOL',
+      'SEC_TLS_WEAK_KEY',
+      'SEC_CSP_UNSAFE',
+      'SEC_COOKIE_INSECURE',
+      'SEC_CORS_CREDENTIALED_ANY',
+      'SEC_SRI_MISSING',
+      'SEC_MIXED_CONTENT',
+      'SEC_SECURITY_TXT_MISSING',
+      'DNS_DNSSEC_MISSING',
+      'DNS_CAA_MISSING',
+      'DNS_IPV6_MISSING',
+      'EMAIL_SPF_MISSING',
+      'EMAIL_SPF_WEAK',
+      'EMAIL_DMARC_MISSING',
+      'EMAIL_DMARC_WEAK',
+      'EMAIL_NO_MAIL_HYGIENE',
+    ])
+      assert.ok(codes.includes(code as never), code);
     const s: CrawlSnapshot = {
-      origin: ORIGIN, robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' }, pages: [HOME],
+      origin: ORIGIN,
+      robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' },
+      pages: [HOME],
       dns: { ok: true, facts: { ...GOOD, spf: ['v=spf1 +all'], dmarc: ['v=DMARC1; p=none'] } },
     };
     const r = runAnalyzers(s);
     const status = (code: string) => r.analyzers.find((a) => a.code === code)!;
-    assert.deepEqual(status('EMAIL_SPF_WEAK'), { code: 'EMAIL_SPF_WEAK', category: 'dns_email', title: 'SPF policy too permissive', severity: 'medium', status: 'fail', score: 0, weight: 3 });
+    assert.deepEqual(status('EMAIL_SPF_WEAK'), {
+      code: 'EMAIL_SPF_WEAK',
+      category: 'dns_email',
+      title: 'SPF policy too permissive',
+      severity: 'medium',
+      status: 'fail',
+      score: 0,
+      weight: 3,
+    });
     assert.equal(status('EMAIL_DMARC_WEAK').status, 'fail');
     assert.equal(status('EMAIL_SPF_MISSING').status, 'pass');
     assert.equal(status('SEC_TLS_CERT_INVALID').status, 'not_applicable');

@@ -9,7 +9,11 @@ import { parsePages } from '../../src/analyzers/parse';
 import type { CrawlSnapshot, HeaderMap, SnapshotPage, TlsFacts } from '../../src/analyzers/snapshot';
 import type { Analyzer, AnalyzerOutcome } from '../../src/analyzers/types';
 import {
-  httpNotRedirected, tlsCertExpiring, tlsCertInvalid, tlsLegacyProtocol, tlsWeakKey,
+  httpNotRedirected,
+  tlsCertExpiring,
+  tlsCertInvalid,
+  tlsLegacyProtocol,
+  tlsWeakKey,
 } from '../../src/analyzers/security-transport';
 import { corsCredentialedAny, securityTxtMissing } from '../../src/analyzers/security-content';
 import { cookieInsecure, parseSetCookie } from '../../src/analyzers/security-cookies';
@@ -27,13 +31,27 @@ let n = 0;
 function page(over: Partial<SnapshotPage> & { path?: string; origin?: string } = {}): SnapshotPage {
   const url = `${over.origin ?? ORIGIN}${over.path ?? `/p${n++}`}`;
   return {
-    url, finalUrl: url, status: 200, headers: BASE_HEADERS, body: '<!DOCTYPE html><html><head><title>t</title></head><body></body></html>',
-    ttfbMs: 100, bytes: 1000, depth: 0, redirectChain: [], ...over,
+    url,
+    finalUrl: url,
+    status: 200,
+    headers: BASE_HEADERS,
+    body: '<!DOCTYPE html><html><head><title>t</title></head><body></body></html>',
+    ttfbMs: 100,
+    bytes: 1000,
+    depth: 0,
+    redirectChain: [],
+    ...over,
   };
 }
 
 function snap(pages: SnapshotPage[], extra: Partial<CrawlSnapshot> = {}): CrawlSnapshot {
-  return { origin: ORIGIN, robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' }, pages, observedAt: NOW, ...extra };
+  return {
+    origin: ORIGIN,
+    robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' },
+    pages,
+    observedAt: NOW,
+    ...extra,
+  };
 }
 
 function run(a: Analyzer, pages: SnapshotPage[], extra: Partial<CrawlSnapshot> = {}): AnalyzerOutcome {
@@ -45,8 +63,16 @@ function site(a: Analyzer, extra: Partial<CrawlSnapshot>): AnalyzerOutcome {
   return run(a, [page({ path: '/' })], extra);
 }
 
-function withHtml(body: string, headers: HeaderMap = BASE_HEADERS, over: Partial<SnapshotPage> & { path?: string; origin?: string } = {}): SnapshotPage {
-  return page({ body: `<!DOCTYPE html><html><head><title>t</title></head><body>${body}</body></html>`, headers, ...over });
+function withHtml(
+  body: string,
+  headers: HeaderMap = BASE_HEADERS,
+  over: Partial<SnapshotPage> & { path?: string; origin?: string } = {},
+): SnapshotPage {
+  return page({
+    body: `<!DOCTYPE html><html><head><title>t</title></head><body>${body}</body></html>`,
+    headers,
+    ...over,
+  });
 }
 
 // ── transport ──────────────────────────────────────────────────────────────────────────────────
@@ -54,23 +80,43 @@ function withHtml(body: string, headers: HeaderMap = BASE_HEADERS, over: Partial
 describe('SEC_HTTP_NOT_REDIRECTED', () => {
   const httpUrl = 'http://example.com/';
   it('passes when the first redirect goes to https on the same host', () => {
-    const r = site(httpNotRedirected, { httpsRedirect: { ok: true, facts: {
-      httpUrl, chain: [{ url: httpUrl, status: 301, location: 'https://example.com/' }], finalUrl: 'https://example.com/', sameHostHttpsFirst: true,
-    } } });
+    const r = site(httpNotRedirected, {
+      httpsRedirect: {
+        ok: true,
+        facts: {
+          httpUrl,
+          chain: [{ url: httpUrl, status: 301, location: 'https://example.com/' }],
+          finalUrl: 'https://example.com/',
+          sameHostHttpsFirst: true,
+        },
+      },
+    });
     assert.equal(r.status, 'pass');
     assert.equal(r.score, 1);
   });
   it('fails without a redirect, citing the http URL', () => {
-    const r = site(httpNotRedirected, { httpsRedirect: { ok: true, facts: { httpUrl, chain: [], finalUrl: httpUrl, sameHostHttpsFirst: false } } });
+    const r = site(httpNotRedirected, {
+      httpsRedirect: { ok: true, facts: { httpUrl, chain: [], finalUrl: httpUrl, sameHostHttpsFirst: false } },
+    });
     assert.equal(r.status, 'fail');
     assert.deepEqual(r.findings[0]!.urls, [httpUrl]);
     assert.match(r.findings[0]!.evidence, /no redirect/);
   });
   it('fails when the first hop goes to another host, showing the chain', () => {
-    const r = site(httpNotRedirected, { httpsRedirect: { ok: true, facts: {
-      httpUrl, chain: [{ url: httpUrl, status: 302, location: 'http://www.example.com/' }, { url: 'http://www.example.com/', status: 301, location: 'https://www.example.com/' }],
-      finalUrl: 'https://www.example.com/', sameHostHttpsFirst: false,
-    } } });
+    const r = site(httpNotRedirected, {
+      httpsRedirect: {
+        ok: true,
+        facts: {
+          httpUrl,
+          chain: [
+            { url: httpUrl, status: 302, location: 'http://www.example.com/' },
+            { url: 'http://www.example.com/', status: 301, location: 'https://www.example.com/' },
+          ],
+          finalUrl: 'https://www.example.com/',
+          sameHostHttpsFirst: false,
+        },
+      },
+    });
     assert.equal(r.status, 'fail');
     assert.match(r.findings[0]!.evidence, /302 http:\/\/www\.example\.com\//);
     assert.match(r.findings[0]!.message, /only after first redirecting elsewhere/);
@@ -81,17 +127,29 @@ describe('SEC_HTTP_NOT_REDIRECTED', () => {
   });
 });
 
-function tls(cert: Partial<NonNullable<TlsFacts['certificate']>> = {}, over: Partial<TlsFacts> = {}): Partial<CrawlSnapshot> {
+function tls(
+  cert: Partial<NonNullable<TlsFacts['certificate']>> = {},
+  over: Partial<TlsFacts> = {},
+): Partial<CrawlSnapshot> {
   return {
-    tls: { ok: true, facts: {
-      httpsAvailable: true,
-      protocols: ['TLSv1.3'],
-      certificate: {
-        trusted: true, hostnameMatches: true, validFrom: '2026-09-01T00:00:00.000Z', validTo: '2027-03-01T00:00:00.000Z',
-        issuer: 'CN=R11, O=Let\'s Encrypt, C=US', keyType: 'EC', keyBits: 256, ...cert,
+    tls: {
+      ok: true,
+      facts: {
+        httpsAvailable: true,
+        protocols: ['TLSv1.3'],
+        certificate: {
+          trusted: true,
+          hostnameMatches: true,
+          validFrom: '2026-09-01T00:00:00.000Z',
+          validTo: '2027-03-01T00:00:00.000Z',
+          issuer: "CN=R11, O=Let's Encrypt, C=US",
+          keyType: 'EC',
+          keyBits: 256,
+          ...cert,
+        },
+        ...over,
       },
-      ...over,
-    } },
+    },
   };
 }
 
@@ -115,7 +173,10 @@ describe('SEC_TLS_CERT_INVALID', () => {
   });
   it('is not_applicable without TLS facts or handshake, error when the probe failed', () => {
     assert.equal(site(tlsCertInvalid, {}).status, 'not_applicable');
-    assert.equal(site(tlsCertInvalid, { tls: { ok: true, facts: { httpsAvailable: false } } }).status, 'not_applicable');
+    assert.equal(
+      site(tlsCertInvalid, { tls: { ok: true, facts: { httpsAvailable: false } } }).status,
+      'not_applicable',
+    );
     assert.equal(site(tlsCertInvalid, { tls: { ok: false, error: 'ECONNRESET' } }).status, 'error');
   });
 });
@@ -145,10 +206,16 @@ describe('SEC_TLS_CERT_EXPIRING', () => {
 
 describe('SEC_TLS_LEGACY_PROTOCOL', () => {
   it('passes when the legacy probe found no legacy version accepted', () => {
-    assert.equal(site(tlsLegacyProtocol, tls({}, { legacyProtocols: { tried: ['TLSv1', 'TLSv1.1'], accepted: [] } })).status, 'pass');
+    assert.equal(
+      site(tlsLegacyProtocol, tls({}, { legacyProtocols: { tried: ['TLSv1', 'TLSv1.1'], accepted: [] } })).status,
+      'pass',
+    );
   });
   it('fails when TLS 1.0 or 1.1 is accepted', () => {
-    const r = site(tlsLegacyProtocol, tls({}, { protocols: ['TLSv1.3'], legacyProtocols: { tried: ['TLSv1', 'TLSv1.1'], accepted: ['TLSv1.1'] } }));
+    const r = site(
+      tlsLegacyProtocol,
+      tls({}, { protocols: ['TLSv1.3'], legacyProtocols: { tried: ['TLSv1', 'TLSv1.1'], accepted: ['TLSv1.1'] } }),
+    );
     assert.equal(r.status, 'fail');
     assert.match(r.findings[0]!.evidence, /accepted protocols: TLSv1\.1, TLSv1\.3/);
     assert.equal(site(tlsLegacyProtocol, tls({}, { protocols: ['TLSv1'] })).status, 'fail');
@@ -184,18 +251,36 @@ describe('SEC_CSP_UNSAFE', () => {
   const csp = (v: string | string[]) => ({ ...BASE_HEADERS, 'content-security-policy': v });
   it('passes a strict policy, and nonce-neutralised unsafe-inline', () => {
     assert.equal(run(cspUnsafe, [page({ headers: csp("default-src 'self'; object-src 'none'") })]).status, 'pass');
-    assert.equal(run(cspUnsafe, [page({ headers: csp("script-src 'nonce-abc' 'unsafe-inline' 'strict-dynamic' https: http:; object-src 'none'") })]).status, 'pass');
+    assert.equal(
+      run(cspUnsafe, [
+        page({
+          headers: csp("script-src 'nonce-abc' 'unsafe-inline' 'strict-dynamic' https: http:; object-src 'none'"),
+        }),
+      ]).status,
+      'pass',
+    );
     assert.equal(run(cspUnsafe, [page({ headers: csp("default-src 'none'") })]).status, 'pass');
   });
   it('fails unsafe-inline, unsafe-eval, data: and http: script sources, with the policy as evidence', () => {
-    const r = run(cspUnsafe, [page({ headers: csp("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' data: http://cdn.example.net; object-src 'none'") })]);
+    const r = run(cspUnsafe, [
+      page({
+        headers: csp(
+          "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' data: http://cdn.example.net; object-src 'none'",
+        ),
+      }),
+    ]);
     assert.equal(r.status, 'fail');
     const f = r.findings[0]!;
-    for (const w of ["'unsafe-inline'", "'unsafe-eval'", 'data: URLs', 'http: sources']) assert.ok(f.message.includes(w), w);
+    for (const w of ["'unsafe-inline'", "'unsafe-eval'", 'data: URLs', 'http: sources'])
+      assert.ok(f.message.includes(w), w);
     assert.match(f.evidence, /^Content-Security-Policy: default-src 'self'; script-src/);
   });
   it('falls back to default-src and checks meta policies', () => {
-    const r = run(cspUnsafe, [withHtml('', BASE_HEADERS, { body: `<html><head><meta http-equiv="Content-Security-Policy" content="default-src 'self' 'unsafe-inline'; object-src 'none'"></head></html>` })]);
+    const r = run(cspUnsafe, [
+      withHtml('', BASE_HEADERS, {
+        body: `<html><head><meta http-equiv="Content-Security-Policy" content="default-src 'self' 'unsafe-inline'; object-src 'none'"></head></html>`,
+      }),
+    ]);
     assert.equal(r.status, 'fail');
     assert.match(r.findings[0]!.message, /default-src allows 'unsafe-inline'/);
     assert.match(r.findings[0]!.evidence, /^<meta http-equiv/);
@@ -206,10 +291,20 @@ describe('SEC_CSP_UNSAFE', () => {
     assert.match(r.findings[0]!.message, /no object-src 'none'/);
   });
   it('ignores report-only policies and pages without CSP', () => {
-    assert.equal(run(cspUnsafe, [page({ headers: { ...BASE_HEADERS, 'content-security-policy-report-only': "script-src 'unsafe-inline'" } })]).status, 'not_applicable');
+    assert.equal(
+      run(cspUnsafe, [
+        page({ headers: { ...BASE_HEADERS, 'content-security-policy-report-only': "script-src 'unsafe-inline'" } }),
+      ]).status,
+      'not_applicable',
+    );
   });
   it('a second policy that blocks the unsafe source protects the page', () => {
-    assert.equal(run(cspUnsafe, [page({ headers: csp(["script-src 'self' 'unsafe-inline'; object-src 'none'", "script-src 'self'"]) })]).status, 'pass');
+    assert.equal(
+      run(cspUnsafe, [
+        page({ headers: csp(["script-src 'self' 'unsafe-inline'; object-src 'none'", "script-src 'self'"]) }),
+      ]).status,
+      'pass',
+    );
     assert.equal(run(cspUnsafe, [page({ headers: csp("frame-ancestors 'self'") })]).status, 'fail');
   });
 });
@@ -218,7 +313,11 @@ describe('SEC_COOKIE_INSECURE', () => {
   const cookies = (v: string | string[], path?: string, origin?: string) =>
     page({ headers: { ...BASE_HEADERS, 'set-cookie': v }, ...(path ? { path } : {}), ...(origin ? { origin } : {}) });
   it('passes secure cookies and is not_applicable without cookies', () => {
-    assert.equal(run(cookieInsecure, [cookies(['sessionid=abc; Path=/; Secure; HttpOnly; SameSite=Lax', 'theme=dark; Secure'])]).status, 'pass');
+    assert.equal(
+      run(cookieInsecure, [cookies(['sessionid=abc; Path=/; Secure; HttpOnly; SameSite=Lax', 'theme=dark; Secure'])])
+        .status,
+      'pass',
+    );
     assert.equal(run(cookieInsecure, [page()]).status, 'not_applicable');
   });
   it('fails a cookie without Secure on https, naming it and redacting its value', () => {
@@ -258,17 +357,44 @@ describe('SEC_COOKIE_INSECURE', () => {
 
 describe('SEC_CORS_CREDENTIALED_ANY', () => {
   const probe = (headers: HeaderMap): Partial<CrawlSnapshot> => ({
-    corsProbe: { ok: true, facts: { url: `${ORIGIN}/`, originSent: 'https://cors-probe.invalid', status: 200, headers } },
+    corsProbe: {
+      ok: true,
+      facts: { url: `${ORIGIN}/`, originSent: 'https://cors-probe.invalid', status: 200, headers },
+    },
   });
   it('fails a reflected origin with credentials', () => {
-    const r = site(corsCredentialedAny, probe({ 'access-control-allow-origin': 'https://cors-probe.invalid', 'access-control-allow-credentials': 'true' }));
+    const r = site(
+      corsCredentialedAny,
+      probe({
+        'access-control-allow-origin': 'https://cors-probe.invalid',
+        'access-control-allow-credentials': 'true',
+      }),
+    );
     assert.equal(r.status, 'fail');
-    assert.match(r.findings[0]!.evidence, /Access-Control-Allow-Origin: https:\/\/cors-probe\.invalid; Access-Control-Allow-Credentials: true/);
+    assert.match(
+      r.findings[0]!.evidence,
+      /Access-Control-Allow-Origin: https:\/\/cors-probe\.invalid; Access-Control-Allow-Credentials: true/,
+    );
   });
   it('passes "*", a fixed origin, or no credentials', () => {
-    assert.equal(site(corsCredentialedAny, probe({ 'access-control-allow-origin': '*', 'access-control-allow-credentials': 'true' })).status, 'pass');
-    assert.equal(site(corsCredentialedAny, probe({ 'access-control-allow-origin': 'https://app.example.com', 'access-control-allow-credentials': 'true' })).status, 'pass');
-    assert.equal(site(corsCredentialedAny, probe({ 'access-control-allow-origin': 'https://cors-probe.invalid' })).status, 'pass');
+    assert.equal(
+      site(
+        corsCredentialedAny,
+        probe({ 'access-control-allow-origin': '*', 'access-control-allow-credentials': 'true' }),
+      ).status,
+      'pass',
+    );
+    assert.equal(
+      site(
+        corsCredentialedAny,
+        probe({ 'access-control-allow-origin': 'https://app.example.com', 'access-control-allow-credentials': 'true' }),
+      ).status,
+      'pass',
+    );
+    assert.equal(
+      site(corsCredentialedAny, probe({ 'access-control-allow-origin': 'https://cors-probe.invalid' })).status,
+      'pass',
+    );
     assert.equal(site(corsCredentialedAny, probe({})).status, 'pass');
   });
   it('is not_applicable without a probe and error when it failed', () => {
@@ -279,13 +405,15 @@ describe('SEC_CORS_CREDENTIALED_ANY', () => {
 
 describe('SEC_SRI_MISSING', () => {
   it('passes same-origin scripts and external scripts with integrity', () => {
-    const body = '<script src="/app.js"></script><script src="https://example.com/b.js"></script>'
-      + '<script src="https://cdn.example.net/lib.js" integrity="sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC" crossorigin="anonymous"></script><script>inline()</script>';
+    const body =
+      '<script src="/app.js"></script><script src="https://example.com/b.js"></script>' +
+      '<script src="https://cdn.example.net/lib.js" integrity="sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC" crossorigin="anonymous"></script><script>inline()</script>';
     assert.equal(run(sriMissing, [withHtml(body)]).status, 'pass');
   });
   it('fails external scripts without integrity, over http, protocol-relative or with a bogus hash', () => {
-    const body = '<script src="https://cdn.example.net/lib.js"></script><script src="http://example.com/x.js"></script>'
-      + '<script src="//cdn.example.net/y.js" integrity="sha384-abc"></script><script src="https://cdn.example.net/z.js" integrity="md5-abc"></script>';
+    const body =
+      '<script src="https://cdn.example.net/lib.js"></script><script src="http://example.com/x.js"></script>' +
+      '<script src="//cdn.example.net/y.js" integrity="sha384-abc"></script><script src="https://cdn.example.net/z.js" integrity="md5-abc"></script>';
     const r = run(sriMissing, [withHtml(body)]);
     assert.equal(r.status, 'fail');
     assert.equal(r.findings.length, 4);
@@ -297,20 +425,25 @@ describe('SEC_SRI_MISSING', () => {
     assert.ok(r.findings.some((f) => f.evidence === '<script src="https://cdn.example.net/lib.js"></script>'));
   });
   it('is not_applicable without HTML pages', () => {
-    assert.equal(run(sriMissing, [page({ headers: { 'content-type': 'application/json' }, body: '{}' })]).status, 'not_applicable');
+    assert.equal(
+      run(sriMissing, [page({ headers: { 'content-type': 'application/json' }, body: '{}' })]).status,
+      'not_applicable',
+    );
   });
 });
 
 describe('SEC_MIXED_CONTENT', () => {
   it('passes https and relative subresources, and ignores non-fetching links', () => {
-    const body = '<img src="/a.png" srcset="https://cdn.example.net/a2.png 2x"><link rel="canonical" href="http://example.com/"><a href="http://other.example/">x</a><script src="https://x.example/s.js"></script>';
+    const body =
+      '<img src="/a.png" srcset="https://cdn.example.net/a2.png 2x"><link rel="canonical" href="http://example.com/"><a href="http://other.example/">x</a><script src="https://x.example/s.js"></script>';
     assert.equal(run(mixedContent, [withHtml(body)]).status, 'pass');
   });
   it('fails http subresources of every kind on an https page', () => {
-    const body = '<script src="http://cdn.example.net/a.js"></script><link rel="stylesheet" href="http://cdn.example.net/a.css">'
-      + '<img src="http://img.example.net/a.png"><iframe src="http://w.example.net/"></iframe><audio src="http://m.example.net/a.mp3"></audio>'
-      + '<video poster="http://m.example.net/p.jpg"><source src="http://m.example.net/v.mp4"></video><object data="http://m.example.net/o.swf"></object>'
-      + '<img src="/ok.png" srcset="http://img.example.net/b.png 2x">';
+    const body =
+      '<script src="http://cdn.example.net/a.js"></script><link rel="stylesheet" href="http://cdn.example.net/a.css">' +
+      '<img src="http://img.example.net/a.png"><iframe src="http://w.example.net/"></iframe><audio src="http://m.example.net/a.mp3"></audio>' +
+      '<video poster="http://m.example.net/p.jpg"><source src="http://m.example.net/v.mp4"></video><object data="http://m.example.net/o.swf"></object>' +
+      '<img src="/ok.png" srcset="http://img.example.net/b.png 2x">';
     const r = run(mixedContent, [withHtml(body)]);
     assert.equal(r.status, 'fail');
     const tags = r.findings.map((f) => /<(\w+)>/.exec(f.message)![1]).sort();
@@ -319,28 +452,55 @@ describe('SEC_MIXED_CONTENT', () => {
   });
   it('resolves relative URLs against an http <base>', () => {
     const body = '<img src="logo.png">';
-    const r = run(mixedContent, [withHtml(body, BASE_HEADERS, { body: `<html><head><base href="http://static.example.com/"></head><body>${body}</body></html>` })]);
+    const r = run(mixedContent, [
+      withHtml(body, BASE_HEADERS, {
+        body: `<html><head><base href="http://static.example.com/"></head><body>${body}</body></html>`,
+      }),
+    ]);
     assert.equal(r.status, 'fail');
   });
   it('warns when upgrade-insecure-requests is set; does not apply to http pages', () => {
-    const r = run(mixedContent, [withHtml('<img src="http://img.example.net/a.png">', { ...BASE_HEADERS, 'content-security-policy': 'upgrade-insecure-requests' })]);
+    const r = run(mixedContent, [
+      withHtml('<img src="http://img.example.net/a.png">', {
+        ...BASE_HEADERS,
+        'content-security-policy': 'upgrade-insecure-requests',
+      }),
+    ]);
     assert.equal(r.status, 'warn');
-    assert.equal(run(mixedContent, [withHtml('<img src="http://img.example.net/a.png">', BASE_HEADERS, { origin: 'http://example.com' })]).status, 'not_applicable');
+    assert.equal(
+      run(mixedContent, [
+        withHtml('<img src="http://img.example.net/a.png">', BASE_HEADERS, { origin: 'http://example.com' }),
+      ]).status,
+      'not_applicable',
+    );
   });
 });
 
 describe('SEC_SECURITY_TXT_MISSING', () => {
   const url = `${ORIGIN}/.well-known/security.txt`;
-  const fetched = (body: string, status = 200, headers: HeaderMap = { 'content-type': 'text/plain; charset=utf-8' }, at = url): Partial<CrawlSnapshot> =>
-    ({ securityTxt: { kind: 'fetched', url: at, status, headers, body } });
+  const fetched = (
+    body: string,
+    status = 200,
+    headers: HeaderMap = { 'content-type': 'text/plain; charset=utf-8' },
+    at = url,
+  ): Partial<CrawlSnapshot> => ({ securityTxt: { kind: 'fetched', url: at, status, headers, body } });
   it('passes with Contact and a future Expires', () => {
-    assert.equal(site(securityTxtMissing, fetched('# hi\nContact: mailto:security@example.com\nExpires: 2027-06-01T00:00:00.000Z\n')).status, 'pass');
+    assert.equal(
+      site(
+        securityTxtMissing,
+        fetched('# hi\nContact: mailto:security@example.com\nExpires: 2027-06-01T00:00:00.000Z\n'),
+      ).status,
+      'pass',
+    );
   });
   it('fails when absent (404 or an HTML catch-all page) or without Contact', () => {
     const r = site(securityTxtMissing, fetched('not found', 404));
     assert.equal(r.status, 'fail');
     assert.equal(r.findings[0]!.evidence, `GET ${url} → 404 (text/plain)`);
-    assert.equal(site(securityTxtMissing, fetched('<html>home</html>', 200, { 'content-type': 'text/html' })).status, 'fail');
+    assert.equal(
+      site(securityTxtMissing, fetched('<html>home</html>', 200, { 'content-type': 'text/html' })).status,
+      'fail',
+    );
     assert.equal(site(securityTxtMissing, fetched('Expires: 2027-06-01T00:00:00.000Z')).status, 'fail');
   });
   it('warns without Expires, with a past Expires, or over http', () => {
@@ -349,11 +509,25 @@ describe('SEC_SECURITY_TXT_MISSING', () => {
     assert.equal(past.status, 'warn');
     assert.match(past.findings[0]!.message, /expired on 2025-01-01/);
     assert.match(past.findings[0]!.evidence, /Contact: mailto:s@example\.com \| Expires/);
-    assert.equal(site(securityTxtMissing, fetched('Contact: mailto:s@example.com\nExpires: 2027-06-01T00:00:00Z', 200, { 'content-type': 'text/plain' }, 'http://example.com/.well-known/security.txt')).status, 'warn');
+    assert.equal(
+      site(
+        securityTxtMissing,
+        fetched(
+          'Contact: mailto:s@example.com\nExpires: 2027-06-01T00:00:00Z',
+          200,
+          { 'content-type': 'text/plain' },
+          'http://example.com/.well-known/security.txt',
+        ),
+      ).status,
+      'warn',
+    );
   });
   it('is not_applicable when not fetched and error when unreachable', () => {
     assert.equal(site(securityTxtMissing, {}).status, 'not_applicable');
-    assert.equal(site(securityTxtMissing, { securityTxt: { kind: 'unreachable', url, error: 'ECONNRESET' } }).status, 'error');
+    assert.equal(
+      site(securityTxtMissing, { securityTxt: { kind: 'unreachable', url, error: 'ECONNRESET' } }).status,
+      'error',
+    );
   });
 });
 
@@ -370,11 +544,17 @@ describe('collectTlsFacts (loopback servers, certificates made with the openssl 
     execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   }
   function load(name: string): void {
-    pem[name] = { key: fs.readFileSync(path.join(dir, `${name}.key`), 'utf8'), cert: fs.readFileSync(path.join(dir, `${name}.crt`), 'utf8') };
+    pem[name] = {
+      key: fs.readFileSync(path.join(dir, `${name}.key`), 'utf8'),
+      cert: fs.readFileSync(path.join(dir, `${name}.crt`), 'utf8'),
+    };
   }
   async function listen(server: net.Server | nodeTls.Server): Promise<number> {
     servers.push(server);
-    server.on('connection', (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+    server.on('connection', (s: net.Socket) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return (server.address() as net.AddressInfo).port;
   }
@@ -392,19 +572,88 @@ describe('collectTlsFacts (loopback servers, certificates made with the openssl 
     }
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tls-facts-'));
     const subj = (cn: string) => ['-subj', `/CN=${cn}`, '-addext', `subjectAltName=DNS:${cn}`];
-    openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'rsa.key', '-out', 'rsa.crt', '-days', '90', ...subj('audit.test')]);
-    openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ec.key', '-out', 'ec.crt', '-days', '5', ...subj('audit.test')]);
+    openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'rsa.key',
+      '-out',
+      'rsa.crt',
+      '-days',
+      '90',
+      ...subj('audit.test'),
+    ]);
+    openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'ec.key',
+      '-out',
+      'ec.crt',
+      '-days',
+      '5',
+      ...subj('audit.test'),
+    ]);
     // An expired certificate without faking the clock: `openssl ca` accepts explicit start and end dates.
     fs.mkdirSync(path.join(dir, 'db'));
     fs.writeFileSync(path.join(dir, 'db/index.txt'), '');
     fs.writeFileSync(path.join(dir, 'db/serial'), '01\n');
-    fs.writeFileSync(path.join(dir, 'ca.cnf'), [
-      '[ca]', 'default_ca = d', '[d]', 'database = db/index.txt', 'new_certs_dir = db', 'serial = db/serial', 'default_md = sha256',
-      'policy = p', 'copy_extensions = copy', 'unique_subject = no', '[p]', 'commonName = supplied', '',
-    ].join('\n'));
-    openssl(['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'expired.key', '-out', 'expired.csr', ...subj('audit.test')]);
-    openssl(['ca', '-batch', '-config', 'ca.cnf', '-selfsign', '-keyfile', 'expired.key', '-in', 'expired.csr', '-out', 'expired.crt',
-      '-startdate', '20200101000000Z', '-enddate', '20200201000000Z', '-notext']);
+    fs.writeFileSync(
+      path.join(dir, 'ca.cnf'),
+      [
+        '[ca]',
+        'default_ca = d',
+        '[d]',
+        'database = db/index.txt',
+        'new_certs_dir = db',
+        'serial = db/serial',
+        'default_md = sha256',
+        'policy = p',
+        'copy_extensions = copy',
+        'unique_subject = no',
+        '[p]',
+        'commonName = supplied',
+        '',
+      ].join('\n'),
+    );
+    openssl([
+      'req',
+      '-new',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'expired.key',
+      '-out',
+      'expired.csr',
+      ...subj('audit.test'),
+    ]);
+    openssl([
+      'ca',
+      '-batch',
+      '-config',
+      'ca.cnf',
+      '-selfsign',
+      '-keyfile',
+      'expired.key',
+      '-in',
+      'expired.csr',
+      '-out',
+      'expired.crt',
+      '-startdate',
+      '20200101000000Z',
+      '-enddate',
+      '20200201000000Z',
+      '-notext',
+    ]);
     for (const name of ['rsa', 'ec', 'expired']) load(name);
   });
 
@@ -430,7 +679,10 @@ describe('collectTlsFacts (loopback servers, certificates made with the openssl 
     const days = (Date.parse(c.validTo) - Date.now()) / DAY;
     assert.ok(days > 88 && days < 91, String(days));
     assert.match(c.validFrom, /^\d{4}-\d\d-\d\dT/);
-    assert.equal(tlsCertInvalid.run(snap([], { observedAt: new Date().toISOString(), tls: { ok: true, facts } }), []).status, 'pass');
+    assert.equal(
+      tlsCertInvalid.run(snap([], { observedAt: new Date().toISOString(), tls: { ok: true, facts } }), []).status,
+      'pass',
+    );
     assert.equal(tlsLegacyProtocol.run(snap([], { tls: { ok: true, facts } }), []).status, 'pass');
   });
 
@@ -476,12 +728,18 @@ describe('collectTlsFacts (loopback servers, certificates made with the openssl 
   });
 
   it('reports no HTTPS for a plain-HTTP listener or a closed port, and throws on a silent one', async () => {
-    const httpPort = await listen(net.createServer((s) => s.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n')));
+    const httpPort = await listen(
+      net.createServer((s) => s.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n')),
+    );
     assert.deepEqual(await probe(httpPort), { httpsAvailable: false });
     const closed = await listen(net.createServer());
     await new Promise((resolve) => servers.pop()!.close(resolve));
     assert.deepEqual(await probe(closed), { httpsAvailable: false });
-    const silent = await listen(net.createServer(() => { /* never answers */ }));
+    const silent = await listen(
+      net.createServer(() => {
+        /* never answers */
+      }),
+    );
     await assert.rejects(
       collectTlsFacts('audit.test', silent, { connectTimeoutMs: 200, lookupAddress: '127.0.0.1' }),
       (e: NodeJS.ErrnoException) => e.code === 'ETIMEDOUT',

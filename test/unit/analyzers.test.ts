@@ -7,10 +7,24 @@ import { parsePages } from '../../src/analyzers/parse';
 import type { CrawlSnapshot, HeaderMap, SnapshotPage } from '../../src/analyzers/snapshot';
 import { pageAnalyzer, siteAnalyzer, type Analyzer, type AnalyzerOutcome } from '../../src/analyzers/types';
 import {
-  clickjacking, cspMissing, hstsMissing, hstsWeak, httpsUnavailable, parseHsts, referrerPolicyUnsafe,
-  versionDisclosure, xctoMissing,
+  clickjacking,
+  cspMissing,
+  hstsMissing,
+  hstsWeak,
+  httpsUnavailable,
+  parseHsts,
+  referrerPolicyUnsafe,
+  versionDisclosure,
+  xctoMissing,
 } from '../../src/analyzers/security-headers';
-import { h1Missing, httpStatusError, metaDescMissing, noindex, titleMissing, xRobotsNoindex } from '../../src/analyzers/seo-page';
+import {
+  h1Missing,
+  httpStatusError,
+  metaDescMissing,
+  noindex,
+  titleMissing,
+  xRobotsNoindex,
+} from '../../src/analyzers/seo-page';
 import { imgAltMissing, isValidLangTag, langInvalid, zoomDisabled } from '../../src/analyzers/a11y-page';
 import { doctypeCharset, viewportMissing } from '../../src/analyzers/best-practices';
 import { compressionMissing, imgUnsized } from '../../src/analyzers/performance-page';
@@ -32,7 +46,8 @@ function html(head: string, body = '<h1>Hello</h1>', htmlAttrs = ' lang="en"'): 
   return `<!DOCTYPE html><html${htmlAttrs}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${head}</head><body>${body}</body></html>`;
 }
 
-const GOOD_HEAD = '<title>Example home page for testing titles</title><meta name="description" content="An example page.">';
+const GOOD_HEAD =
+  '<title>Example home page for testing titles</title><meta name="description" content="An example page.">';
 
 let pageCounter = 0;
 function page(over: Partial<SnapshotPage> & { path?: string } = {}): SnapshotPage {
@@ -52,7 +67,12 @@ function page(over: Partial<SnapshotPage> & { path?: string } = {}): SnapshotPag
 }
 
 function snap(pages: SnapshotPage[], extra: Partial<CrawlSnapshot> = {}): CrawlSnapshot {
-  return { origin: ORIGIN, robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' }, pages, ...extra };
+  return {
+    origin: ORIGIN,
+    robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' },
+    pages,
+    ...extra,
+  };
 }
 
 function run(analyzer: Analyzer, pages: SnapshotPage[], extra: Partial<CrawlSnapshot> = {}): AnalyzerOutcome {
@@ -94,7 +114,11 @@ describe('security header analyzers', () => {
     assert.equal(out.findings.length, 1);
     assert.equal(out.findings[0]!.evidence, 'Strict-Transport-Security: (absent)');
     assert.equal(out.findings[0]!.urls.length, 1);
-    const httpPage = page({ url: 'http://example.com/', finalUrl: 'http://example.com/', headers: headers({ 'strict-transport-security': undefined }) });
+    const httpPage = page({
+      url: 'http://example.com/',
+      finalUrl: 'http://example.com/',
+      headers: headers({ 'strict-transport-security': undefined }),
+    });
     assert.equal(run(hstsMissing, [httpPage]).status, 'not_applicable');
   });
 
@@ -115,23 +139,41 @@ describe('security header analyzers', () => {
       assert.match(out.findings[0]!.message, /invalid/);
     }
     // Without any header the analyzer has nothing to judge: SEC_HSTS_MISSING reports it.
-    assert.equal(run(hstsWeak, [page({ headers: headers({ 'strict-transport-security': undefined }) })]).status, 'not_applicable');
+    assert.equal(
+      run(hstsWeak, [page({ headers: headers({ 'strict-transport-security': undefined }) })]).status,
+      'not_applicable',
+    );
     // Browsers use only the first header.
     assert.equal(run(hstsWeak, [withHsts(['max-age=31536000', 'max-age=0'] as never)]).status, 'pass');
     assert.equal(run(hstsWeak, [withHsts('max-age=100, max-age=31536000')]).status, 'fail');
   });
 
   it('parseHsts reads the directives', () => {
-    assert.deepEqual(parseHsts('max-age=63072000; includeSubDomains; preload'), { valid: true, maxAge: 63072000, includeSubDomains: true, preload: true });
+    assert.deepEqual(parseHsts('max-age=63072000; includeSubDomains; preload'), {
+      valid: true,
+      maxAge: 63072000,
+      includeSubDomains: true,
+      preload: true,
+    });
     assert.equal(parseHsts('').valid, false);
   });
 
   it('SEC_CSP_MISSING: header or meta counts, report-only does not', () => {
     assert.equal(run(cspMissing, [page()]).status, 'pass');
     const none = headers({ 'content-security-policy': undefined });
-    const meta = page({ headers: none, body: html(`${GOOD_HEAD}<meta http-equiv="Content-Security-Policy" content="default-src 'self'">`) });
+    const meta = page({
+      headers: none,
+      body: html(`${GOOD_HEAD}<meta http-equiv="Content-Security-Policy" content="default-src 'self'">`),
+    });
     assert.equal(run(cspMissing, [meta]).status, 'pass');
-    const ro = run(cspMissing, [page({ headers: headers({ 'content-security-policy': undefined, 'content-security-policy-report-only': "default-src 'self'" }) })]);
+    const ro = run(cspMissing, [
+      page({
+        headers: headers({
+          'content-security-policy': undefined,
+          'content-security-policy-report-only': "default-src 'self'",
+        }),
+      }),
+    ]);
     assert.equal(ro.status, 'fail');
     assert.match(ro.findings[0]!.evidence, /^Content-Security-Policy-Report-Only: default-src/);
     const missing = run(cspMissing, [page({ headers: none })]);
@@ -142,23 +184,37 @@ describe('security header analyzers', () => {
   it('SEC_CLICKJACKING: X-Frame-Options or frame-ancestors', () => {
     const noCsp = { 'content-security-policy': undefined };
     assert.equal(run(clickjacking, [page()]).status, 'pass'); // frame-ancestors
-    assert.equal(run(clickjacking, [page({ headers: headers({ ...noCsp, 'x-frame-options': 'SAMEORIGIN' }) })]).status, 'pass');
-    assert.equal(run(clickjacking, [page({ headers: headers({ ...noCsp, 'x-frame-options': 'deny' }) })]).status, 'pass');
+    assert.equal(
+      run(clickjacking, [page({ headers: headers({ ...noCsp, 'x-frame-options': 'SAMEORIGIN' }) })]).status,
+      'pass',
+    );
+    assert.equal(
+      run(clickjacking, [page({ headers: headers({ ...noCsp, 'x-frame-options': 'deny' }) })]).status,
+      'pass',
+    );
     const none = run(clickjacking, [page({ headers: headers(noCsp) })]);
     assert.equal(none.status, 'fail');
     assert.match(none.findings[0]!.evidence, /X-Frame-Options: \(absent\)/);
-    const allowFrom = run(clickjacking, [page({ headers: headers({ ...noCsp, 'x-frame-options': 'ALLOW-FROM https://a.example' }) })]);
+    const allowFrom = run(clickjacking, [
+      page({ headers: headers({ ...noCsp, 'x-frame-options': 'ALLOW-FROM https://a.example' }) }),
+    ]);
     assert.equal(allowFrom.status, 'fail');
     assert.match(allowFrom.findings[0]!.message, /obsolete/);
     const star = run(clickjacking, [page({ headers: headers({ 'content-security-policy': 'frame-ancestors *' }) })]);
     assert.equal(star.status, 'fail');
     // frame-ancestors in a meta policy is ignored by browsers.
-    const metaOnly = page({ headers: headers(noCsp), body: html(`<meta http-equiv="Content-Security-Policy" content="frame-ancestors 'none'">`) });
+    const metaOnly = page({
+      headers: headers(noCsp),
+      body: html(`<meta http-equiv="Content-Security-Policy" content="frame-ancestors 'none'">`),
+    });
     assert.equal(run(clickjacking, [metaOnly]).status, 'fail');
   });
 
   it('SEC_XCTO_MISSING', () => {
-    assert.equal(run(xctoMissing, [page({ headers: headers({ 'x-content-type-options': 'NoSniff' }) })]).status, 'pass');
+    assert.equal(
+      run(xctoMissing, [page({ headers: headers({ 'x-content-type-options': 'NoSniff' }) })]).status,
+      'pass',
+    );
     const out = run(xctoMissing, [page({ headers: headers({ 'x-content-type-options': undefined }) })]);
     assert.equal(out.status, 'fail');
     assert.equal(out.findings[0]!.evidence, 'X-Content-Type-Options: (absent)');
@@ -171,8 +227,15 @@ describe('security header analyzers', () => {
       assert.equal(out.status, 'fail', bad);
       assert.equal(out.findings[0]!.evidence, `Referrer-Policy: ${bad}`);
     }
-    assert.equal(run(referrerPolicyUnsafe, [page({ headers: headers({ 'referrer-policy': undefined }) })]).status, 'pass');
-    assert.equal(run(referrerPolicyUnsafe, [page({ headers: headers({ 'referrer-policy': 'unsafe-url, strict-origin' }) })]).status, 'pass');
+    assert.equal(
+      run(referrerPolicyUnsafe, [page({ headers: headers({ 'referrer-policy': undefined }) })]).status,
+      'pass',
+    );
+    assert.equal(
+      run(referrerPolicyUnsafe, [page({ headers: headers({ 'referrer-policy': 'unsafe-url, strict-origin' }) })])
+        .status,
+      'pass',
+    );
     const meta = page({ body: html('<meta name="referrer" content="always">') });
     assert.equal(run(referrerPolicyUnsafe, [meta]).status, 'fail');
   });
@@ -199,9 +262,24 @@ describe('security header analyzers', () => {
     assert.deepEqual(fail.findings[0]!.urls, ['http://example.com']);
     const redirected = page({ url: 'http://example.com/', finalUrl: 'https://example.com/' });
     assert.equal(run(httpsUnavailable, [redirected], { origin: 'http://example.com' }).status, 'pass');
-    assert.equal(run(httpsUnavailable, [httpPage], { origin: 'http://example.com', tls: { ok: true, facts: { httpsAvailable: true } } }).status, 'pass');
-    assert.equal(run(httpsUnavailable, [httpPage], { origin: 'http://example.com', tls: { ok: true, facts: { httpsAvailable: false } } }).status, 'fail');
-    assert.equal(run(httpsUnavailable, [httpPage], { origin: 'http://example.com', tls: { ok: false, error: 'timeout' } }).status, 'error');
+    assert.equal(
+      run(httpsUnavailable, [httpPage], {
+        origin: 'http://example.com',
+        tls: { ok: true, facts: { httpsAvailable: true } },
+      }).status,
+      'pass',
+    );
+    assert.equal(
+      run(httpsUnavailable, [httpPage], {
+        origin: 'http://example.com',
+        tls: { ok: true, facts: { httpsAvailable: false } },
+      }).status,
+      'fail',
+    );
+    assert.equal(
+      run(httpsUnavailable, [httpPage], { origin: 'http://example.com', tls: { ok: false, error: 'timeout' } }).status,
+      'error',
+    );
     assert.equal(run(httpsUnavailable, [page()]).status, 'pass');
   });
 });
@@ -218,7 +296,10 @@ describe('SEO page analyzers', () => {
     assert.equal(svg.status, 'fail');
     // Non-HTML and error pages are not judged.
     assert.equal(run(titleMissing, [page({ status: 404 })]).status, 'not_applicable');
-    assert.equal(run(titleMissing, [page({ headers: headers({ 'content-type': 'application/pdf' }) })]).status, 'not_applicable');
+    assert.equal(
+      run(titleMissing, [page({ headers: headers({ 'content-type': 'application/pdf' }) })]).status,
+      'not_applicable',
+    );
   });
 
   it('SEO_META_DESC_MISSING: missing fails, duplicates warn', () => {
@@ -261,10 +342,18 @@ describe('SEO page analyzers', () => {
 
   it('SEO_HTTP_STATUS_ERROR: 4xx/5xx pages fail with the status as evidence', () => {
     assert.equal(run(httpStatusError, [page()]).status, 'pass');
-    const out = run(httpStatusError, [page(), page({ status: 404, body: 'gone' }), page({ status: 503, body: null }), page()]);
+    const out = run(httpStatusError, [
+      page(),
+      page({ status: 404, body: 'gone' }),
+      page({ status: 503, body: null }),
+      page(),
+    ]);
     assert.equal(out.status, 'fail');
     assert.equal(out.score, 0.5);
-    assert.deepEqual(out.findings.map((f) => f.evidence).sort(), ['HTTP 404 Not Found', 'HTTP 503 Service Unavailable']);
+    assert.deepEqual(out.findings.map((f) => f.evidence).sort(), [
+      'HTTP 404 Not Found',
+      'HTTP 503 Service Unavailable',
+    ]);
     assert.equal(run(httpStatusError, []).status, 'not_applicable');
   });
 });
@@ -276,23 +365,37 @@ describe('accessibility analyzers', () => {
     assert.equal(missing.status, 'fail');
     assert.equal(missing.findings[0]!.evidence, '<html>');
     assert.equal(run(langInvalid, [page({ body: html(GOOD_HEAD, '', ' lang="en_US"') })]).status, 'fail');
-    for (const ok of ['en', 'en-US', 'pt-BR', 'zh-Hant-TW', 'es-419', 'de-CH-1996', 'fil']) assert.ok(isValidLangTag(ok), ok);
+    for (const ok of ['en', 'en-US', 'pt-BR', 'zh-Hant-TW', 'es-419', 'de-CH-1996', 'fil'])
+      assert.ok(isValidLangTag(ok), ok);
     for (const bad of ['en_US', 'english', 'e', '123', 'en-', 'x-klingon', '']) assert.ok(!isValidLangTag(bad), bad);
   });
 
   it('A11Y_IMG_ALT_MISSING: img without alt fails; alt="" and role=presentation pass; n/a without images', () => {
     assert.equal(run(imgAltMissing, [page()]).status, 'not_applicable');
-    const ok = page({ body: html(GOOD_HEAD, '<img src="a.png" alt=""><img src="b.png" role="presentation"><img src="c.png" aria-label="C"><input type="image" src="go.png" alt="Go">') });
+    const ok = page({
+      body: html(
+        GOOD_HEAD,
+        '<img src="a.png" alt=""><img src="b.png" role="presentation"><img src="c.png" aria-label="C"><input type="image" src="go.png" alt="Go">',
+      ),
+    });
     assert.equal(run(imgAltMissing, [ok]).status, 'pass');
-    const bad = page({ body: html(GOOD_HEAD, '<img src="/logo.png"   class="logo"><input type="image" src="go.png" alt="">') });
+    const bad = page({
+      body: html(GOOD_HEAD, '<img src="/logo.png"   class="logo"><input type="image" src="go.png" alt="">'),
+    });
     const out = run(imgAltMissing, [bad, ok]);
     assert.equal(out.status, 'fail');
     assert.equal(out.score, 0.5);
-    assert.deepEqual(out.findings.map((f) => f.evidence), ['<img src="/logo.png" class="logo">', '<input type="image" src="go.png" alt="">']);
+    assert.deepEqual(
+      out.findings.map((f) => f.evidence),
+      ['<img src="/logo.png" class="logo">', '<input type="image" src="go.png" alt="">'],
+    );
   });
 
   it('A11Y_ZOOM_DISABLED: user-scalable=no or maximum-scale < 5', () => {
-    const vp = (content: string) => page({ body: `<!DOCTYPE html><html lang="en"><head><meta name="viewport" content="${content}"></head><body></body></html>` });
+    const vp = (content: string) =>
+      page({
+        body: `<!DOCTYPE html><html lang="en"><head><meta name="viewport" content="${content}"></head><body></body></html>`,
+      });
     assert.equal(run(zoomDisabled, [vp('width=device-width, initial-scale=1')]).status, 'pass');
     assert.equal(run(zoomDisabled, [vp('width=device-width, maximum-scale=5')]).status, 'pass');
     const no = run(zoomDisabled, [vp('width=device-width, user-scalable=no')]);
@@ -300,7 +403,10 @@ describe('accessibility analyzers', () => {
     assert.equal(no.findings[0]!.evidence, '<meta name="viewport" content="width=device-width, user-scalable=no">');
     assert.equal(run(zoomDisabled, [vp('width=device-width; maximum-scale=1.0')]).status, 'fail');
     assert.equal(run(zoomDisabled, [vp('width=device-width, user-scalable=0')]).status, 'fail');
-    assert.equal(run(zoomDisabled, [page({ body: '<!DOCTYPE html><html lang="en"><head></head></html>' })]).status, 'not_applicable');
+    assert.equal(
+      run(zoomDisabled, [page({ body: '<!DOCTYPE html><html lang="en"><head></head></html>' })]).status,
+      'not_applicable',
+    );
   });
 });
 
@@ -309,7 +415,9 @@ describe('best-practice analyzers', () => {
     assert.equal(run(viewportMissing, [page()]).status, 'pass');
     const none = run(viewportMissing, [page({ body: '<!DOCTYPE html><html><head><title>x</title></head></html>' })]);
     assert.equal(none.status, 'fail');
-    const useless = run(viewportMissing, [page({ body: '<html><head><meta name="viewport" content="user-scalable=yes"></head></html>' })]);
+    const useless = run(viewportMissing, [
+      page({ body: '<html><head><meta name="viewport" content="user-scalable=yes"></head></html>' }),
+    ]);
     assert.equal(useless.status, 'fail');
   });
 
@@ -318,8 +426,17 @@ describe('best-practice analyzers', () => {
     const noDoctype = run(doctypeCharset, [page({ body: '<html><head><meta charset="utf-8"></head></html>' })]);
     assert.equal(noDoctype.status, 'fail');
     assert.match(noDoctype.findings[0]!.message, /quirks mode/);
-    assert.equal(run(doctypeCharset, [page({ body: '<!-- hi -->\n<!doctype html><html><head><meta charset="utf-8"></head></html>' })]).status, 'pass');
-    const legacy = run(doctypeCharset, [page({ body: '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html><head><meta charset="utf-8"></head></html>' })]);
+    assert.equal(
+      run(doctypeCharset, [
+        page({ body: '<!-- hi -->\n<!doctype html><html><head><meta charset="utf-8"></head></html>' }),
+      ]).status,
+      'pass',
+    );
+    const legacy = run(doctypeCharset, [
+      page({
+        body: '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html><head><meta charset="utf-8"></head></html>',
+      }),
+    ]);
     assert.equal(legacy.status, 'warn');
     const noCharset = { 'content-type': 'text/html' };
     const late = `<!DOCTYPE html><html><head><script>${'x'.repeat(1100)}</script><meta charset="utf-8"></head></html>`;
@@ -327,9 +444,12 @@ describe('best-practice analyzers', () => {
     assert.equal(lateOut.status, 'fail');
     assert.match(lateOut.findings[0]!.message, /after the first 1024 bytes/);
     assert.equal(run(doctypeCharset, [page({ body: late })]).status, 'pass'); // charset in the header
-    const none = run(doctypeCharset, [page({ headers: headers(noCharset), body: '<!DOCTYPE html><html><head></head></html>' })]);
+    const none = run(doctypeCharset, [
+      page({ headers: headers(noCharset), body: '<!DOCTYPE html><html><head></head></html>' }),
+    ]);
     assert.equal(none.findings[0]!.evidence, 'Content-Type: text/html');
-    const httpEquiv = '<!DOCTYPE html><html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"></head></html>';
+    const httpEquiv =
+      '<!DOCTYPE html><html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"></head></html>';
     assert.equal(run(doctypeCharset, [page({ headers: headers(noCharset), body: httpEquiv })]).status, 'pass');
   });
 });
@@ -338,12 +458,23 @@ describe('performance analyzers', () => {
   it('PERF_COMPRESSION_MISSING: large text responses need br or gzip', () => {
     assert.equal(run(compressionMissing, [page()]).status, 'pass');
     assert.equal(run(compressionMissing, [page({ headers: headers({ 'content-encoding': 'gzip' }) })]).status, 'pass');
-    const plain = run(compressionMissing, [page({ headers: headers({ 'content-encoding': undefined }), bytes: 48_213 })]);
+    const plain = run(compressionMissing, [
+      page({ headers: headers({ 'content-encoding': undefined }), bytes: 48_213 }),
+    ]);
     assert.equal(plain.status, 'fail');
-    assert.equal(plain.findings[0]!.evidence, 'Content-Encoding: (absent); Content-Type: text/html; charset=utf-8; 48213 bytes');
+    assert.equal(
+      plain.findings[0]!.evidence,
+      'Content-Encoding: (absent); Content-Type: text/html; charset=utf-8; 48213 bytes',
+    );
     // Tiny responses and binary types are not judged.
-    assert.equal(run(compressionMissing, [page({ headers: headers({ 'content-encoding': undefined }), bytes: 500 })]).status, 'not_applicable');
-    const resources = [{ url: `${ORIGIN}/app.js`, status: 200, headers: { 'content-type': 'application/javascript' }, bytes: 90_000 }, { url: `${ORIGIN}/a.png`, status: 200, headers: { 'content-type': 'image/png' }, bytes: 90_000 }];
+    assert.equal(
+      run(compressionMissing, [page({ headers: headers({ 'content-encoding': undefined }), bytes: 500 })]).status,
+      'not_applicable',
+    );
+    const resources = [
+      { url: `${ORIGIN}/app.js`, status: 200, headers: { 'content-type': 'application/javascript' }, bytes: 90_000 },
+      { url: `${ORIGIN}/a.png`, status: 200, headers: { 'content-type': 'image/png' }, bytes: 90_000 },
+    ];
     const withRes = run(compressionMissing, [page()], { resources });
     assert.equal(withRes.status, 'fail');
     assert.equal(withRes.score, 0.5);
@@ -352,9 +483,16 @@ describe('performance analyzers', () => {
 
   it('PERF_IMG_UNSIZED: width and height attributes or CSS', () => {
     assert.equal(run(imgUnsized, [page()]).status, 'not_applicable');
-    const ok = page({ body: html(GOOD_HEAD, '<img src="a.png" width="10" height="10"><img src="b.png" style="width: 10px; height: 20px"><img src="c.png" style="aspect-ratio: 16/9">') });
+    const ok = page({
+      body: html(
+        GOOD_HEAD,
+        '<img src="a.png" width="10" height="10"><img src="b.png" style="width: 10px; height: 20px"><img src="c.png" style="aspect-ratio: 16/9">',
+      ),
+    });
     assert.equal(run(imgUnsized, [ok]).status, 'pass');
-    const bad = run(imgUnsized, [page({ body: html(GOOD_HEAD, '<img src="hero.webp" width="100"><img src="x.png" width="auto" height="auto">') })]);
+    const bad = run(imgUnsized, [
+      page({ body: html(GOOD_HEAD, '<img src="hero.webp" width="100"><img src="x.png" width="auto" height="auto">') }),
+    ]);
     assert.equal(bad.status, 'fail');
     assert.equal(bad.findings.length, 2);
     assert.equal(bad.findings[0]!.evidence, '<img src="hero.webp" width="100">');
@@ -366,12 +504,31 @@ describe('runAnalyzers', () => {
     const codes = ANALYZERS.map((a) => a.code);
     assert.equal(new Set(codes).size, codes.length);
     assert.ok(codes.length >= 20);
-    assert.deepEqual(codes, ANALYZER_CODES.filter((c) => codes.includes(c)));
-    const bad = page({ path: '/', depth: 0, headers: headers({ 'strict-transport-security': undefined, 'x-powered-by': 'PHP/8.1.2' }), body: '<html><body><img src="/x.png"></body></html>' });
+    assert.deepEqual(
+      codes,
+      ANALYZER_CODES.filter((c) => codes.includes(c)),
+    );
+    const bad = page({
+      path: '/',
+      depth: 0,
+      headers: headers({ 'strict-transport-security': undefined, 'x-powered-by': 'PHP/8.1.2' }),
+      body: '<html><body><img src="/x.png"></body></html>',
+    });
     const result = runAnalyzers(snap([bad, page()]));
-    assert.deepEqual(result.analyzers.map((a) => a.code), codes);
+    assert.deepEqual(
+      result.analyzers.map((a) => a.code),
+      codes,
+    );
     const hsts = result.analyzers.find((a) => a.code === 'SEC_HSTS_MISSING')!;
-    assert.deepEqual(hsts, { code: 'SEC_HSTS_MISSING', category: 'security', title: 'HSTS header missing', severity: 'high', status: 'fail', score: 0.5, weight: 7 });
+    assert.deepEqual(hsts, {
+      code: 'SEC_HSTS_MISSING',
+      category: 'security',
+      title: 'HSTS header missing',
+      severity: 'high',
+      status: 'fail',
+      score: 0.5,
+      weight: 7,
+    });
     assert.equal(result.analyzers.find((a) => a.code === 'A11Y_IMG_ALT_MISSING')!.status, 'fail');
     assert.equal(result.analyzers.find((a) => a.code === 'PERF_IMG_UNSIZED')!.status, 'fail');
     for (const f of result.findings) {
@@ -382,30 +539,58 @@ describe('runAnalyzers', () => {
     }
     assert.equal(new Set(result.findings.map((f) => f.id)).size, result.findings.length);
     assert.equal(result.pages.length, 2);
-    assert.deepEqual(result.pages[0], { url: `${ORIGIN}/`, status_code: 200, depth: 0, ttfb_ms: 120, bytes: 20000, content_type: 'text/html; charset=utf-8', title: null });
+    assert.deepEqual(result.pages[0], {
+      url: `${ORIGIN}/`,
+      status_code: 200,
+      depth: 0,
+      ttfb_ms: 120,
+      bytes: 20000,
+      content_type: 'text/html; charset=utf-8',
+      title: null,
+    });
     assert.equal(result.pages[1]!.title, 'Example home page for testing titles');
   });
 
   it('assigns stable finding ids from (analyzer, urls, evidence)', () => {
     const a = runAnalyzers(snap([page({ path: '/a', headers: headers({ 'x-content-type-options': undefined }) })]));
     const b = runAnalyzers(snap([page({ path: '/a', headers: headers({ 'x-content-type-options': undefined }) })]));
-    assert.deepEqual(a.findings.map((f) => f.id), b.findings.map((f) => f.id));
+    assert.deepEqual(
+      a.findings.map((f) => f.id),
+      b.findings.map((f) => f.id),
+    );
     const id = findingId('SEC_XCTO_MISSING', [`${ORIGIN}/a`], 'X-Content-Type-Options: (absent)');
     assert.equal(a.findings.find((f) => f.analyzer === 'SEC_XCTO_MISSING')!.id, id);
     assert.notEqual(findingId('SEC_XCTO_MISSING', [`${ORIGIN}/b`], 'X-Content-Type-Options: (absent)'), id);
   });
 
   it('reports an analyzer that throws as error without failing the others', () => {
-    const boom = siteAnalyzer('SEO_LLMS_TXT', () => { throw new Error('bug'); });
-    const boomOnPage = pageAnalyzer('SEO_H1_MISSING', (p) => { if (p.url.endsWith('/2')) throw new Error('bug'); return null; });
+    const boom = siteAnalyzer('SEO_LLMS_TXT', () => {
+      throw new Error('bug');
+    });
+    const boomOnPage = pageAnalyzer('SEO_H1_MISSING', (p) => {
+      if (p.url.endsWith('/2')) throw new Error('bug');
+      return null;
+    });
     const seen: string[] = [];
-    const r = runAnalyzers(snap([page({ path: '/1' }), page({ path: '/2' })]), { analyzers: [boom, boomOnPage, xctoMissing], onError: (code) => seen.push(code) });
-    assert.deepEqual(r.analyzers.map((a) => [a.code, a.status, a.weight]), [['SEO_LLMS_TXT', 'error', 0], ['SEO_H1_MISSING', 'error', 0], ['SEC_XCTO_MISSING', 'pass', 1]]);
+    const r = runAnalyzers(snap([page({ path: '/1' }), page({ path: '/2' })]), {
+      analyzers: [boom, boomOnPage, xctoMissing],
+      onError: (code) => seen.push(code),
+    });
+    assert.deepEqual(
+      r.analyzers.map((a) => [a.code, a.status, a.weight]),
+      [
+        ['SEO_LLMS_TXT', 'error', 0],
+        ['SEO_H1_MISSING', 'error', 0],
+        ['SEC_XCTO_MISSING', 'pass', 1],
+      ],
+    );
     assert.deepEqual(seen.sort(), ['SEO_H1_MISSING', 'SEO_LLMS_TXT']);
   });
 
   it('in slices gives the same result and hands the event loop back between slices', async () => {
-    const pages = Array.from({ length: 6 }, (_, i) => page({ path: `/p${i}`, headers: headers({ 'x-powered-by': 'PHP/8.1.2' }) }));
+    const pages = Array.from({ length: 6 }, (_, i) =>
+      page({ path: `/p${i}`, headers: headers({ 'x-powered-by': 'PHP/8.1.2' }) }),
+    );
     const whole = runAnalyzers(snap(pages));
     const slices: number[] = [];
     // Another task queued on the event loop: it can only run while the analysis yields.
@@ -424,7 +609,13 @@ describe('runAnalyzers', () => {
   });
 
   it('observations keep no parsed nodes, so only one page tree is alive at a time', () => {
-    const rich = page({ body: html('<meta name="description" content="d"><meta name="robots" content="noindex">', '<h1>a</h1><h1>b</h1><img src="x.png"><input type="image" src="y.png">', ' lang="en_US"') });
+    const rich = page({
+      body: html(
+        '<meta name="description" content="d"><meta name="robots" content="noindex">',
+        '<h1>a</h1><h1>b</h1><img src="x.png"><input type="image" src="y.png">',
+        ' lang="en_US"',
+      ),
+    });
     const [parsed] = parsePages([rich]);
     const walk = (v: unknown, seen = new Set<unknown>()): void => {
       if (v === null || typeof v !== 'object' || seen.has(v)) return;
@@ -437,9 +628,15 @@ describe('runAnalyzers', () => {
 
   it('copes with hostile or broken markup', () => {
     const bodies = [
-      '', '<', '\uFEFF<!DOCTYPE html><html lang="en"><title>BOM</title>', '\u0000\u0001binary\uFFFD',
-      '<div>'.repeat(20_000), `<img alt="${'x'.repeat(100_000)}" src=a>`, '<html><head><title>unclosed',
-      '<svg><title>only svg</title></svg>', '<!DOCTYPE><html lang=""><meta name=viewport content=",,=;;">',
+      '',
+      '<',
+      '\uFEFF<!DOCTYPE html><html lang="en"><title>BOM</title>',
+      '\u0000\u0001binary\uFFFD',
+      '<div>'.repeat(20_000),
+      `<img alt="${'x'.repeat(100_000)}" src=a>`,
+      '<html><head><title>unclosed',
+      '<svg><title>only svg</title></svg>',
+      '<!DOCTYPE><html lang=""><meta name=viewport content=",,=;;">',
     ];
     const seen: string[] = [];
     const r = runAnalyzers(snap(bodies.map((body) => page({ body }))), { onError: (code) => seen.push(code) });

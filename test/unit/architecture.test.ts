@@ -31,7 +31,9 @@ describe('architecture', () => {
 
   it('has no folder-level import cycle', () => {
     const cycles = folderCycles(sources).map((cycle) => {
-      const edges = cycle.flatMap((from) => cycle.flatMap((to) => (from === to ? [] : importsBetween(sources, from, to))));
+      const edges = cycle.flatMap((from) =>
+        cycle.flatMap((to) => (from === to ? [] : importsBetween(sources, from, to))),
+      );
       return `${cycle.join(' ↔ ')}:\n  ${edges.join('\n  ')}`;
     });
     assert.deepEqual(cycles, []);
@@ -40,7 +42,11 @@ describe('architecture', () => {
   it('keeps workflow code to workflows/ and the pure modules it may use', () => {
     const outside = sources
       .filter((s) => s.file.startsWith('workflows/'))
-      .flatMap((s) => s.imports.filter((t) => t.startsWith('src/') && !WORKFLOW_ALLOWED_SRC.includes(t)).map((t) => `${s.file} → ${t}`));
+      .flatMap((s) =>
+        s.imports
+          .filter((t) => t.startsWith('src/') && !WORKFLOW_ALLOWED_SRC.includes(t))
+          .map((t) => `${s.file} → ${t}`),
+      );
     assert.deepEqual(outside, []);
   });
 
@@ -60,16 +66,25 @@ describe('architecture', () => {
   });
 
   it(`has no production file over ${MAX_FILE_LINES} lines`, () => {
-    assert.deepEqual(sources.filter((s) => s.lines > MAX_FILE_LINES).map((s) => `${s.file} (${s.lines} lines)`), []);
+    assert.deepEqual(
+      sources.filter((s) => s.lines > MAX_FILE_LINES).map((s) => `${s.file} (${s.lines} lines)`),
+      [],
+    );
   });
 
   it(`has no production function over ${MAX_FUNCTION_LINES} lines`, () => {
-    assert.deepEqual(sources.flatMap((s) => s.longFunctions.map((f) => `${s.file} ${f.name} (${f.lines} lines)`)), []);
+    assert.deepEqual(
+      sources.flatMap((s) => s.longFunctions.map((f) => `${s.file} ${f.name} (${f.lines} lines)`)),
+      [],
+    );
   });
 
   it('reads the environment only through src/config.ts', () => {
     const readers = sources.filter((s) => /\bprocess\.env\b/.test(read(s.file))).map((s) => s.file);
-    assert.deepEqual(readers.filter((file) => !ENV_READERS.includes(file)), []);
+    assert.deepEqual(
+      readers.filter((file) => !ENV_READERS.includes(file)),
+      [],
+    );
   });
 });
 

@@ -82,7 +82,17 @@ describe('normalizeDomain', () => {
     });
 
     it('missing protocol', () => {
-      for (const v of ['example.com', 'www.example.com/', '//example.com', 'example.com:8080', 'localhost:3000', '127.0.0.1', '://example.com', '1https://example.com', '-http://example.com']) {
+      for (const v of [
+        'example.com',
+        'www.example.com/',
+        '//example.com',
+        'example.com:8080',
+        'localhost:3000',
+        '127.0.0.1',
+        '://example.com',
+        '1https://example.com',
+        '-http://example.com',
+      ]) {
         rejects(v, 'missing_protocol', /missing a protocol: use https:\/\/example\.com/);
       }
     });
@@ -98,7 +108,15 @@ describe('normalizeDomain', () => {
       rejects('mailto:a@example.com', 'unsupported_protocol', /unsupported protocol mailto:/);
     });
     it('whitespace anywhere (WHATWG would strip it)', () => {
-      for (const v of [' https://example.com', 'https://example.com ', 'http://exa mple.com', 'https://exa\tmple.com', 'https://example.com\n', 'https://example.com\u00a0', 'https://exa\u3000mple.com']) {
+      for (const v of [
+        ' https://example.com',
+        'https://example.com ',
+        'http://exa mple.com',
+        'https://exa\tmple.com',
+        'https://example.com\n',
+        'https://example.com\u00a0',
+        'https://exa\u3000mple.com',
+      ]) {
         rejects(v, 'whitespace', /whitespace/);
       }
     });
@@ -109,17 +127,33 @@ describe('normalizeDomain', () => {
       rejects('https:\\\\example.com', 'invalid_character', /backslash/);
     });
     it('credentials', () => {
-      for (const v of ['https://user:pass@example.com', 'https://user@example.com/', 'https://@example.com', 'https://example.com@evil.com']) {
+      for (const v of [
+        'https://user:pass@example.com',
+        'https://user@example.com/',
+        'https://@example.com',
+        'https://example.com@evil.com',
+      ]) {
         rejects(v, 'credentials', /must not contain credentials/);
       }
     });
     it('paths', () => {
-      for (const v of ['https://example.com/about', 'https://example.com//', 'https://example.com/index.html', 'https://example.com/a?b#c', 'https://example.com/%2e%2e/']) {
+      for (const v of [
+        'https://example.com/about',
+        'https://example.com//',
+        'https://example.com/index.html',
+        'https://example.com/a?b#c',
+        'https://example.com/%2e%2e/',
+      ]) {
         rejects(v, 'path', /must not contain a path/);
       }
     });
     it('query strings', () => {
-      for (const v of ['https://example.com?a=1', 'https://example.com/?a=1', 'https://example.com?', 'https://example.com/?#x']) {
+      for (const v of [
+        'https://example.com?a=1',
+        'https://example.com/?a=1',
+        'https://example.com?',
+        'https://example.com/?#x',
+      ]) {
         rejects(v, 'query', /must not contain a query string/);
       }
     });
@@ -135,9 +169,21 @@ describe('normalizeDomain', () => {
     });
     it('bad ports', () => {
       for (const v of [
-        'https://example.com:', 'https://example.com:0', 'https://example.com:65536', 'https://example.com:99999', 'https://example.com:-1',
-        'https://example.com:80a', 'https://example.com:a80', 'https://example.com:123456', 'https://example.com:000080', 'https://example.com:+80',
-        'https://example.com:1e3', 'https://example.com:0x1bb', 'https://example.com:80.0', 'https://example.com:8_0', 'https://example.com:٨٠',
+        'https://example.com:',
+        'https://example.com:0',
+        'https://example.com:65536',
+        'https://example.com:99999',
+        'https://example.com:-1',
+        'https://example.com:80a',
+        'https://example.com:a80',
+        'https://example.com:123456',
+        'https://example.com:000080',
+        'https://example.com:+80',
+        'https://example.com:1e3',
+        'https://example.com:0x1bb',
+        'https://example.com:80.0',
+        'https://example.com:8_0',
+        'https://example.com:٨٠',
       ]) {
         rejects(v, 'invalid_port', /port must be a number from 1 to 65535/);
       }
@@ -154,7 +200,10 @@ describe('normalizeDomain', () => {
         ['https://a..example.com', /empty label/],
         ['https://.example.com', /empty label/],
         ['https://my_site.example.com', /label "my_site" contains an underscore/],
-        [`https://${'a'.repeat(30)}_b.example.com`, /^host is not a valid domain name: label "a{24}…" contains an underscore$/],
+        [
+          `https://${'a'.repeat(30)}_b.example.com`,
+          /^host is not a valid domain name: label "a{24}…" contains an underscore$/,
+        ],
         [`https://${'a'.repeat(23)}_.example.com`, /label "a{23}_" contains an underscore$/],
         [`https://${'a'.repeat(24)}_.example.com`, /label "a{24}…" contains an underscore$/],
         ['https://ü*.de', /^host is not a valid domain name: label "xn--\*-dha" contains "\*"$/],
@@ -180,7 +229,17 @@ describe('normalizeDomain', () => {
     });
 
     it('IPv4 spellings that WHATWG would reinterpret', () => {
-      for (const v of ['http://127.1', 'http://2130706433', 'http://0x7f.0.0.1', 'http://0177.0.0.1', 'http://010.0.0.1', 'http://1.2.3', 'http://1.2.3.4.5', 'http://256.1.1.1', 'http://0x7f000001']) {
+      for (const v of [
+        'http://127.1',
+        'http://2130706433',
+        'http://0x7f.0.0.1',
+        'http://0177.0.0.1',
+        'http://010.0.0.1',
+        'http://1.2.3',
+        'http://1.2.3.4.5',
+        'http://256.1.1.1',
+        'http://0x7f000001',
+      ]) {
         rejects(v, 'invalid_host', /not a valid IPv4 address: write it as four numbers from 0 to 255/);
       }
       rejects('http://１２７.０.０.１', 'invalid_host', /ASCII digits/);

@@ -13,19 +13,46 @@ describe('key IP allowlists', () => {
     });
 
     it('stores an IPv4-mapped entry as the IPv4 range it means', () => {
-      assert.deepEqual(parseAllowlist(['::ffff:203.0.113.0/120', '::ffff:198.51.100.7']), ['203.0.113.0/24', '198.51.100.7/32']);
+      assert.deepEqual(parseAllowlist(['::ffff:203.0.113.0/120', '::ffff:198.51.100.7']), [
+        '203.0.113.0/24',
+        '198.51.100.7/32',
+      ]);
     });
 
     it('accepts the prefix-length boundaries of each family', () => {
-      assert.deepEqual(parseAllowlist(['0.0.0.0/0', '10.1.2.3/32', '::/0', '::1/128']), ['0.0.0.0/0', '10.1.2.3/32', '::/0', '::1/128']);
+      assert.deepEqual(parseAllowlist(['0.0.0.0/0', '10.1.2.3/32', '::/0', '::1/128']), [
+        '0.0.0.0/0',
+        '10.1.2.3/32',
+        '::/0',
+        '::1/128',
+      ]);
     });
 
     it('refuses malformed entries, naming them', () => {
       for (const bad of [
-        '10.0.0.0/8x', '10.0.0.0/08', '10.0.0.0/+8', '10.0.0.0/8.0', '10.0.0.0/0x8', '10.0.0.0/1e1', '10.0.0.0/', '10.0.0.0/33',
-        '2001:db8::/129', '::ffff:0:0/95', '127.1', '0x7f.0.0.1', '010.0.0.1/8', 'fe80::1%eth0', '[2001:db8::1]', 'example.com', '',
+        '10.0.0.0/8x',
+        '10.0.0.0/08',
+        '10.0.0.0/+8',
+        '10.0.0.0/8.0',
+        '10.0.0.0/0x8',
+        '10.0.0.0/1e1',
+        '10.0.0.0/',
+        '10.0.0.0/33',
+        '2001:db8::/129',
+        '::ffff:0:0/95',
+        '127.1',
+        '0x7f.0.0.1',
+        '010.0.0.1/8',
+        'fe80::1%eth0',
+        '[2001:db8::1]',
+        'example.com',
+        '',
       ]) {
-        assert.throws(() => parseAllowlist(['203.0.113.0/24', bad]), (e: Error) => e.message.includes(`"${bad}"`), bad);
+        assert.throws(
+          () => parseAllowlist(['203.0.113.0/24', bad]),
+          (e: Error) => e.message.includes(`"${bad}"`),
+          bad,
+        );
       }
     });
   });
@@ -34,13 +61,26 @@ describe('key IP allowlists', () => {
     const list = parseAllowlist(['203.0.113.0/24', '2001:db8:1::/48', '198.51.100.7']);
 
     it('admits addresses inside a range, up to its edges', () => {
-      for (const ip of ['203.0.113.0', '203.0.113.255', '198.51.100.7', '2001:db8:1::', '2001:db8:1:ffff:ffff:ffff:ffff:ffff']) {
+      for (const ip of [
+        '203.0.113.0',
+        '203.0.113.255',
+        '198.51.100.7',
+        '2001:db8:1::',
+        '2001:db8:1:ffff:ffff:ffff:ffff:ffff',
+      ]) {
         assert.equal(ipAllowed(ip, list), true, ip);
       }
     });
 
     it('refuses addresses just outside, and across families', () => {
-      for (const ip of ['203.0.112.255', '203.0.114.0', '198.51.100.8', '2001:db8:2::', '2001:db8::1', '::ffff:198.51.100.8']) {
+      for (const ip of [
+        '203.0.112.255',
+        '203.0.114.0',
+        '198.51.100.8',
+        '2001:db8:2::',
+        '2001:db8::1',
+        '::ffff:198.51.100.8',
+      ]) {
         assert.equal(ipAllowed(ip, list), false, ip);
       }
       assert.equal(ipAllowed('::1', parseAllowlist(['0.0.0.0/0'])), false);
@@ -59,7 +99,16 @@ describe('key IP allowlists', () => {
     });
 
     it('refuses client strings that are not plain addresses', () => {
-      for (const ip of ['', 'unknown', '203.0.113.9/24', '203.0.113', '0xcb.0.113.9', '[2001:db8:1::1]', '2001:db8:1::1%eth0', ' 203.0.113.9']) {
+      for (const ip of [
+        '',
+        'unknown',
+        '203.0.113.9/24',
+        '203.0.113',
+        '0xcb.0.113.9',
+        '[2001:db8:1::1]',
+        '2001:db8:1::1%eth0',
+        ' 203.0.113.9',
+      ]) {
         assert.equal(ipAllowed(ip, list), false, JSON.stringify(ip));
       }
     });

@@ -34,17 +34,30 @@ function refusal(logo: Buffer): string {
 describe('logo geometry', () => {
   it('reads PNG and JPEG headers as pdfkit does', () => {
     assert.deepEqual(imageGeometry(pngWith(300, 100, 6)), { width: 300, height: 100, channels: 4, bytesPerSample: 1 });
-    assert.deepEqual(imageGeometry(pngWith(300, 100, 0, 16)), { width: 300, height: 100, channels: 1, bytesPerSample: 2 });
+    assert.deepEqual(imageGeometry(pngWith(300, 100, 0, 16)), {
+      width: 300,
+      height: 100,
+      channels: 1,
+      bytesPerSample: 2,
+    });
     // An APP0 segment before the frame header is skipped by its length.
     const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x06, 0x4a, 0x46, 0x49, 0x46]);
-    assert.deepEqual(imageGeometry(jpegWith(640, 480, 3, app0)), { width: 640, height: 480, channels: 3, bytesPerSample: 1 });
+    assert.deepEqual(imageGeometry(jpegWith(640, 480, 3, app0)), {
+      width: 640,
+      height: 480,
+      channels: 3,
+      bytesPerSample: 1,
+    });
     assert.equal(imageGeometry(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10])), null);
   });
 
   it('bounds the decoded size as well as the dimensions', () => {
     assert.equal(refusal(pngWith(2048, 2048, 6)), 'accepted');
     assert.equal(refusal(pngWith(4096, 4096, 0)), 'accepted');
-    assert.match(refusal(pngWith(4096, 4096, 4)), /must decode to at most 16 MiB \(width × height × channels\), got 32 MiB \(4096×4096, 2 channels\)/);
+    assert.match(
+      refusal(pngWith(4096, 4096, 4)),
+      /must decode to at most 16 MiB \(width × height × channels\), got 32 MiB \(4096×4096, 2 channels\)/,
+    );
     assert.match(refusal(pngWith(2048, 2048, 6, 16)), /got 32 MiB \(2048×2048, 4 channels, 16 bits\)/);
     assert.match(refusal(pngWith(4097, 1, 0)), /must be at most 4096×4096 pixels, got 4097×1/);
     assert.match(refusal(jpegWith(60_000, 10, 1)), /must be at most 4096×4096 pixels, got 60000×10/);
@@ -59,7 +72,10 @@ describe('logo checks in a worker thread', function () {
 
   it('accepts a logo pdfkit embeds and refuses one it cannot read', async () => {
     await checks.check(tinyPng(200, 60));
-    await assert.rejects(checks.check(pngWith(8, 8, 2).subarray(0, 33)), (err: unknown) => err instanceof BrandingError && /could not be read as an image/.test(err.message));
+    await assert.rejects(
+      checks.check(pngWith(8, 8, 2).subarray(0, 33)),
+      (err: unknown) => err instanceof BrandingError && /could not be read as an image/.test(err.message),
+    );
   });
 
   it('bounds the geometry pdfkit itself reads, whatever the first header said', async () => {
@@ -69,7 +85,10 @@ describe('logo checks in a worker thread', function () {
     const second = pngWith(4096, 4096, 4).subarray(8, 33);
     const forged = Buffer.concat([honest.subarray(0, iend), second, honest.subarray(iend)]);
     assert.equal(refusal(forged), 'accepted', 'the first header passes the quick check');
-    await assert.rejects(checks.check(forged), (err: unknown) => err instanceof BrandingError && /must decode to at most 16 MiB/.test(err.message));
+    await assert.rejects(
+      checks.check(forged),
+      (err: unknown) => err instanceof BrandingError && /must decode to at most 16 MiB/.test(err.message),
+    );
   });
 
   it('runs checks one at a time and keeps the event loop free', async () => {

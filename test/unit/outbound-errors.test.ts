@@ -28,22 +28,51 @@ describe('outbound errors', () => {
     const timeout = new OutboundTimeoutError(1500, 'body');
     assert.deepEqual(
       [timeout.name, timeout.kind, timeout.code, timeout.message, timeout.timeoutMs, timeout.phase],
-      ['OutboundTimeoutError', 'timeout', 'ETIMEDOUT', 'no complete response within 1500 ms (timed out during body)', 1500, 'body'],
+      [
+        'OutboundTimeoutError',
+        'timeout',
+        'ETIMEDOUT',
+        'no complete response within 1500 ms (timed out during body)',
+        1500,
+        'body',
+      ],
     );
     const connect = new OutboundConnectError('refused', 'ECONNREFUSED', cause);
-    assert.deepEqual([connect.name, connect.kind, connect.code, connect.message, connect.cause], ['OutboundConnectError', 'connect', 'ECONNREFUSED', 'refused', cause]);
+    assert.deepEqual(
+      [connect.name, connect.kind, connect.code, connect.message, connect.cause],
+      ['OutboundConnectError', 'connect', 'ECONNREFUSED', 'refused', cause],
+    );
     const tls = new OutboundTlsError('bad cert', 'CERT_HAS_EXPIRED', cause);
-    assert.deepEqual([tls.name, tls.kind, tls.code, tls.message, tls.cause], ['OutboundTlsError', 'tls', 'CERT_HAS_EXPIRED', 'bad cert', cause]);
+    assert.deepEqual(
+      [tls.name, tls.kind, tls.code, tls.message, tls.cause],
+      ['OutboundTlsError', 'tls', 'CERT_HAS_EXPIRED', 'bad cert', cause],
+    );
     const dns = new DnsResolutionError('gone.example', 'ENOTFOUND', cause);
-    assert.deepEqual([dns.name, dns.kind, dns.code, dns.message, dns.host, dns.cause], ['DnsResolutionError', 'dns', 'ENOTFOUND', 'DNS lookup of gone.example failed (ENOTFOUND)', 'gone.example', cause]);
+    assert.deepEqual(
+      [dns.name, dns.kind, dns.code, dns.message, dns.host, dns.cause],
+      [
+        'DnsResolutionError',
+        'dns',
+        'ENOTFOUND',
+        'DNS lookup of gone.example failed (ENOTFOUND)',
+        'gone.example',
+        cause,
+      ],
+    );
     const chain = [{ url: 'http://a.example/', status: 302, location: '/b' }];
     const redirect = new RedirectError('too_many_redirects', 'too many', chain);
     assert.deepEqual(
       [redirect.name, redirect.kind, redirect.code, redirect.reason, redirect.message, redirect.redirectChain],
       ['RedirectError', 'other', 'TOO_MANY_REDIRECTS', 'too_many_redirects', 'too many', chain],
     );
-    const blocked = new OutboundBlockedError('a.example', [{ address: '10.0.0.1', reason: 'private' }, { address: '::1', reason: 'loopback' }]);
-    assert.deepEqual([blocked.name, blocked.kind, blocked.code], ['OutboundBlockedError', 'blocked_address', 'BLOCKED_ADDRESS']);
+    const blocked = new OutboundBlockedError('a.example', [
+      { address: '10.0.0.1', reason: 'private' },
+      { address: '::1', reason: 'loopback' },
+    ]);
+    assert.deepEqual(
+      [blocked.name, blocked.kind, blocked.code],
+      ['OutboundBlockedError', 'blocked_address', 'BLOCKED_ADDRESS'],
+    );
     assert.equal(blocked.message, 'a.example resolves to an address that may not be contacted');
     assert.equal(blocked.detail, '10.0.0.1 (private), ::1 (loopback)');
   });
@@ -51,15 +80,44 @@ describe('outbound errors', () => {
   describe('classifyOutboundError', () => {
     const kinds: Record<string, string[]> = {
       timeout: ['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'],
-      dns: ['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL', 'ENOTIMP', 'EREFUSED', 'EBADNAME', 'ETIMEOUT'],
+      dns: [
+        'ENOTFOUND',
+        'EAI_AGAIN',
+        'EAI_FAIL',
+        'EAI_NONAME',
+        'EAI_NODATA',
+        'ENODATA',
+        'ESERVFAIL',
+        'ENOTIMP',
+        'EREFUSED',
+        'EBADNAME',
+        'ETIMEOUT',
+      ],
       connect: [
-        'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN',
-        'EPIPE', 'EADDRNOTAVAIL', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+        'ECONNREFUSED',
+        'ECONNRESET',
+        'ECONNABORTED',
+        'EHOSTUNREACH',
+        'ENETUNREACH',
+        'EHOSTDOWN',
+        'ENETDOWN',
+        'EPIPE',
+        'EADDRNOTAVAIL',
+        'UND_ERR_SOCKET',
+        'UND_ERR_CLOSED',
       ],
       tls: [
-        'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_WRONG_VERSION_NUMBER', 'CERT_HAS_EXPIRED', 'UNABLE_TO_GET_ISSUER_CERT',
-        'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'HOSTNAME_MISMATCH', 'INVALID_CA', 'PATH_LENGTH_EXCEEDED',
-        'INVALID_PURPOSE', 'ERR_OSSL_EVP_BAD_DECRYPT',
+        'ERR_TLS_CERT_ALTNAME_INVALID',
+        'ERR_SSL_WRONG_VERSION_NUMBER',
+        'CERT_HAS_EXPIRED',
+        'UNABLE_TO_GET_ISSUER_CERT',
+        'DEPTH_ZERO_SELF_SIGNED_CERT',
+        'SELF_SIGNED_CERT_IN_CHAIN',
+        'HOSTNAME_MISMATCH',
+        'INVALID_CA',
+        'PATH_LENGTH_EXCEEDED',
+        'INVALID_PURPOSE',
+        'ERR_OSSL_EVP_BAD_DECRYPT',
       ],
     };
     for (const [kind, codes] of Object.entries(kinds)) {
@@ -70,8 +128,16 @@ describe('outbound errors', () => {
 
     it('matches whole TLS verify names and prefixes only at the start', () => {
       for (const code of [
-        'X_CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT_X', 'SELF_SIGNED_CERT_IN_CHAIN_X', 'HOSTNAME_MISMATCH_X',
-        'INVALID_CA_X', 'PATH_LENGTH_EXCEEDED_X', 'INVALID_PURPOSE_X', 'ERR_TLS', 'cert_has_expired', '',
+        'X_CERT_HAS_EXPIRED',
+        'DEPTH_ZERO_SELF_SIGNED_CERT_X',
+        'SELF_SIGNED_CERT_IN_CHAIN_X',
+        'HOSTNAME_MISMATCH_X',
+        'INVALID_CA_X',
+        'PATH_LENGTH_EXCEEDED_X',
+        'INVALID_PURPOSE_X',
+        'ERR_TLS',
+        'cert_has_expired',
+        '',
       ]) {
         assert.equal(classifyOutboundError(withCode(code)), 'other', code);
       }
@@ -90,7 +156,8 @@ describe('outbound errors', () => {
     });
 
     it('follows cause up to 5 levels, and stops on a cycle', () => {
-      const nest = (levels: number, inner: unknown): unknown => (levels === 0 ? inner : new Error('wrap', { cause: nest(levels - 1, inner) }));
+      const nest = (levels: number, inner: unknown): unknown =>
+        levels === 0 ? inner : new Error('wrap', { cause: nest(levels - 1, inner) });
       assert.equal(classifyOutboundError(nest(4, withCode('ECONNRESET'))), 'connect');
       assert.equal(classifyOutboundError(nest(5, withCode('ECONNRESET'))), 'other');
       assert.equal(classifyOutboundError(nest(2, new OutboundTlsError('x', undefined))), 'tls');

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import ipaddr from 'ipaddr.js';
 import { loadConfig } from '../../src/config';
-import { isAddressAllowed, isAddressInList, parseCidr, parseCidrList, parseCidrSetting } from '../../src/outbound/policy';
+import {
+  isAddressAllowed,
+  isAddressInList,
+  parseCidr,
+  parseCidrList,
+  parseCidrSetting,
+} from '../../src/outbound/policy';
 
 const NONE = parseCidrList(undefined);
 
@@ -19,8 +25,14 @@ describe('outbound policy', () => {
   describe('parseCidrList', () => {
     it('parses comma-separated CIDRs, trimming and skipping empties', () => {
       const list = parseCidrList(' 127.0.0.0/8, ::1/128 ,,10.1.2.3');
-      assert.deepEqual(list.map((e) => e.text), ['127.0.0.0/8', '::1/128', '10.1.2.3']);
-      assert.deepEqual(list.map((e) => e.range[1]), [8, 128, 32]);
+      assert.deepEqual(
+        list.map((e) => e.text),
+        ['127.0.0.0/8', '::1/128', '10.1.2.3'],
+      );
+      assert.deepEqual(
+        list.map((e) => e.range[1]),
+        [8, 128, 32],
+      );
     });
     it('is empty for undefined or blank', () => {
       assert.equal(parseCidrList(undefined).length, 0);
@@ -28,18 +40,45 @@ describe('outbound policy', () => {
       assert.equal(parseCidrList(' , ').length, 0);
     });
     it('throws on malformed entries, naming them', () => {
-      for (const bad of ['127.0.0.0/33', 'banana', '127.1/8', '10.0.0.0/', '10.0.0.0/x', '::1/129', '0x7f.0.0.1/8', 'fe80::1%eth0/64']) {
-        assert.throws(() => parseCidrList(`127.0.0.0/8,${bad}`), (e: Error) => e.message.includes(`"${bad}"`));
+      for (const bad of [
+        '127.0.0.0/33',
+        'banana',
+        '127.1/8',
+        '10.0.0.0/',
+        '10.0.0.0/x',
+        '::1/129',
+        '0x7f.0.0.1/8',
+        'fe80::1%eth0/64',
+      ]) {
+        assert.throws(
+          () => parseCidrList(`127.0.0.0/8,${bad}`),
+          (e: Error) => e.message.includes(`"${bad}"`),
+        );
       }
     });
     it('refuses prefix lengths that are not plain decimal, with the reason', () => {
-      for (const bad of ['10.0.0.0/8x', '10.0.0.0/08', '10.0.0.0/+8', '10.0.0.0/8.0', '10.0.0.0/0x8', '10.0.0.0/1e1', '10.0.0.0/ 8', '10.0.0.0/-1', '10.0.0.0/8/8', '::/0128']) {
+      for (const bad of [
+        '10.0.0.0/8x',
+        '10.0.0.0/08',
+        '10.0.0.0/+8',
+        '10.0.0.0/8.0',
+        '10.0.0.0/0x8',
+        '10.0.0.0/1e1',
+        '10.0.0.0/ 8',
+        '10.0.0.0/-1',
+        '10.0.0.0/8/8',
+        '::/0128',
+      ]) {
         assert.throws(() => parseCidr(bad), { message: `invalid CIDR "${bad}" in allow list: bad prefix length` }, bad);
       }
     });
     it('refuses prefixes longer than the family, accepting both bounds', () => {
-      assert.throws(() => parseCidr('10.0.0.0/33'), { message: 'invalid CIDR "10.0.0.0/33" in allow list: prefix longer than 32' });
-      assert.throws(() => parseCidr('::/129'), { message: 'invalid CIDR "::/129" in allow list: prefix longer than 128' });
+      assert.throws(() => parseCidr('10.0.0.0/33'), {
+        message: 'invalid CIDR "10.0.0.0/33" in allow list: prefix longer than 32',
+      });
+      assert.throws(() => parseCidr('::/129'), {
+        message: 'invalid CIDR "::/129" in allow list: prefix longer than 128',
+      });
       assert.throws(() => parseCidr('::/999'), /prefix longer than 128/);
       assert.deepEqual(parseCidr('10.0.0.0/32').map(String), ['10.0.0.0', '32']);
       assert.deepEqual(parseCidr('0.0.0.0/0').map(String), ['0.0.0.0', '0']);
@@ -56,7 +95,9 @@ describe('outbound policy', () => {
       assert.deepEqual(parseCidr('::ffff:10.0.0.0/104').map(String), ['10.0.0.0', '8']);
       assert.deepEqual(parseCidr('::ffff:10.1.2.3').map(String), ['10.1.2.3', '32']);
       for (const bad of ['::ffff:0:0/95', '::ffff:10.0.0.0/64', '::ffff:0:0/0']) {
-        assert.throws(() => parseCidr(bad), { message: `invalid CIDR "${bad}" in allow list: an IPv4-mapped range must be /96 or longer; write the IPv4 range` });
+        assert.throws(() => parseCidr(bad), {
+          message: `invalid CIDR "${bad}" in allow list: an IPv4-mapped range must be /96 or longer; write the IPv4 range`,
+        });
       }
       // Not IPv4-mapped (the range only overlaps the mapped block): stays IPv6.
       assert.equal(parseCidr('::fffe:0:0/95')[0].kind(), 'ipv6');
@@ -69,12 +110,23 @@ describe('outbound policy', () => {
       assert.deepEqual(parseCidrSetting('X', undefined), []);
       assert.deepEqual(parseCidrSetting('X', ''), []);
       assert.deepEqual(parseCidrSetting('X', ' , '), []);
-      assert.deepEqual(parseCidrSetting('X', '127.0.0.0/8, ::1').map((entry) => entry.text), ['127.0.0.0/8', '::1']);
-      assert.throws(() => parseCidrSetting('X', '127.0.0.0/8,10.0.0.0/8x'), { message: 'X: invalid CIDR "10.0.0.0/8x" in allow list: bad prefix length' });
-      assert.throws(() => loadConfig({ OUTBOUND_ALLOW_CIDRS: '::ffff:0:0/95' }), /^Error: OUTBOUND_ALLOW_CIDRS: invalid CIDR "::ffff:0:0\/95"/);
+      assert.deepEqual(
+        parseCidrSetting('X', '127.0.0.0/8, ::1').map((entry) => entry.text),
+        ['127.0.0.0/8', '::1'],
+      );
+      assert.throws(() => parseCidrSetting('X', '127.0.0.0/8,10.0.0.0/8x'), {
+        message: 'X: invalid CIDR "10.0.0.0/8x" in allow list: bad prefix length',
+      });
+      assert.throws(
+        () => loadConfig({ OUTBOUND_ALLOW_CIDRS: '::ffff:0:0/95' }),
+        /^Error: OUTBOUND_ALLOW_CIDRS: invalid CIDR "::ffff:0:0\/95"/,
+      );
     });
     it('parses OUTBOUND_ALLOW_CIDRS once, into the configuration', () => {
-      assert.deepEqual(loadConfig({ OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' }).outboundAllow.map((entry) => entry.text), ['127.0.0.0/8']);
+      assert.deepEqual(
+        loadConfig({ OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' }).outboundAllow.map((entry) => entry.text),
+        ['127.0.0.0/8'],
+      );
       assert.deepEqual(loadConfig({}).outboundAllow, []);
     });
   });
@@ -111,7 +163,19 @@ describe('outbound policy', () => {
   });
 
   describe('allows public IPv4', () => {
-    for (const ip of ['8.8.8.8', '1.1.1.1', '93.184.215.14', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '169.253.255.255', '192.0.1.255', '198.17.255.255', '223.255.255.255']) {
+    for (const ip of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '93.184.215.14',
+      '100.63.255.255',
+      '100.128.0.0',
+      '172.15.255.255',
+      '172.32.0.0',
+      '169.253.255.255',
+      '192.0.1.255',
+      '198.17.255.255',
+      '223.255.255.255',
+    ]) {
       it(ip, () => allowed(ip));
     }
   });
@@ -169,7 +233,13 @@ describe('outbound policy', () => {
 
     it('recognises only the exact prefixes of each form', () => {
       // Look-alikes of NAT64 (64:ff9b::/96) and IPv4-translated (::ffff:0:0:0/96) are plain reserved space.
-      for (const ip of ['65:ff9b::808:808', '64:ff9a::808:808', '64:1::808:808', '64:ff9b:0:0:1::808:808', '::ffff:1:808:808']) {
+      for (const ip of [
+        '65:ff9b::808:808',
+        '64:ff9a::808:808',
+        '64:1::808:808',
+        '64:ff9b:0:0:1::808:808',
+        '::ffff:1:808:808',
+      ]) {
         blocked(ip, /^reserved address \(outside global unicast 2000::\/3\)$/);
       }
     });
@@ -186,7 +256,18 @@ describe('outbound policy', () => {
   });
 
   it('refuses anything that is not a canonical IP address', () => {
-    for (const ip of ['', 'example.com', '127.1', '2130706433', '0x7f.0.0.1', '0177.0.0.1', '1.2.3.4.5', '256.0.0.1', '::ffff:127.1', '[127.0.0.1]']) {
+    for (const ip of [
+      '',
+      'example.com',
+      '127.1',
+      '2130706433',
+      '0x7f.0.0.1',
+      '0177.0.0.1',
+      '1.2.3.4.5',
+      '256.0.0.1',
+      '::ffff:127.1',
+      '[127.0.0.1]',
+    ]) {
       blocked(ip, /not a valid IP address/);
     }
   });
@@ -240,7 +321,8 @@ describe('outbound policy', () => {
       allowed('fe80::1', parseCidrList('fe80::/10'));
     });
     it('refuses half-bracketed and bracketed IPv4 forms', () => {
-      for (const ip of ['[2606:4700::11', '2606:4700::11]', '[[2606:4700::11]]', '[10.0.0.1]', '[]']) blocked(ip, /not a valid IP address/);
+      for (const ip of ['[2606:4700::11', '2606:4700::11]', '[[2606:4700::11]]', '[10.0.0.1]', '[]'])
+        blocked(ip, /not a valid IP address/);
       blocked('[::1]', /loopback/);
       allowed('[::1]', parseCidrList('::1'));
     });

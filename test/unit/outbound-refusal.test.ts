@@ -59,7 +59,12 @@ describe('host refusals', () => {
     assert.equal(nxdomain.message, blocked.message);
     assert.equal(nxdomain.message, 'the host does not resolve, or resolves to an address that may not be contacted');
     assert.deepEqual(nxdomain.logged, [
-      { msg: 'outbound host refused', host: 'no-such-host.corp.example', kind: 'dns', detail: 'DNS lookup of no-such-host.corp.example failed (ENOTFOUND)' },
+      {
+        msg: 'outbound host refused',
+        host: 'no-such-host.corp.example',
+        kind: 'dns',
+        detail: 'DNS lookup of no-such-host.corp.example failed (ENOTFOUND)',
+      },
     ]);
   });
 
@@ -70,9 +75,16 @@ describe('host refusals', () => {
       return internalDns(host, options);
     };
     for (const host of ['[2606:4700::11', '2606:4700::11]', '[127.0.0.1]', '[example.com]', 'exa]mple.com']) {
-      const err = await resolveAllowed(host, NONE, { lookup: counting }).then(() => null, (e: unknown) => e);
+      const err = await resolveAllowed(host, NONE, { lookup: counting }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(err, `${host} should be refused`);
-      assert.equal(hostRefusal(err, () => undefined), HOST_REFUSED, host);
+      assert.equal(
+        hostRefusal(err, () => undefined),
+        HOST_REFUSED,
+        host,
+      );
     }
     assert.equal(lookups, 0);
   });
@@ -99,6 +111,9 @@ describe('host refusals', () => {
 
   it('rethrows anything that is not a refusal: a fault is no answer to the client', () => {
     const fault = new TypeError('boom');
-    assert.throws(() => hostRefusal(fault, () => assert.fail('must not log')), (e: unknown) => e === fault);
+    assert.throws(
+      () => hostRefusal(fault, () => assert.fail('must not log')),
+      (e: unknown) => e === fault,
+    );
   });
 });

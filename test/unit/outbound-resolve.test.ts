@@ -1,18 +1,29 @@
 import assert from 'node:assert/strict';
 import { parseCidrList } from '../../src/outbound/policy';
 import { DnsResolutionError, OutboundBlockedError, resolveAllowed, type LookupAllFn } from '../../src/outbound/resolve';
-import { classifyOutboundError, OutboundConnectError, OutboundError, OutboundTimeoutError, OutboundTlsError } from '../../src/outbound/errors';
+import {
+  classifyOutboundError,
+  OutboundConnectError,
+  OutboundError,
+  OutboundTimeoutError,
+  OutboundTlsError,
+} from '../../src/outbound/errors';
 
 const NONE = parseCidrList(undefined);
 const LOOPBACK = parseCidrList('127.0.0.0/8');
 
-function fakeLookup(answers: Record<string, Array<{ address: string; family: number }> | string>): LookupAllFn & { calls: string[] } {
+function fakeLookup(
+  answers: Record<string, Array<{ address: string; family: number }> | string>,
+): LookupAllFn & { calls: string[] } {
   const calls: string[] = [];
   const fn = async (host: string) => {
     calls.push(host);
     const a = answers[host];
     if (a === undefined || typeof a === 'string') {
-      throw Object.assign(new Error(`getaddrinfo ${a ?? 'ENOTFOUND'} ${host}`), { code: a ?? 'ENOTFOUND', hostname: host });
+      throw Object.assign(new Error(`getaddrinfo ${a ?? 'ENOTFOUND'} ${host}`), {
+        code: a ?? 'ENOTFOUND',
+        hostname: host,
+      });
     }
     return a;
   };
@@ -35,10 +46,16 @@ describe('resolveAllowed', () => {
       assert.equal(e.name, 'OutboundBlockedError');
       assert.equal(e.message, '169.254.169.254 resolves to an address that may not be contacted');
       assert.equal(e.detail, '169.254.169.254 (cloud metadata endpoint (169.254.169.254/32))');
-      assert.deepEqual(e.refused.map((r) => r.address), ['169.254.169.254']);
+      assert.deepEqual(
+        e.refused.map((r) => r.address),
+        ['169.254.169.254'],
+      );
       return true;
     });
-    await assert.rejects(resolveAllowed('[::1]', LOOPBACK), (e: unknown) => e instanceof OutboundBlockedError && /^::1 \(loopback/.test(e.detail));
+    await assert.rejects(
+      resolveAllowed('[::1]', LOOPBACK),
+      (e: unknown) => e instanceof OutboundBlockedError && /^::1 \(loopback/.test(e.detail),
+    );
   });
 
   it('refuses half-bracketed hosts, brackets around IPv4 or names, and zone ids, without DNS', async () => {
@@ -51,7 +68,10 @@ describe('resolveAllowed', () => {
         return true;
       });
     }
-    await assert.rejects(resolveAllowed('2606:4700::11%eth0', parseCidrList('::/0'), { lookup }), (e: unknown) => e instanceof OutboundBlockedError && /zone id/.test(e.detail));
+    await assert.rejects(
+      resolveAllowed('2606:4700::11%eth0', parseCidrList('::/0'), { lookup }),
+      (e: unknown) => e instanceof OutboundBlockedError && /zone id/.test(e.detail),
+    );
     await assert.rejects(resolveAllowed('[2606:4700::11%eth0]', NONE, { lookup }), OutboundBlockedError);
     assert.deepEqual(lookup.calls, []);
   });
@@ -62,7 +82,10 @@ describe('resolveAllowed', () => {
       seen.push(options);
       throw Object.assign(new Error('resolver broke'), { code: 42 });
     };
-    await assert.rejects(resolveAllowed('odd.test', NONE, { lookup }), (e: unknown) => e instanceof DnsResolutionError && e.code === 'EUNKNOWN');
+    await assert.rejects(
+      resolveAllowed('odd.test', NONE, { lookup }),
+      (e: unknown) => e instanceof DnsResolutionError && e.code === 'EUNKNOWN',
+    );
     assert.deepEqual(seen, [{ all: true }]);
   });
 
@@ -71,7 +94,10 @@ describe('resolveAllowed', () => {
   });
 
   it('answers the family of the address it picked', async () => {
-    const lookup = fakeLookup({ 'v6.test': [{ address: '2606:4700::1', family: 6 }], 'v4.test': [{ address: '93.184.215.14', family: 4 }] });
+    const lookup = fakeLookup({
+      'v6.test': [{ address: '2606:4700::1', family: 6 }],
+      'v4.test': [{ address: '93.184.215.14', family: 4 }],
+    });
     assert.deepEqual(await resolveAllowed('v6.test', NONE, { lookup }), { address: '2606:4700::1', family: 6 });
     assert.deepEqual(await resolveAllowed('v4.test', NONE, { lookup }), { address: '93.184.215.14', family: 4 });
     assert.deepEqual(await resolveAllowed('2606:4700::1', NONE, { lookup }), { address: '2606:4700::1', family: 6 });
@@ -114,7 +140,11 @@ describe('resolveAllowed', () => {
 
   it('reports DNS failures with their code', async () => {
     const lookup = fakeLookup({ 'gone.test': 'ENOTFOUND', 'flaky.test': 'EAI_AGAIN', 'empty.test': [] });
-    for (const [host, code] of [['gone.test', 'ENOTFOUND'], ['flaky.test', 'EAI_AGAIN'], ['empty.test', 'ENODATA']]) {
+    for (const [host, code] of [
+      ['gone.test', 'ENOTFOUND'],
+      ['flaky.test', 'EAI_AGAIN'],
+      ['empty.test', 'ENODATA'],
+    ]) {
       await assert.rejects(resolveAllowed(host, NONE, { lookup }), (e: unknown) => {
         assert.ok(e instanceof DnsResolutionError);
         assert.equal(e.code, code);
@@ -138,11 +168,22 @@ describe('classifyOutboundError', () => {
   });
   it('classifies raw Node and undici errors by code, following cause', () => {
     const cases: Array<[string, string]> = [
-      ['ECONNREFUSED', 'connect'], ['ECONNRESET', 'connect'], ['EHOSTUNREACH', 'connect'], ['UND_ERR_SOCKET', 'connect'],
-      ['ETIMEDOUT', 'timeout'], ['UND_ERR_CONNECT_TIMEOUT', 'timeout'], ['UND_ERR_HEADERS_TIMEOUT', 'timeout'], ['UND_ERR_BODY_TIMEOUT', 'timeout'],
-      ['ENOTFOUND', 'dns'], ['EAI_AGAIN', 'dns'],
-      ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls'], ['CERT_HAS_EXPIRED', 'tls'], ['ERR_TLS_CERT_ALTNAME_INVALID', 'tls'],
-      ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'tls'], ['SELF_SIGNED_CERT_IN_CHAIN', 'tls'], ['ERR_SSL_WRONG_VERSION_NUMBER', 'tls'],
+      ['ECONNREFUSED', 'connect'],
+      ['ECONNRESET', 'connect'],
+      ['EHOSTUNREACH', 'connect'],
+      ['UND_ERR_SOCKET', 'connect'],
+      ['ETIMEDOUT', 'timeout'],
+      ['UND_ERR_CONNECT_TIMEOUT', 'timeout'],
+      ['UND_ERR_HEADERS_TIMEOUT', 'timeout'],
+      ['UND_ERR_BODY_TIMEOUT', 'timeout'],
+      ['ENOTFOUND', 'dns'],
+      ['EAI_AGAIN', 'dns'],
+      ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls'],
+      ['CERT_HAS_EXPIRED', 'tls'],
+      ['ERR_TLS_CERT_ALTNAME_INVALID', 'tls'],
+      ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'tls'],
+      ['SELF_SIGNED_CERT_IN_CHAIN', 'tls'],
+      ['ERR_SSL_WRONG_VERSION_NUMBER', 'tls'],
       ['UND_ERR_INVALID_ARG', 'other'],
     ];
     for (const [code, kind] of cases) {

@@ -40,7 +40,12 @@ describe('registrableDomain: the one "same site" rule', () => {
   });
 
   it('reads the site of URLs and origins: scheme, port, www. and sub-domains do not matter', () => {
-    const sites = ['https://example.com', 'http://example.com:8080', 'https://www.example.com/a?b', 'http://blog.shop.example.com'].map(siteOfUrl);
+    const sites = [
+      'https://example.com',
+      'http://example.com:8080',
+      'https://www.example.com/a?b',
+      'http://blog.shop.example.com',
+    ].map(siteOfUrl);
     assert.deepEqual(new Set(sites), new Set(['example.com']));
     assert.notEqual(siteOfUrl('https://a.github.io'), siteOfUrl('https://b.github.io'));
     assert.equal(siteOfUrl('not a url'), null);
@@ -50,6 +55,9 @@ describe('registrableDomain: the one "same site" rule', () => {
     const snapshot = { origin: 'https://a.github.io' } as CrawlSnapshot;
     assert.equal(sameSite(snapshot, 'https://www.a.github.io/page'), true);
     assert.equal(sameSite(snapshot, 'https://b.github.io/page'), false);
-    assert.equal(sameSite({ origin: 'https://www.example.com' } as CrawlSnapshot, 'http://cdn.example.com:81/x.js'), true);
+    assert.equal(
+      sameSite({ origin: 'https://www.example.com' } as CrawlSnapshot, 'http://cdn.example.com:81/x.js'),
+      true,
+    );
   });
 });

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import {
-  checkReportLink, parseLinkParams, REPORT_LINK_TTL_MS, reportLinkUrl, signReportLink, type LinkParams, type SigningKey,
+  checkReportLink,
+  parseLinkParams,
+  REPORT_LINK_TTL_MS,
+  reportLinkUrl,
+  signReportLink,
+  type LinkParams,
+  type SigningKey,
 } from '../../src/reports/report-link';
 
 const keyA: SigningKey = { id: 'rsk_A', secret: randomBytes(32) };
@@ -24,7 +30,12 @@ describe('signed report links', () => {
   it('expire 60 minutes after signing and name the audit and the key', () => {
     assert.equal(REPORT_LINK_TTL_MS, 3600_000);
     assert.equal(expiresAt.toISOString(), '2026-11-21T11:00:00.000Z');
-    assert.match(url, new RegExp(`^https://api\\.example\\.com/v1/reports/${audit}\\.pdf\\?expires=\\d+&key=rsk_A&signature=[A-Za-z0-9_-]{43}$`));
+    assert.match(
+      url,
+      new RegExp(
+        `^https://api\\.example\\.com/v1/reports/${audit}\\.pdf\\?expires=\\d+&key=rsk_A&signature=[A-Za-z0-9_-]{43}$`,
+      ),
+    );
     assert.equal(checkReportLink(linkFrom(url), keyA, signedAt), null);
   });
 
@@ -39,9 +50,15 @@ describe('signed report links', () => {
     assert.equal(checkReportLink({ ...params, signature: flipped }, keyA, signedAt), 'invalid_signature');
     // Extending the expiry to keep a link alive breaks the signature.
     assert.equal(checkReportLink({ ...params, expires: params.expires + 3600 }, keyA, signedAt), 'invalid_signature');
-    assert.equal(checkReportLink({ ...params, auditId: 'aud_01JOTHER000000000000000000' }, keyA, signedAt), 'invalid_signature');
+    assert.equal(
+      checkReportLink({ ...params, auditId: 'aud_01JOTHER000000000000000000' }, keyA, signedAt),
+      'invalid_signature',
+    );
     // A tampered link that is also past its expiry is reported as tampered, not as expired.
-    assert.equal(checkReportLink({ ...params, signature: flipped }, keyA, new Date(expiresAt.getTime() + 1)), 'invalid_signature');
+    assert.equal(
+      checkReportLink({ ...params, signature: flipped }, keyA, new Date(expiresAt.getTime() + 1)),
+      'invalid_signature',
+    );
   });
 
   it('reject a signature by another key, or by a key the service does not know (foreign)', () => {
@@ -61,12 +78,18 @@ describe('signed report links', () => {
 
   it('answer invalid_signature, never throw, for a signature of the wrong length', () => {
     for (const signature of ['', 'AAAA', params.signature.slice(0, 42), `${params.signature}AAAA`, '!!!!']) {
-      assert.equal(checkReportLink({ ...params, signature }, keyA, signedAt), 'invalid_signature', JSON.stringify(signature));
+      assert.equal(
+        checkReportLink({ ...params, signature }, keyA, signedAt),
+        'invalid_signature',
+        JSON.stringify(signature),
+      );
     }
   });
 
   it('sign the audit id and expiry with HMAC-SHA256, base64url, under a versioned label', () => {
-    const expected = createHmac('sha256', keyA.secret).update(`report-link.v1\n${audit}\n${params.expires}`).digest('base64url');
+    const expected = createHmac('sha256', keyA.secret)
+      .update(`report-link.v1\n${audit}\n${params.expires}`)
+      .digest('base64url');
     assert.equal(params.signature, expected);
     assert.equal(params.expires, Math.floor(signedAt.getTime() / 1000) + 3600);
     assert.equal(params.auditId, audit);
@@ -92,7 +115,10 @@ describe('signed report links', () => {
     assert.equal(parseLinkParams(audit, { ...good, key: '' }), null);
     assert.equal(parseLinkParams(audit, { ...good, key: 'x-rsk_A' })?.keyId, 'x-rsk_A');
     assert.equal(parseLinkParams(audit, { ...good, signature: `${params.signature}A` }), null);
-    assert.equal(parseLinkParams(audit, { ...good, signature: `-_${params.signature.slice(2)}` })?.signature, `-_${params.signature.slice(2)}`);
+    assert.equal(
+      parseLinkParams(audit, { ...good, signature: `-_${params.signature.slice(2)}` })?.signature,
+      `-_${params.signature.slice(2)}`,
+    );
     assert.equal(parseLinkParams(audit, { ...good, signature: `+/${params.signature.slice(2)}` }), null);
     for (const field of ['expires', 'key', 'signature'] as const) {
       assert.equal(parseLinkParams(audit, { ...good, [field]: ` ${good[field]}` }), null, `leading space in ${field}`);

@@ -10,7 +10,8 @@ import { syntheticInput } from '../support/synthetic-input';
 
 // ── helpers ────────────────────────────────────────────────────────────────────────────────────
 
-const input = (domain: string) => syntheticInput(domain, { auditId: 'aud_01JREPORT000000000000000000', workspaceId: 'ws_report_test' });
+const input = (domain: string) =>
+  syntheticInput(domain, { auditId: 'aud_01JREPORT000000000000000000', workspaceId: 'ws_report_test' });
 
 const GENERATED_AT = new Date('2026-11-21T12:00:00.000Z');
 const ACME: Branding = validateBranding({
@@ -64,7 +65,8 @@ describe('PDF audit report', function () {
       assert.ok(all.includes(squash(catalogEntry(f.analyzer).why)), `why of ${f.analyzer}`);
       assert.ok(t.includes(f.urls[0]!), `a url of ${f.analyzer}`);
     }
-    for (const label of ['What we found:', 'Where:', 'Why it matters:', 'How to fix:']) assert.ok(t.includes(label), label);
+    for (const label of ['What we found:', 'Where:', 'Why it matters:', 'How to fix:'])
+      assert.ok(t.includes(label), label);
   });
 
   it('summarises the five most severe issues and the counts by severity', () => {
@@ -157,10 +159,19 @@ describe('PDF audit report', function () {
     assert.ok(t.includes('https://bücher.de/'), 'URLs of findings shown in Unicode');
     // Messages and evidence quote DNS names and headers as they are; the URLs listed are for people.
     assert.ok(!t.includes('• https://xn--'), 'affected URLs not shown in punycode');
-    assert.ok(t.startsWith('Acme Digital Website audit bücher.de') || t.includes('Website audit bücher.de'), 'cover shows the Unicode domain');
+    assert.ok(
+      t.startsWith('Acme Digital Website audit bücher.de') || t.includes('Website audit bücher.de'),
+      'cover shows the Unicode domain',
+    );
     assert.equal(r.info['Title'], 'Website audit: bücher.de');
-    assert.deepEqual(displayDomain('https://xn--r8jz45g.xn--zckzah'), { unicode: '例え.テスト', ascii: 'xn--r8jz45g.xn--zckzah' });
-    assert.deepEqual(displayDomain('https://s1.xn--bcher-kva.de:8443'), { unicode: 's1.bücher.de:8443', ascii: 's1.xn--bcher-kva.de:8443' });
+    assert.deepEqual(displayDomain('https://xn--r8jz45g.xn--zckzah'), {
+      unicode: '例え.テスト',
+      ascii: 'xn--r8jz45g.xn--zckzah',
+    });
+    assert.deepEqual(displayDomain('https://s1.xn--bcher-kva.de:8443'), {
+      unicode: 's1.bücher.de:8443',
+      ascii: 's1.xn--bcher-kva.de:8443',
+    });
   });
 
   it('shows a CJK domain in Unicode when a CJK font is available, else in its ASCII form', async () => {
@@ -169,7 +180,10 @@ describe('PDF audit report', function () {
     const r = await extract(pdf);
     assert.equal(r.info['Title'], 'Website audit: 例え.テスト');
     const t = flat(r.text);
-    assert.ok(t.includes('例え.テスト') || t.includes('xn--r8jz45g.xn--zckzah'), 'domain shown, never as missing glyphs');
+    assert.ok(
+      t.includes('例え.テスト') || t.includes('xn--r8jz45g.xn--zckzah'),
+      'domain shown, never as missing glyphs',
+    );
   });
 
   it('renders an audit with many findings quickly', async () => {
@@ -192,7 +206,12 @@ describe('PDF audit report', function () {
 
 describe('branding validation', () => {
   it('accepts a valid branding and normalises it', () => {
-    const b = validateBranding({ displayName: '  Acme Digital ', primaryColor: '#AABBCC', footerText: '', contactLine: undefined });
+    const b = validateBranding({
+      displayName: '  Acme Digital ',
+      primaryColor: '#AABBCC',
+      footerText: '',
+      contactLine: undefined,
+    });
     assert.deepEqual(b, { displayName: 'Acme Digital', primaryColor: '#aabbcc' });
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
     assert.equal(validateBranding({ displayName: 'A', primaryColor: '#000000', logo: jpeg }).logo, jpeg);
@@ -202,25 +221,60 @@ describe('branding validation', () => {
     ['not an object', 'Acme', /branding\.\(root\): must be an object/],
     ['missing name', { primaryColor: '#000000' }, /branding\.displayName: is required/],
     ['empty name', { displayName: '   ', primaryColor: '#000000' }, /branding\.displayName: must not be empty/],
-    ['long name', { displayName: 'x'.repeat(81), primaryColor: '#000000' }, /branding\.displayName: must be at most 80/],
-    ['name with a newline', { displayName: 'Acme\nDigital', primaryColor: '#000000' }, /branding\.displayName: must not contain control/],
+    [
+      'long name',
+      { displayName: 'x'.repeat(81), primaryColor: '#000000' },
+      /branding\.displayName: must be at most 80/,
+    ],
+    [
+      'name with a newline',
+      { displayName: 'Acme\nDigital', primaryColor: '#000000' },
+      /branding\.displayName: must not contain control/,
+    ],
     ['missing colour', { displayName: 'Acme' }, /branding\.primaryColor: is required/],
     ['bad colour', { displayName: 'Acme', primaryColor: 'red' }, /branding\.primaryColor: must be a colour as #rrggbb/],
     ['short colour', { displayName: 'Acme', primaryColor: '#fff' }, /branding\.primaryColor/],
-    ['logo not a buffer', { displayName: 'Acme', primaryColor: '#000000', logo: 'logo.png' }, /branding\.logo: must be a Buffer/],
-    ['logo not an image', { displayName: 'Acme', primaryColor: '#000000', logo: Buffer.from('GIF89a') }, /branding\.logo: must be a PNG or JPEG/],
-    ['logo too big', { displayName: 'Acme', primaryColor: '#000000', logo: Buffer.concat([tinyPng(), Buffer.alloc(40 * 1024)]) }, /branding\.logo: must be at most 40960 bytes/],
-    ['logo with too many pixels', { displayName: 'Acme', primaryColor: '#000000', logo: pngHeader(5000, 10) }, /branding\.logo: must be at most 4096×4096 pixels, got 5000×10/],
-    ['footer not a string', { displayName: 'Acme', primaryColor: '#000000', footerText: 42 }, /branding\.footerText: must be a string/],
-    ['unknown field', { displayName: 'Acme', primaryColor: '#000000', secondaryColor: '#ffffff' }, /branding\.secondaryColor: is not a known branding field/],
+    [
+      'logo not a buffer',
+      { displayName: 'Acme', primaryColor: '#000000', logo: 'logo.png' },
+      /branding\.logo: must be a Buffer/,
+    ],
+    [
+      'logo not an image',
+      { displayName: 'Acme', primaryColor: '#000000', logo: Buffer.from('GIF89a') },
+      /branding\.logo: must be a PNG or JPEG/,
+    ],
+    [
+      'logo too big',
+      { displayName: 'Acme', primaryColor: '#000000', logo: Buffer.concat([tinyPng(), Buffer.alloc(40 * 1024)]) },
+      /branding\.logo: must be at most 40960 bytes/,
+    ],
+    [
+      'logo with too many pixels',
+      { displayName: 'Acme', primaryColor: '#000000', logo: pngHeader(5000, 10) },
+      /branding\.logo: must be at most 4096×4096 pixels, got 5000×10/,
+    ],
+    [
+      'footer not a string',
+      { displayName: 'Acme', primaryColor: '#000000', footerText: 42 },
+      /branding\.footerText: must be a string/,
+    ],
+    [
+      'unknown field',
+      { displayName: 'Acme', primaryColor: '#000000', secondaryColor: '#ffffff' },
+      /branding\.secondaryColor: is not a known branding field/,
+    ],
   ];
   for (const [name, value, message] of cases) {
     it(`rejects ${name}`, () => {
-      assert.throws(() => validateBranding(value), (err: unknown) => {
-        assert.ok(err instanceof BrandingError);
-        assert.match(err.message, message);
-        return true;
-      });
+      assert.throws(
+        () => validateBranding(value),
+        (err: unknown) => {
+          assert.ok(err instanceof BrandingError);
+          assert.match(err.message, message);
+          return true;
+        },
+      );
     });
   }
 
@@ -253,7 +307,14 @@ describe('test-mode sample report', function () {
     assert.equal(sample.pages, real.pages);
     assert.equal(text.split('SAMPLE REPORT — test mode').length - 1, sample.pages, 'the footer of every page');
     assert.equal(text.split(ACME.footerText!).length - 1, sample.pages, 'the branding footer too');
-    for (const section of ['Contents', 'Summary', 'Category scores', 'Top five issues', 'Findings', 'Appendix: checks run']) {
+    for (const section of [
+      'Contents',
+      'Summary',
+      'Category scores',
+      'Top five issues',
+      'Findings',
+      'Appendix: checks run',
+    ]) {
       assert.ok(text.includes(section), `section ${section}`);
     }
     for (const f of audit.findings) assert.ok(text.includes(f.title), f.title);
@@ -265,7 +326,11 @@ describe('test-mode sample report', function () {
 function manyFindings(base: AuditJson, n: number): AuditJson {
   const findings = Array.from({ length: n }, (_, i) => {
     const f = base.findings[i % base.findings.length]!;
-    return { ...f, id: `fnd_${i.toString(36)}x`, urls: f.urls.map((u, j) => (j === 0 ? `${u}${u.endsWith('/') ? '' : '/'}p${i}` : u)) };
+    return {
+      ...f,
+      id: `fnd_${i.toString(36)}x`,
+      urls: f.urls.map((u, j) => (j === 0 ? `${u}${u.endsWith('/') ? '' : '/'}p${i}` : u)),
+    };
   });
   return { ...base, findings };
 }

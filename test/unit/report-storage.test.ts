@@ -37,7 +37,15 @@ describe('filesystem report storage', () => {
   });
 
   it('refuses keys that could leave the root', async () => {
-    for (const key of ['../outside.pdf', 'ws/../../x.pdf', '/etc/passwd', 'ws\\\\x.pdf', '', 'ws//x.pdf', 'ws/./x.pdf']) {
+    for (const key of [
+      '../outside.pdf',
+      'ws/../../x.pdf',
+      '/etc/passwd',
+      'ws\\\\x.pdf',
+      '',
+      'ws//x.pdf',
+      'ws/./x.pdf',
+    ]) {
       await assert.rejects(storage.put(key, Buffer.from('x')), /invalid report storage key/, key);
     }
   });

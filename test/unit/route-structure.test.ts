@@ -10,7 +10,8 @@ describe('route files', () => {
   const files = fs.readdirSync(path.join(ROOT, ROUTES)).map((name) => `${ROUTES}${name}`);
 
   it('query no table themselves', () => {
-    for (const file of files) assert.doesNotMatch(fs.readFileSync(path.join(ROOT, file), 'utf8'), /\bdb\s*(<[^>]*>)?\(\s*['"`]/, file);
+    for (const file of files)
+      assert.doesNotMatch(fs.readFileSync(path.join(ROOT, file), 'utf8'), /\bdb\s*(<[^>]*>)?\(\s*['"`]/, file);
   });
 
   it('build no response objects themselves (the mock receiver, a stand-in for a customer endpoint, excepted)', () => {
@@ -20,7 +21,9 @@ describe('route files', () => {
   });
 
   it('have no function over 80 lines', () => {
-    const long = readSources(80).filter((s) => s.file.startsWith(ROUTES)).flatMap((s) => s.longFunctions.map((f) => `${s.file} ${f.name} (${f.lines} lines)`));
+    const long = readSources(80)
+      .filter((s) => s.file.startsWith(ROUTES))
+      .flatMap((s) => s.longFunctions.map((f) => `${s.file} ${f.name} (${f.lines} lines)`));
     assert.deepEqual(long, []);
   });
 });

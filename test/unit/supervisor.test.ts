@@ -7,7 +7,9 @@ import { supervise, type Incarnation } from '../../src/supervision/supervisor';
 function nodeProcess(opts: { readyAfterMs?: number; exitAfterMs: number | null; code?: number }): Incarnation {
   const script = `setTimeout(() => console.log('ready'), ${opts.readyAfterMs ?? 0}); ${opts.exitAfterMs === null ? 'setInterval(() => {}, 1000)' : `setTimeout(() => process.exit(${opts.code ?? 1}), ${opts.exitAfterMs})`}`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`exited (${signal ?? code})`)));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(`exited (${signal ?? code})`)),
+  );
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout.once('data', () => resolve());
     void exited.then((ending) => reject(new Error(`${ending} before it was ready`)));
@@ -35,7 +37,10 @@ const until = async (condition: () => boolean, what: string) => {
 describe('restart back-off', () => {
   it('doubles from the initial delay up to the cap, and starts over after a stable run', () => {
     const backoff = new RestartBackoff({ initialMs: 1000, maxMs: 30_000, stableMs: 60_000 });
-    assert.deepEqual([0, 0, 0, 0, 0, 0, 0].map(() => backoff.next(500)), [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
+    assert.deepEqual(
+      [0, 0, 0, 0, 0, 0, 0].map(() => backoff.next(500)),
+      [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000],
+    );
     assert.equal(backoff.next(59_999), 30_000, 'under a minute of uptime is still a crash loop');
     assert.equal(backoff.next(60_000), 1000, 'a minute of uptime resets it');
     assert.equal(backoff.next(10), 2000);
@@ -54,12 +59,19 @@ describe('supervise (real child processes)', function () {
 
   it('restarts a crash-looping process with growing, capped delays and never gives up', async () => {
     const log: string[] = [];
-    const supervised = supervise({ name: 'crasher', start: () => nodeProcess({ exitAfterMs: 150, code: 3 }), log: (m) => log.push(m), backoff });
+    const supervised = supervise({
+      name: 'crasher',
+      start: () => nodeProcess({ exitAfterMs: 150, code: 3 }),
+      log: (m) => log.push(m),
+      backoff,
+    });
     try {
       const restarts = () => log.filter((line) => line.includes('restarting in'));
       await until(() => restarts().length >= 5, 'five restarts');
       assert.deepEqual(
-        restarts().slice(0, 5).map((line) => /restarting in (.*)$/.exec(line)?.[1]),
+        restarts()
+          .slice(0, 5)
+          .map((line) => /restarting in (.*)$/.exec(line)?.[1]),
         ['40 ms', '80 ms', '160 ms', '160 ms', '160 ms'],
       );
       assert.match(log[0], /^crasher exited \(3\); restarting in 40 ms$/);
@@ -124,7 +136,13 @@ describe('supervise (real child processes)', function () {
   it('stops restarting once the shutdown signal is aborted, and stop() still ends the process', async () => {
     const shuttingDown = new AbortController();
     const log: string[] = [];
-    const supervised = supervise({ name: 'worker', start: () => nodeProcess({ exitAfterMs: null }), log: (m) => log.push(m), backoff, signal: shuttingDown.signal });
+    const supervised = supervise({
+      name: 'worker',
+      start: () => nodeProcess({ exitAfterMs: null }),
+      log: (m) => log.push(m),
+      backoff,
+      signal: shuttingDown.signal,
+    });
     await supervised.ready();
     const pid = supervised.pid()!;
     shuttingDown.abort();

@@ -15,8 +15,15 @@ const BUDGET: Record<Tier, number> = { free: 10, pro: 100, team: 500, enterprise
 
 const input = syntheticInput;
 
-const DOMAINS = Array.from({ length: 150 }, (_, i) =>
-  [`https://site${i}.example.com`, `https://www.shop-${i}.co.uk`, `http://legacy${i}.example.org`, `https://s${i}.xn--bcher-kva.de:8443`][i % 4]!,
+const DOMAINS = Array.from(
+  { length: 150 },
+  (_, i) =>
+    [
+      `https://site${i}.example.com`,
+      `https://www.shop-${i}.co.uk`,
+      `http://legacy${i}.example.org`,
+      `https://s${i}.xn--bcher-kva.de:8443`,
+    ][i % 4]!,
 );
 
 describe('synthetic test-mode audits', () => {
@@ -38,13 +45,18 @@ describe('synthetic test-mode audits', () => {
   it('runs the whole catalog and scores it with the real scoring module', () => {
     for (const domain of DOMAINS.slice(0, 40)) {
       const audit = syntheticAudit(input(domain));
-      assert.deepEqual(audit.analyzers.map((a) => a.code), [...ANALYZER_CODES]);
+      assert.deepEqual(
+        audit.analyzers.map((a) => a.code),
+        [...ANALYZER_CODES],
+      );
       const { categories, score, grade } = scoreAudit(audit.analyzers);
       assert.deepEqual(audit.categories, categories);
       assert.equal(audit.score, score);
       assert.equal(audit.grade, grade);
       // Findings exactly for the analyzers that failed or warned, cited on the audited site.
-      const flagged = new Set(audit.analyzers.filter((a) => a.status === 'fail' || a.status === 'warn').map((a) => a.code));
+      const flagged = new Set(
+        audit.analyzers.filter((a) => a.status === 'fail' || a.status === 'warn').map((a) => a.code),
+      );
       assert.deepEqual(new Set(audit.findings.map((f) => f.analyzer)), flagged);
       const host = new URL(domain).hostname;
       for (const f of audit.findings) {
@@ -57,7 +69,9 @@ describe('synthetic test-mode audits', () => {
 
   it('is deterministic per (workspace, domain), without Math.random', () => {
     const random = Math.random;
-    Math.random = () => { throw new Error('Math.random used'); };
+    Math.random = () => {
+      throw new Error('Math.random used');
+    };
     try {
       const a = syntheticAudit(input('https://example.com'));
       const b = syntheticAudit(input('https://example.com'));
@@ -82,7 +96,10 @@ describe('synthetic test-mode audits', () => {
     const a = syntheticAudit(input('https://alpha.example'));
     const b = syntheticAudit(input('https://beta.example'));
     assert.notDeepEqual(a.analyzers, b.analyzers);
-    assert.notDeepEqual(a.findings.map((f) => f.id), b.findings.map((f) => f.id));
+    assert.notDeepEqual(
+      a.findings.map((f) => f.id),
+      b.findings.map((f) => f.id),
+    );
     const c = syntheticAudit(input('https://alpha.example', { workspaceId: 'ws_other' }));
     assert.notDeepEqual(a.analyzers, c.analyzers);
   });

@@ -121,7 +121,10 @@ describe('temporal/cli ensureTemporalCli', function () {
     const installs = (await readFile(counter, 'utf8')).trim().split('\n');
     assert.equal(installs.length, 1, 'go install ran more than once');
     assert.match(installs[0], /^install .*github\.com\/temporalio\/cli\/cmd\/temporal@v1\.5\.1$/);
-    assert.ok(logs.some((l) => l.includes('go: downloading')), 'go output is streamed to log');
+    assert.ok(
+      logs.some((l) => l.includes('go: downloading')),
+      'go output is streamed to log',
+    );
 
     // No lock or temp build folder is left behind.
     const leftovers = await readdir(path.join(tmp, 'cache', 'audit-service', 'temporal-cli'));

@@ -14,7 +14,12 @@ describe('temporal/search-attributes', function () {
 
   it('registers exactly the typed keys the workflows set', function () {
     assert.deepEqual(
-      { AUDIT_STATUS: keys.AUDIT_STATUS, AUDIT_DOMAIN: keys.AUDIT_DOMAIN, WORKSPACE_ID: keys.WORKSPACE_ID, AUDIT_MODE: keys.AUDIT_MODE },
+      {
+        AUDIT_STATUS: keys.AUDIT_STATUS,
+        AUDIT_DOMAIN: keys.AUDIT_DOMAIN,
+        WORKSPACE_ID: keys.WORKSPACE_ID,
+        AUDIT_MODE: keys.AUDIT_MODE,
+      },
       {
         AUDIT_STATUS: { name: 'AuditStatus', type: 'KEYWORD' },
         AUDIT_DOMAIN: { name: 'AuditDomain', type: 'KEYWORD' },
@@ -22,15 +27,22 @@ describe('temporal/search-attributes', function () {
         AUDIT_MODE: { name: 'AuditMode', type: 'KEYWORD' },
       },
     );
-    assert.deepEqual(Object.keys(SEARCH_ATTRIBUTES), keys.SEARCH_ATTRIBUTE_KEYS.map((key) => key.name));
+    assert.deepEqual(
+      Object.keys(SEARCH_ATTRIBUTES),
+      keys.SEARCH_ATTRIBUTE_KEYS.map((key) => key.name),
+    );
   });
 
   it('builds the dev server --search-attribute flags', function () {
     assert.deepEqual(searchAttributeCliArgs(), [
-      '--search-attribute', 'AuditStatus=Keyword',
-      '--search-attribute', 'AuditDomain=Keyword',
-      '--search-attribute', 'WorkspaceId=Keyword',
-      '--search-attribute', 'AuditMode=Keyword',
+      '--search-attribute',
+      'AuditStatus=Keyword',
+      '--search-attribute',
+      'AuditDomain=Keyword',
+      '--search-attribute',
+      'WorkspaceId=Keyword',
+      '--search-attribute',
+      'AuditMode=Keyword',
     ]);
   });
 });

@@ -31,7 +31,10 @@ describe('TriggerSlots', () => {
 
   it('frees the slot when the work fails', async () => {
     const slots = new TriggerSlots(1);
-    await assert.rejects(slots.run(async () => Promise.reject(new Error('boom'))), /boom/);
+    await assert.rejects(
+      slots.run(async () => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
     assert.equal(await slots.run(async () => 'next'), 'next');
   });
 });

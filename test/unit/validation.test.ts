@@ -31,20 +31,47 @@ function messageOf(fn: () => unknown): string {
 
 describe('request validation', () => {
   it('names the missing, unknown or mistyped field', () => {
-    assert.equal(messageOf(() => trigger({})), 'field domain is required');
-    assert.equal(messageOf(() => trigger({ domain: 'https://a.com', colour: 'red' })), 'field colour is not allowed');
-    assert.equal(messageOf(() => trigger({ domain: 42 })), 'field domain must be of type string');
-    assert.equal(messageOf(() => trigger({ domain: 'https://a.com', tier: 'gold' })), 'field tier must be one of: free, pro, team, enterprise');
-    assert.equal(messageOf(() => trigger(['https://a.com'])), 'body must be a JSON object');
+    assert.equal(
+      messageOf(() => trigger({})),
+      'field domain is required',
+    );
+    assert.equal(
+      messageOf(() => trigger({ domain: 'https://a.com', colour: 'red' })),
+      'field colour is not allowed',
+    );
+    assert.equal(
+      messageOf(() => trigger({ domain: 42 })),
+      'field domain must be of type string',
+    );
+    assert.equal(
+      messageOf(() => trigger({ domain: 'https://a.com', tier: 'gold' })),
+      'field tier must be one of: free, pro, team, enterprise',
+    );
+    assert.equal(
+      messageOf(() => trigger(['https://a.com'])),
+      'body must be a JSON object',
+    );
   });
 
   it('coerces query strings, applies defaults and bounds limit', () => {
     assert.deepEqual(list({}), { limit: 50 });
     assert.deepEqual(list({ limit: '200' }), { limit: 200 });
-    assert.equal(messageOf(() => list({ limit: '201' })), 'query parameter limit must be <= 200');
-    assert.equal(messageOf(() => list({ limit: '0' })), 'query parameter limit must be >= 1');
-    assert.equal(messageOf(() => list({ status: 'done' })), 'query parameter status must be one of: queued, running, completed, failed');
-    assert.match(messageOf(() => list({ completed_after: 'yesterday' })), /^query parameter completed_after must be a valid RFC 3339 timestamp/);
+    assert.equal(
+      messageOf(() => list({ limit: '201' })),
+      'query parameter limit must be <= 200',
+    );
+    assert.equal(
+      messageOf(() => list({ limit: '0' })),
+      'query parameter limit must be >= 1',
+    );
+    assert.equal(
+      messageOf(() => list({ status: 'done' })),
+      'query parameter status must be one of: queued, running, completed, failed',
+    );
+    assert.match(
+      messageOf(() => list({ completed_after: 'yesterday' })),
+      /^query parameter completed_after must be a valid RFC 3339 timestamp/,
+    );
   });
 });
 
@@ -69,24 +96,46 @@ describe('request validation: input that cannot be stored as sent', () => {
   const webhook = bodyValidator<CreateWebhookBody>(createWebhookBodySchema);
 
   it('refuses control characters and lone surrogates, naming the field', () => {
-    assert.equal(messageOf(() => trigger({ domain: 'https://a.com\u0000' })), 'field domain must not contain control characters');
-    assert.equal(messageOf(() => trigger({ domain: 'https://a.com\u009f' })), 'field domain must not contain control characters');
-    assert.equal(messageOf(() => trigger({ domain: 'https://a\ud800.com' })), 'field domain must be valid Unicode text');
-    assert.equal(messageOf(() => webhook({ url: 'https://h.example', events: ['audit.failed', 'x\u0001'] })), 'field events.1 must not contain control characters');
-    assert.equal(messageOf(() => list({ domain: ['a.com', '\u0000'] })), 'query parameter domain must not contain control characters');
+    assert.equal(
+      messageOf(() => trigger({ domain: 'https://a.com\u0000' })),
+      'field domain must not contain control characters',
+    );
+    assert.equal(
+      messageOf(() => trigger({ domain: 'https://a.com\u009f' })),
+      'field domain must not contain control characters',
+    );
+    assert.equal(
+      messageOf(() => trigger({ domain: 'https://a\ud800.com' })),
+      'field domain must be valid Unicode text',
+    );
+    assert.equal(
+      messageOf(() => webhook({ url: 'https://h.example', events: ['audit.failed', 'x\u0001'] })),
+      'field events.1 must not contain control characters',
+    );
+    assert.equal(
+      messageOf(() => list({ domain: ['a.com', '\u0000'] })),
+      'query parameter domain must not contain control characters',
+    );
     // A character outside the BMP is a valid pair, not a lone half.
     assert.deepEqual(trigger({ domain: 'https://\u{1F600}.example' }), { domain: 'https://\u{1F600}.example' });
   });
 
   it('takes limit as digits only', () => {
     for (const limit of ['Infinity', '-Infinity', '1e2', '0x10', '5.0', ' 5', '-1', '']) {
-      assert.equal(messageOf(() => page({ limit })), 'query parameter limit must be a whole number written in digits', limit);
+      assert.equal(
+        messageOf(() => page({ limit })),
+        'query parameter limit must be a whole number written in digits',
+        limit,
+      );
     }
     assert.deepEqual(page({ limit: '007' }), { limit: 7 });
   });
 
   it('takes timestamps Postgres can hold, in UTC', () => {
-    assert.match(messageOf(() => list({ completed_after: '0000-01-01T00:00:00Z' })), /completed_after must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z/);
+    assert.match(
+      messageOf(() => list({ completed_after: '0000-01-01T00:00:00Z' })),
+      /completed_after must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z/,
+    );
     assert.equal(list({ completed_after: '2026-01-01T00:00:00+23:59' }).completed_after, '2025-12-31T00:01:00.000Z');
     assert.equal(list({ completed_before: '0001-01-01T00:00:00Z' }).completed_before, '0001-01-01T00:00:00.000Z');
   });
@@ -96,7 +145,10 @@ describe('request validation: input that cannot be stored as sent', () => {
       messageOf(() => webhook({ url: 'https://h.example', secret: 'with spaces in the secret' })),
       'field secret must match pattern ^[!-~]+$ (HMAC signing secret of 16 to 128 printable ASCII characters without spaces; generated (whsec_…) when omitted.)',
     );
-    assert.match(messageOf(() => webhook({ url: 'https://h.example', secret: 'x'.repeat(129) })), /secret must NOT have more than 128 characters/);
+    assert.match(
+      messageOf(() => webhook({ url: 'https://h.example', secret: 'x'.repeat(129) })),
+      /secret must NOT have more than 128 characters/,
+    );
     assert.deepEqual(webhook({ url: 'https://h.example', secret: '!~'.repeat(64) }).secret, '!~'.repeat(64));
   });
 });
@@ -124,8 +176,16 @@ describe('cursors', () => {
       'not base64!',
       'A'.repeat(513),
     ];
-    for (const cursor of bad) assert.match(messageOf(() => decodeCursor(cursor, 'audit')), /cursor is invalid/, cursor);
-    assert.match(messageOf(() => decodeCursor(encode([time, 'aud_01JXYZ']), 'webhook')), /cursor is invalid/);
+    for (const cursor of bad)
+      assert.match(
+        messageOf(() => decodeCursor(cursor, 'audit')),
+        /cursor is invalid/,
+        cursor,
+      );
+    assert.match(
+      messageOf(() => decodeCursor(encode([time, 'aud_01JXYZ']), 'webhook')),
+      /cursor is invalid/,
+    );
   });
 });
 
@@ -135,7 +195,17 @@ describe('id shapes', () => {
     assert.ok(hasIdShape('audit', testAuditId('ws_x', 'https://a.com')));
     assert.ok(hasIdShape('webhook', 'wh_AbC123'));
     assert.ok(hasIdShape('delivery', 'dlv_0a1B'));
-    for (const id of ['aud_', 'aud_\u0000', 'AUD_x', 'aud_x-y', `aud_${'a'.repeat(65)}`, 'wh_x', 'aud_é', 42, undefined]) {
+    for (const id of [
+      'aud_',
+      'aud_\u0000',
+      'AUD_x',
+      'aud_x-y',
+      `aud_${'a'.repeat(65)}`,
+      'wh_x',
+      'aud_é',
+      42,
+      undefined,
+    ]) {
       assert.equal(hasIdShape('audit', id), false, String(id));
     }
   });

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { deliveryHeaders, generateWebhookSecret, serviceSignature, standardSignature, standardWebhooksKey } from '../../src/webhooks/signing';
+import {
+  deliveryHeaders,
+  generateWebhookSecret,
+  serviceSignature,
+  standardSignature,
+  standardWebhooksKey,
+} from '../../src/webhooks/signing';
 
 describe('webhook signing', () => {
   const body = JSON.stringify({ audit_id: 'aud_1', domain: 'https://example.com', score: 91 });
@@ -26,19 +32,43 @@ describe('webhook signing', () => {
   it('carries Standard Webhooks headers that the published library verifies', () => {
     const secret = generateWebhookSecret();
     const timestampSeconds = Math.floor(Date.now() / 1000);
-    const headers = deliveryHeaders({ secret, event: 'audit.completed', auditId: 'aud_1', deliveryId: 'dlv_1', attempt: 2, body, timestampSeconds });
+    const headers = deliveryHeaders({
+      secret,
+      event: 'audit.completed',
+      auditId: 'aud_1',
+      deliveryId: 'dlv_1',
+      attempt: 2,
+      body,
+      timestampSeconds,
+    });
     assert.equal(headers['x-service-attempt'], '2');
     assert.equal(headers['webhook-id'], 'dlv_1');
     assert.deepEqual(new Webhook(secret).verify(body, headers), JSON.parse(body));
     assert.throws(() => new Webhook(secret).verify(body.replace('91', '19'), headers));
     // Replays are refused once the timestamp is old.
-    const stale = deliveryHeaders({ secret, event: 'audit.completed', auditId: 'aud_1', deliveryId: 'dlv_1', attempt: 1, body, timestampSeconds: timestampSeconds - 3600 });
+    const stale = deliveryHeaders({
+      secret,
+      event: 'audit.completed',
+      auditId: 'aud_1',
+      deliveryId: 'dlv_1',
+      attempt: 1,
+      body,
+      timestampSeconds: timestampSeconds - 3600,
+    });
     assert.throws(() => new Webhook(secret).verify(body, stale), /timestamp/i);
   });
 
   it('sends exactly the documented headers, signed with a fresh timestamp', () => {
     const secret = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==';
-    const headers = deliveryHeaders({ secret, event: 'audit.completed', auditId: 'aud_1', deliveryId: 'dlv_1', attempt: 3, body, timestampSeconds: 1_790_000_000 });
+    const headers = deliveryHeaders({
+      secret,
+      event: 'audit.completed',
+      auditId: 'aud_1',
+      deliveryId: 'dlv_1',
+      attempt: 3,
+      body,
+      timestampSeconds: 1_790_000_000,
+    });
     assert.deepEqual(headers, {
       'content-type': 'application/json',
       'x-service-event': 'audit.completed',
@@ -51,7 +81,9 @@ describe('webhook signing', () => {
       'webhook-timestamp': '1790000000',
       'webhook-signature': standardSignature(secret, 'dlv_1', 1_790_000_000, body),
     });
-    const mac = createHmac('sha256', Buffer.from('c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==', 'base64')).update(`dlv_1.1790000000.${body}`).digest('base64');
+    const mac = createHmac('sha256', Buffer.from('c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==', 'base64'))
+      .update(`dlv_1.1790000000.${body}`)
+      .digest('base64');
     assert.equal(headers['webhook-signature'], `v1,${mac}`);
   });
 
@@ -60,14 +92,31 @@ describe('webhook signing', () => {
     assert.deepEqual(standardWebhooksKey('whsec_AAE='), Buffer.from([0, 1]));
     assert.deepEqual(standardWebhooksKey('whsec_AA=='), Buffer.from([0]));
     assert.deepEqual(standardWebhooksKey('whsec_+/+/'), Buffer.from('+/+/', 'base64'));
-    for (const raw of ['whsec_', 'whsec_not base64!', 'whsec_AA===', 'whsec_=AA', 'xwhsec_AAEC', 'WHSEC_AAEC', 'plain secret', 'whsec_AAEC\n']) {
+    for (const raw of [
+      'whsec_',
+      'whsec_not base64!',
+      'whsec_AA===',
+      'whsec_=AA',
+      'xwhsec_AAEC',
+      'WHSEC_AAEC',
+      'plain secret',
+      'whsec_AAEC\n',
+    ]) {
       assert.deepEqual(standardWebhooksKey(raw), Buffer.from(raw, 'utf8'), JSON.stringify(raw));
     }
   });
 
   it('signs customer-chosen secrets with their raw bytes for Standard Webhooks', () => {
     const secret = 'my own shared secret, long enough';
-    const headers = deliveryHeaders({ secret, event: 'audit.failed', auditId: 'aud_1', deliveryId: 'dlv_2', attempt: 1, body, timestampSeconds: Math.floor(Date.now() / 1000) });
+    const headers = deliveryHeaders({
+      secret,
+      event: 'audit.failed',
+      auditId: 'aud_1',
+      deliveryId: 'dlv_2',
+      attempt: 1,
+      body,
+      timestampSeconds: Math.floor(Date.now() / 1000),
+    });
     assert.deepEqual(new Webhook(secret, { format: 'raw' }).verify(body, headers), JSON.parse(body));
     assert.equal(headers['x-service-signature'], `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
   });

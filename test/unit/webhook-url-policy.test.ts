@@ -33,16 +33,31 @@ async function refusal(raw: string, opts: { lookup?: LookupAllFn; log?: RefusalL
 describe('webhook URL policy', () => {
   it('accepts public http(s) URLs and returns them serialized', async () => {
     const lookup = dns();
-    assert.equal(await checkWebhookUrl('url', 'https://hooks.example.com/in?x=1', NONE, { lookup }), 'https://hooks.example.com/in?x=1');
-    assert.equal(await checkWebhookUrl('url', 'HTTP://Hooks.Example.com', NONE, { lookup }), 'http://hooks.example.com/');
-    assert.equal(await checkWebhookUrl('url', 'https://93.184.215.14:8443/h', NONE, { lookup }), 'https://93.184.215.14:8443/h');
+    assert.equal(
+      await checkWebhookUrl('url', 'https://hooks.example.com/in?x=1', NONE, { lookup }),
+      'https://hooks.example.com/in?x=1',
+    );
+    assert.equal(
+      await checkWebhookUrl('url', 'HTTP://Hooks.Example.com', NONE, { lookup }),
+      'http://hooks.example.com/',
+    );
+    assert.equal(
+      await checkWebhookUrl('url', 'https://93.184.215.14:8443/h', NONE, { lookup }),
+      'https://93.184.215.14:8443/h',
+    );
     assert.deepEqual(lookup.calls, ['hooks.example.com', 'hooks.example.com']);
   });
 
   it('refuses what is not an absolute http(s) URL without credentials, naming the field', async () => {
     assert.equal((await refusal('not a url')).message, 'field url must be an absolute http:// or https:// URL');
-    assert.equal((await refusal('ftp://hooks.example.com/')).message, 'field url must use http:// or https://, not ftp:');
-    assert.equal((await refusal('https://user:pw@hooks.example.com/')).message, 'field url must not contain credentials');
+    assert.equal(
+      (await refusal('ftp://hooks.example.com/')).message,
+      'field url must use http:// or https://, not ftp:',
+    );
+    assert.equal(
+      (await refusal('https://user:pw@hooks.example.com/')).message,
+      'field url must not contain credentials',
+    );
     assert.equal((await refusal('https://user@hooks.example.com/')).message, 'field url must not contain credentials');
     assert.equal((await refusal('https://:pw@hooks.example.com/')).message, 'field url must not contain credentials');
   });
@@ -57,7 +72,10 @@ describe('webhook URL policy', () => {
   });
 
   it('does not take IP literals for single-label names', async () => {
-    assert.equal(await checkWebhookUrl('url', 'http://[2606:4700::1111]/h', NONE, { lookup: dns() }), 'http://[2606:4700::1111]/h');
+    assert.equal(
+      await checkWebhookUrl('url', 'http://[2606:4700::1111]/h', NONE, { lookup: dns() }),
+      'http://[2606:4700::1111]/h',
+    );
     assert.equal(await checkWebhookUrl('url', 'http://8.8.8.8/h', NONE, { lookup: dns() }), 'http://8.8.8.8/h');
   });
 
@@ -86,6 +104,9 @@ describe('webhook URL policy', () => {
   });
 
   it('honours the allow list', async () => {
-    assert.equal(await checkWebhookUrl('url', 'http://127.0.0.1:3000/h', parseCidrList('127.0.0.0/8')), 'http://127.0.0.1:3000/h');
+    assert.equal(
+      await checkWebhookUrl('url', 'http://127.0.0.1:3000/h', parseCidrList('127.0.0.0/8')),
+      'http://127.0.0.1:3000/h',
+    );
   });
 });

@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import * as workflows from '../../workflows';
-import { auditSearchAttributes, auditWorkflowId, deliveryWorkflowId, redeliverSignal, reportWorkflowId } from '../../workflows/contracts';
+import {
+  auditSearchAttributes,
+  auditWorkflowId,
+  deliveryWorkflowId,
+  redeliverSignal,
+  reportWorkflowId,
+} from '../../workflows/contracts';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CONTRACTS_DIR = path.join(ROOT, 'workflows', 'contracts');
@@ -17,7 +23,10 @@ describe('workflows/contracts', function () {
     const offending = listTs(CONTRACTS_DIR).flatMap((file) => {
       const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
       return source.statements
-        .filter((s): s is ts.ImportDeclaration | ts.ExportDeclaration => ts.isImportDeclaration(s) || ts.isExportDeclaration(s))
+        .filter(
+          (s): s is ts.ImportDeclaration | ts.ExportDeclaration =>
+            ts.isImportDeclaration(s) || ts.isExportDeclaration(s),
+        )
         .filter((s) => s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) && !isTypeOnly(s))
         .map((s) => (s.moduleSpecifier as ts.StringLiteral).text)
         .filter((specifier) => !SANDBOX_SAFE.test(specifier))
@@ -34,7 +43,8 @@ describe('workflows/contracts', function () {
 
   it('builds one audit search-attribute set, with a status only when given', function () {
     const audit = { domain: 'https://example.com', workspaceId: 'ws_1', mode: 'live' as const };
-    const named = (status?: 'queued') => auditSearchAttributes(audit, status).map(({ key, value }) => [key.name, value]);
+    const named = (status?: 'queued') =>
+      auditSearchAttributes(audit, status).map(({ key, value }) => [key.name, value]);
     assert.deepEqual(named(), [
       ['AuditDomain', 'https://example.com'],
       ['WorkspaceId', 'ws_1'],

@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { AuditWorkflow, ReportWorkflow } from '../../workflows';
-import { AUDIT_STATUS, deliveryWorkflowId, reportWorkflowId, type AuditFailureCode, type AuditWorkflowInput } from '../../workflows/contracts';
+import {
+  AUDIT_STATUS,
+  deliveryWorkflowId,
+  reportWorkflowId,
+  type AuditFailureCode,
+  type AuditWorkflowInput,
+} from '../../workflows/contracts';
 import { ActivityStubs } from './support/activity-stubs';
 import { withWorker, workflowTestEnvironment } from './support/environment';
 
@@ -50,7 +56,9 @@ describe('AuditWorkflow', function () {
       ],
     );
     assert.deepEqual(eventsOf(stubs), ['audit.retried', 'audit.retried', 'audit.failed']);
-    const retried = stubs.inputsOf('planDeliveries').flatMap((call) => (call.details.event === 'audit.retried' ? [call.details] : []));
+    const retried = stubs
+      .inputsOf('planDeliveries')
+      .flatMap((call) => (call.details.event === 'audit.retried' ? [call.details] : []));
     assert.deepEqual(
       retried.map((details) => [details.attempt, details.maxRetries, details.error.code]),
       [
@@ -91,7 +99,11 @@ describe('AuditWorkflow', function () {
     const env = await workflowTestEnvironment();
 
     const { result, childIds } = await withWorker(stubs.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(AuditWorkflow, { workflowId: input.auditId, taskQueue, args: [input] });
+      const handle = await env.client.workflow.start(AuditWorkflow, {
+        workflowId: input.auditId,
+        taskQueue,
+        args: [input],
+      });
       const result = await handle.result();
       const childIds = startedChildren((await handle.fetchHistory()).events ?? [], 'DeliveryWorkflow');
       // The deliveries outlive the audit: wait for each before the worker stops.
@@ -106,9 +118,18 @@ describe('AuditWorkflow', function () {
     const expectedIds = emissionKeys.flatMap((key) => WEBHOOKS.map((webhookId) => plannedDeliveryId(key, webhookId)));
     assert.deepEqual([...childIds].sort(), expectedIds.map(deliveryWorkflowId).sort());
     // Each child recorded its own row once, for the event it was planned for.
-    assert.deepEqual(stubs.inputsOf('recordDelivery').map((call) => call.deliveryId).sort(), [...expectedIds].sort());
     assert.deepEqual(
-      stubs.inputsOf('recordDelivery').map((call) => call.details.event).sort(),
+      stubs
+        .inputsOf('recordDelivery')
+        .map((call) => call.deliveryId)
+        .sort(),
+      [...expectedIds].sort(),
+    );
+    assert.deepEqual(
+      stubs
+        .inputsOf('recordDelivery')
+        .map((call) => call.details.event)
+        .sort(),
       ['audit.completed', 'audit.completed', 'audit.retried', 'audit.retried'],
     );
   });
@@ -119,11 +140,19 @@ describe('AuditWorkflow', function () {
     const env = await workflowTestEnvironment();
     const reportId = reportWorkflowId(input.auditId, 3);
     // Nobody polls the report queue: the request's render stays in progress throughout.
-    const requested = await env.client.workflow.start(ReportWorkflow, { workflowId: reportId, taskQueue: input.reportTaskQueue, args: [{ auditId: input.auditId }] });
+    const requested = await env.client.workflow.start(ReportWorkflow, {
+      workflowId: reportId,
+      taskQueue: input.reportTaskQueue,
+      args: [{ auditId: input.auditId }],
+    });
 
     try {
       const { result, history } = await withWorker(stubs.activities, async (taskQueue) => {
-        const handle = await env.client.workflow.start(AuditWorkflow, { workflowId: input.auditId, taskQueue, args: [input] });
+        const handle = await env.client.workflow.start(AuditWorkflow, {
+          workflowId: input.auditId,
+          taskQueue,
+          args: [input],
+        });
         return { result: await handle.result(), history: await handle.fetchHistory() };
       });
 
@@ -132,7 +161,11 @@ describe('AuditWorkflow', function () {
       const events = history.events ?? [];
       assert.deepEqual(startedChildren(events, 'ReportWorkflow'), [reportId], 'the audit did try to start its render');
       assert.equal(events.filter((event) => event.startChildWorkflowExecutionFailedEventAttributes).length, 1);
-      assert.equal((await env.client.workflow.getHandle(reportId).describe()).runId, requested.firstExecutionRunId, 'the requested render is the only one');
+      assert.equal(
+        (await env.client.workflow.getHandle(reportId).describe()).runId,
+        requested.firstExecutionRunId,
+        'the requested render is the only one',
+      );
     } finally {
       await requested.terminate('test over');
     }
@@ -165,7 +198,9 @@ function auditInput(overrides: Partial<AuditWorkflowInput> = {}): AuditWorkflowI
 
 async function runAudit(stubs: ActivityStubs, input: AuditWorkflowInput) {
   const env = await workflowTestEnvironment();
-  return withWorker(stubs.activities, (taskQueue) => env.client.workflow.execute(AuditWorkflow, { workflowId: input.auditId, taskQueue, args: [input] }));
+  return withWorker(stubs.activities, (taskQueue) =>
+    env.client.workflow.execute(AuditWorkflow, { workflowId: input.auditId, taskQueue, args: [input] }),
+  );
 }
 
 /** The AuditStatus search attribute the workflow keeps current (Temporal UI filters, visibility queries). */

@@ -26,7 +26,11 @@ describe('DeliveryWorkflow', function () {
     const env = await workflowTestEnvironment();
 
     const result = await withWorker(stubs.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(DeliveryWorkflow, { workflowId: input.deliveryId, taskQueue, args: [input] });
+      const handle = await env.client.workflow.start(DeliveryWorkflow, {
+        workflowId: input.deliveryId,
+        taskQueue,
+        args: [input],
+      });
       await stubs.waitForCalls('attemptDelivery', 1);
       await handle.signal(redeliverSignal);
       return handle.result();
@@ -40,7 +44,10 @@ describe('DeliveryWorkflow', function () {
         [2, 'manual', 600_000],
       ],
     );
-    assert.deepEqual(stubs.inputsOf('recordDelivery').map((call) => call.deliveryId), [input.deliveryId]);
+    assert.deepEqual(
+      stubs.inputsOf('recordDelivery').map((call) => call.deliveryId),
+      [input.deliveryId],
+    );
     assert.equal(stubs.inputsOf('markDeliveryFailed').length, 0);
   });
 
@@ -51,7 +58,11 @@ describe('DeliveryWorkflow', function () {
     const env = await workflowTestEnvironment();
 
     const result = await withWorker(stubs.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(DeliveryWorkflow, { workflowId: input.deliveryId, taskQueue, args: [input] });
+      const handle = await env.client.workflow.start(DeliveryWorkflow, {
+        workflowId: input.deliveryId,
+        taskQueue,
+        args: [input],
+      });
       await stubs.waitForCalls('markDeliveryFailed', 1);
       await handle.signal(redeliverSignal);
       const result = await handle.result();
@@ -80,7 +91,12 @@ function deliveryInput(overrides: Partial<DeliveryWorkflowInput>): DeliveryWorkf
     eventAt: new Date().toISOString(),
     redeliveryWindowMs: 0,
     timeoutMs: 1_000,
-    record: { auditId: 'aud_WFTEST', webhookId: 'wh_workflow_tests', url: 'http://127.0.0.1:9/hook', details: { event: 'audit.completed' } },
+    record: {
+      auditId: 'aud_WFTEST',
+      webhookId: 'wh_workflow_tests',
+      url: 'http://127.0.0.1:9/hook',
+      details: { event: 'audit.completed' },
+    },
     ...overrides,
   };
 }

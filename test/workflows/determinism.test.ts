@@ -26,9 +26,12 @@ describe('replaying a recorded history on reordered workflow code', function () 
       workflowsPath: require.resolve('./fixtures/reordered-delivery-workflow'),
       logger: new DefaultLogger('ERROR'),
     });
-    await assert.rejects(Worker.runReplayHistory({ workflowBundle: reordered }, history, 'recorded-delivery'), (err: unknown) => {
-      assert.ok(err instanceof DeterminismViolationError, `expected a DeterminismViolationError, got ${String(err)}`);
-      return true;
-    });
+    await assert.rejects(
+      Worker.runReplayHistory({ workflowBundle: reordered }, history, 'recorded-delivery'),
+      (err: unknown) => {
+        assert.ok(err instanceof DeterminismViolationError, `expected a DeterminismViolationError, got ${String(err)}`);
+        return true;
+      },
+    );
   });
 });

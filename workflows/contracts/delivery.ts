@@ -5,7 +5,13 @@ import type { AuditFailureCode } from './audit-failures';
 export type EventDetails =
   | { event: 'audit.completed' }
   | { event: 'audit.failed' }
-  | { event: 'audit.retried'; attempt: number; maxRetries: number; nextAttemptAt: string; error: { code: AuditFailureCode; message: string } };
+  | {
+      event: 'audit.retried';
+      attempt: number;
+      maxRetries: number;
+      nextAttemptAt: string;
+      error: { code: AuditFailureCode; message: string };
+    };
 
 /** Arguments of DeliveryWorkflow, started by AuditWorkflow for each planned delivery. */
 export interface DeliveryWorkflowInput {

@@ -5,7 +5,11 @@ import { AUDIT_FAILURE_CODES } from './audit-failures';
 import { AUDIT_NOT_COMPLETED } from './report';
 
 /** Short database writes (projections, planning, the delivery log's row): no limit, so they land through a database outage. */
-export const DATABASE_WRITE_RETRY: RetryPolicy = { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' };
+export const DATABASE_WRITE_RETRY: RetryPolicy = {
+  initialInterval: '100 milliseconds',
+  backoffCoefficient: 2,
+  maximumInterval: '10 seconds',
+};
 
 /** The delivery log's own steps (recording a delivery, marking it failed): no limit. */
 export const DELIVERY_LOG_RETRY: RetryPolicy = { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' };
@@ -14,7 +18,11 @@ export const DELIVERY_LOG_RETRY: RetryPolicy = { initialInterval: '200 milliseco
  * One audit attempt: a classified failure (the site's behaviour) is the workflow's to retry, per
  * AUDIT_RETRY_DELAYS_MS; a lost worker is retried here without limit.
  */
-export const AUDIT_RUN_RETRY: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [...AUDIT_FAILURE_CODES] };
+export const AUDIT_RUN_RETRY: RetryPolicy = {
+  initialInterval: '1 second',
+  maximumInterval: '30 seconds',
+  nonRetryableErrorTypes: [...AUDIT_FAILURE_CODES],
+};
 
 /** One webhook POST: a non-2xx answer is an outcome, not an error; a lost worker or database is retried without limit. */
 export const DELIVERY_ATTEMPT_RETRY: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds' };

@@ -35,4 +35,3 @@ export function auditSearchAttributes(audit: AuditSearchSubject, status?: AuditS
     { key: AUDIT_MODE, value: audit.mode },
   ];
 }
-

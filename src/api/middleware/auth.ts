@@ -19,8 +19,17 @@ const FAILURE_WINDOW_MS = 60_000;
  * that presents more than `failureLimit` bad keys a minute gets 429 until its window frees a slot;
  * meanwhile only keys this instance already knows as valid get through (from memory, no lookup).
  */
-export function authenticate(deps: { authenticator: KeyAuthenticator; readModel: ReadModel; clock: Clock; failureLimit: number }): Middleware<ApiState> {
-  const failures = new AuthFailureLimiter({ limit: deps.failureLimit, windowMs: FAILURE_WINDOW_MS, maxAddresses: 10_000 });
+export function authenticate(deps: {
+  authenticator: KeyAuthenticator;
+  readModel: ReadModel;
+  clock: Clock;
+  failureLimit: number;
+}): Middleware<ApiState> {
+  const failures = new AuthFailureLimiter({
+    limit: deps.failureLimit,
+    windowMs: FAILURE_WINDOW_MS,
+    maxAddresses: 10_000,
+  });
   return async (ctx, next) => {
     const match = BEARER.exec(ctx.get('Authorization'));
     const nowMs = Date.now();
@@ -37,7 +46,9 @@ export function authenticate(deps: { authenticator: KeyAuthenticator; readModel:
       if (match) failures.recordFailure(ctx.ip, nowMs);
       throw new ApiError(
         'invalid_api_key',
-        match ? 'the API key is malformed, unknown or revoked' : 'missing Authorization header: send "Authorization: Bearer <API_KEY>"',
+        match
+          ? 'the API key is malformed, unknown or revoked'
+          : 'missing Authorization header: send "Authorization: Bearer <API_KEY>"',
         { 'WWW-Authenticate': 'Bearer realm="api"' },
       );
     }

@@ -11,14 +11,19 @@ import type { ApiState } from '../context';
  * Outermost layer: gives every response a request id and the three rate-limit headers, and turns
  * every thrown error into the spec's error envelope (unknown errors become internal_error).
  */
-export function envelope(opts: { docsUrl: () => string; clock: Clock; log: (msg: string, err?: unknown) => void }): Middleware<ApiState> {
+export function envelope(opts: {
+  docsUrl: () => string;
+  clock: Clock;
+  log: (msg: string, err?: unknown) => void;
+}): Middleware<ApiState> {
   return async (ctx, next) => {
     const requestId = newRequestId();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('not_found', `no route for ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new ApiError('not_found', `no route for ${ctx.method} ${ctx.path}`);
     } catch (err) {
       const apiError = err instanceof ApiError ? err : fromUnknown(err);
       if (apiError.status >= 500) opts.log(`${ctx.method} ${ctx.path} failed (${requestId})`, err);
@@ -34,7 +39,9 @@ export function envelope(opts: { docsUrl: () => string; clock: Clock; log: (msg:
 
 /** The error envelope: `{error: {code, message, request_id, docs_url}}`. */
 export function errorBody(error: ApiError, requestId: string, docsUrl: string) {
-  return { error: { code: error.code, message: error.message, request_id: requestId, docs_url: `${docsUrl}#${error.code}` } };
+  return {
+    error: { code: error.code, message: error.message, request_id: requestId, docs_url: `${docsUrl}#${error.code}` },
+  };
 }
 
 /** X-RateLimit-*; unauthenticated responses carry the free tier's values (README, Tiers and limits). */
@@ -42,7 +49,11 @@ export function rateLimitHeaders(usage: Usage | undefined, clock: Clock): Record
   const limit = usage?.limit ?? (TIER_RULES.free.monthlyQuota as number);
   const remaining = usage?.remaining ?? limit;
   const reset = usage?.period.end ?? periodAt(clock.now()).end;
-  return { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(unixSeconds(reset)) };
+  return {
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': String(unixSeconds(reset)),
+  };
 }
 
 /**

@@ -6,10 +6,14 @@ import type { ApiContext } from '../context';
 export async function readJsonBody(ctx: ApiContext, maxBytes: number): Promise<unknown> {
   if (!ctx.is('application/json')) {
     const given = ctx.get('Content-Type');
-    throw new ApiError('invalid_request', `Content-Type must be application/json, got ${given ? JSON.stringify(given.slice(0, 100)) : 'none'}`);
+    throw new ApiError(
+      'invalid_request',
+      `Content-Type must be application/json, got ${given ? JSON.stringify(given.slice(0, 100)) : 'none'}`,
+    );
   }
   const declared = Number(ctx.get('Content-Length') || 0);
-  if (declared > maxBytes) throw new ApiError('payload_too_large', `request body is larger than ${maxBytes / 1024} KiB`);
+  if (declared > maxBytes)
+    throw new ApiError('payload_too_large', `request body is larger than ${maxBytes / 1024} KiB`);
   let text: string;
   try {
     text = await getRawBody(ctx.req, { limit: maxBytes, encoding: 'utf8' });

@@ -9,6 +9,12 @@ export async function requireAudit(ctx: ApiContext, readModel: ReadModel): Promi
   const auditId = ctx.params.auditId;
   const row = await readModel.auditIn(caller(ctx).scope, auditId);
   // An id of another shape is not echoed: it may hold anything.
-  if (!row) throw new ApiError('audit_not_found', hasIdShape('audit', auditId) ? `no audit ${auditId} in this workspace` : 'no audit with this id in this workspace');
+  if (!row)
+    throw new ApiError(
+      'audit_not_found',
+      hasIdShape('audit', auditId)
+        ? `no audit ${auditId} in this workspace`
+        : 'no audit with this id in this workspace',
+    );
   return row;
 }

@@ -1,5 +1,10 @@
 import Router from '@koa/router';
-import { listAuditsQuerySchema, triggerAuditBodySchema, type ListAuditsQuery, type TriggerAuditBody } from '../../schemas/api';
+import {
+  listAuditsQuerySchema,
+  triggerAuditBodySchema,
+  type ListAuditsQuery,
+  type TriggerAuditBody,
+} from '../../schemas/api';
 import { triggerAudit, type TriggerDeps } from '../../audits/trigger';
 import { parseIdempotencyKey } from '../../audits/idempotency';
 import type { ReadModel } from '../read-model';
@@ -73,7 +78,8 @@ function domainFilter(value: string): NonNullable<ListFilter['domain']> {
   try {
     return { origin: normalizeDomain(value).origin };
   } catch (err) {
-    if (err instanceof InvalidDomainError) throw new ApiError('invalid_request', `query parameter domain is invalid: ${err.message}`);
+    if (err instanceof InvalidDomainError)
+      throw new ApiError('invalid_request', `query parameter domain is invalid: ${err.message}`);
     throw err;
   }
 }

@@ -43,7 +43,8 @@ export function brandingRoutes(deps: { db: Db; config: Config; clock: Clock }): 
 async function brandingFromBody(body: PutBrandingBody, logoChecks: LogoChecks) {
   let logo: Buffer | undefined;
   if (typeof body.logo === 'string') {
-    if (!BASE64.test(body.logo)) throw new ApiError('invalid_request', 'field logo must be base64-encoded PNG or JPEG bytes');
+    if (!BASE64.test(body.logo))
+      throw new ApiError('invalid_request', 'field logo must be base64-encoded PNG or JPEG bytes');
     logo = Buffer.from(body.logo, 'base64');
   }
   try {
@@ -57,7 +58,11 @@ async function brandingFromBody(body: PutBrandingBody, logoChecks: LogoChecks) {
     if (branding.logo) await logoChecks.check(branding.logo);
     return branding;
   } catch (err) {
-    if (err instanceof BrandingError) throw new ApiError('invalid_request', `field ${snakeCase(err.field)} ${err.message.replace(/^branding\.\w+: /, '')}`);
+    if (err instanceof BrandingError)
+      throw new ApiError(
+        'invalid_request',
+        `field ${snakeCase(err.field)} ${err.message.replace(/^branding\.\w+: /, '')}`,
+      );
     throw err;
   }
 }

@@ -15,22 +15,40 @@ const REQUEST_A_NEW_LINK = 'request a new one with GET /v1/audits/{audit_id}/pdf
  * The signed report links, served without an API key: the signature is the credential. Mounted
  * before authentication.
  */
-export function reportLinkRoutes(deps: { db: Db; clock: Clock; storage: ReportStorage; keyring: SigningKeyring }): Router<ApiState> {
+export function reportLinkRoutes(deps: {
+  db: Db;
+  clock: Clock;
+  storage: ReportStorage;
+  keyring: SigningKeyring;
+}): Router<ApiState> {
   const router = new Router<ApiState>();
   router.get('/v1/reports/:file', async (ctx) => {
     const match = /^(aud_[A-Za-z0-9]{1,64})\.pdf$/.exec(ctx.params.file ?? '');
     const params = match ? parseLinkParams(match[1]!, ctx.query) : null;
-    if (!params) throw new ApiError('invalid_signature', `this report link is incomplete or malformed; ${REQUEST_A_NEW_LINK}`);
+    if (!params)
+      throw new ApiError('invalid_signature', `this report link is incomplete or malformed; ${REQUEST_A_NEW_LINK}`);
     const rejection = checkReportLink(params, await deps.keyring.find(params.keyId), deps.clock.now());
-    if (rejection === 'invalid_signature') throw new ApiError('invalid_signature', `the signature of this report link is not valid; ${REQUEST_A_NEW_LINK}`);
-    if (rejection === 'link_expired') throw new ApiError('link_expired', `this report link expired at ${new Date(params.expires * 1000).toISOString()}; ${REQUEST_A_NEW_LINK}`);
+    if (rejection === 'invalid_signature')
+      throw new ApiError('invalid_signature', `the signature of this report link is not valid; ${REQUEST_A_NEW_LINK}`);
+    if (rejection === 'link_expired')
+      throw new ApiError(
+        'link_expired',
+        `this report link expired at ${new Date(params.expires * 1000).toISOString()}; ${REQUEST_A_NEW_LINK}`,
+      );
     const report = await findReport(deps.db, params.auditId);
     const file = report ? await deps.storage.open(report.storage_key) : null;
-    if (!report || !file) throw new ApiError('audit_not_found', `the report of audit ${params.auditId} no longer exists`);
+    if (!report || !file)
+      throw new ApiError('audit_not_found', `the report of audit ${params.auditId} no longer exists`);
     const audit = await loadAuditHeadline(deps.db, params.auditId);
-    ctx.set('Cache-Control', `private, max-age=${Math.max(0, params.expires - Math.floor(deps.clock.now().getTime() / 1000))}`);
+    ctx.set(
+      'Cache-Control',
+      `private, max-age=${Math.max(0, params.expires - Math.floor(deps.clock.now().getTime() / 1000))}`,
+    );
     ctx.set('ETag', `"${report.sha256}"`);
-    ctx.set('Content-Disposition', `inline; filename="${reportFileName(audit?.domain ?? params.auditId, audit?.completed_at ?? null)}"`);
+    ctx.set(
+      'Content-Disposition',
+      `inline; filename="${reportFileName(audit?.domain ?? params.auditId, audit?.completed_at ?? null)}"`,
+    );
     // The link carries a credential: keep it out of Referer headers and search indexes.
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('X-Robots-Tag', 'noindex');

@@ -50,7 +50,10 @@ export function reportRoutes(deps: ReportRouteDeps): Router<ApiState> {
       if (outcome === 'pending' || !renderedFromResult(report, audit)) {
         ctx.status = 202;
         ctx.set('Retry-After', String(RENDER_RETRY_AFTER_SECONDS));
-        ctx.body = presentReportRendering(audit, new Date(deps.clock.now().getTime() + RENDER_RETRY_AFTER_SECONDS * 1000));
+        ctx.body = presentReportRendering(
+          audit,
+          new Date(deps.clock.now().getTime() + RENDER_RETRY_AFTER_SECONDS * 1000),
+        );
         return;
       }
     }

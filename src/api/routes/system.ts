@@ -19,7 +19,11 @@ export interface HealthProbe {
 }
 
 /** Unauthenticated routes: health, the OpenAPI document and the error reference. */
-export function systemRoutes(deps: { health: HealthProbe; apiBaseUrl: () => string; docsUrl: () => string }): Router<ApiState> {
+export function systemRoutes(deps: {
+  health: HealthProbe;
+  apiBaseUrl: () => string;
+  docsUrl: () => string;
+}): Router<ApiState> {
   const router = new Router<ApiState>();
   for (const prefix of ['', '/v1']) {
     router.get(`${prefix}/healthz`, (ctx) => answerHealth(ctx, deps.health.live(), 'ok', deps.docsUrl));
@@ -39,7 +43,12 @@ export function systemRoutes(deps: { health: HealthProbe; apiBaseUrl: () => stri
  * 200 {status, components} when every component is up; else 503 with the same fields and the
  * error envelope naming what is down, so clients that only read `error` understand it too.
  */
-function answerHealth(ctx: RouterContext<ApiState>, report: HealthReport, okStatus: 'ok' | 'ready', docsUrl: () => string): void {
+function answerHealth(
+  ctx: RouterContext<ApiState>,
+  report: HealthReport,
+  okStatus: 'ok' | 'ready',
+  docsUrl: () => string,
+): void {
   if (report.ok) {
     ctx.status = 200;
     ctx.body = presentHealth(okStatus, report.components);
@@ -57,7 +66,10 @@ function answerHealth(ctx: RouterContext<ApiState>, report: HealthReport, okStat
 function errorReferenceHtml(): string {
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const rows = Object.entries(ERROR_CATALOG)
-    .map(([code, e]) => `<tr id="${code}"><td><code>${code}</code></td><td>${e.status}</td><td>${escape(e.when)}</td><td>${escape(e.action)}</td></tr>`)
+    .map(
+      ([code, e]) =>
+        `<tr id="${code}"><td><code>${code}</code></td><td>${e.status}</td><td>${escape(e.when)}</td><td>${escape(e.action)}</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>API error reference</title></head><body>
 <h1>API error reference</h1><p>Every error response is <code>{"error": {"code", "message", "request_id", "docs_url"}}</code>.</p>

@@ -8,7 +8,16 @@ import { presentPage } from '../../presenters/page';
 import { presentCreatedWebhook, presentWebhook } from '../../presenters/webhooks';
 import { createWebhookBodySchema, pageQuerySchema, type CreateWebhookBody, type PageQuery } from '../../schemas/api';
 import { WEBHOOK_EVENTS } from '../../webhooks/events';
-import { deleteWebhook, findDelivery, findWebhook, insertWebhook, listDeliveries, listWebhooks, newWebhookId, type WebhookRow } from '../../webhooks/repository';
+import {
+  deleteWebhook,
+  findDelivery,
+  findWebhook,
+  insertWebhook,
+  listDeliveries,
+  listWebhooks,
+  newWebhookId,
+  type WebhookRow,
+} from '../../webhooks/repository';
 import { generateWebhookSecret } from '../../webhooks/signing';
 import { checkWebhookUrl } from '../../outbound/url-policy';
 import { ApiError } from '../../errors';
@@ -54,12 +63,20 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
   router.get('/webhooks', tierGate('webhooks'), async (ctx) => {
     const page = validatePage({ ...ctx.query });
     const after = page.cursor ? decodeCursor(page.cursor, 'webhook') : undefined;
-    ctx.body = presentPage(await listWebhooks(deps.db, caller(ctx).scope, { limit: page.limit ?? 50, after }), presentWebhook, encodeCursor);
+    ctx.body = presentPage(
+      await listWebhooks(deps.db, caller(ctx).scope, { limit: page.limit ?? 50, after }),
+      presentWebhook,
+      encodeCursor,
+    );
   });
 
   router.delete('/webhooks/:webhookId', tierGate('webhooks'), async (ctx) => {
     const webhookId = ctx.params.webhookId;
-    if (!hasIdShape('webhook', webhookId) || !(await deleteWebhook(deps.db, caller(ctx).scope, webhookId, deps.clock.now()))) throw webhookNotFound(webhookId);
+    if (
+      !hasIdShape('webhook', webhookId) ||
+      !(await deleteWebhook(deps.db, caller(ctx).scope, webhookId, deps.clock.now()))
+    )
+      throw webhookNotFound(webhookId);
     ctx.status = 204;
   });
 
@@ -68,17 +85,30 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
     const page = validatePage({ ...ctx.query });
     const after = page.cursor ? decodeCursor(page.cursor, 'delivery') : undefined;
     const { rows, attempts, hasMore } = await listDeliveries(deps.db, webhook.id, { limit: page.limit ?? 50, after });
-    ctx.body = presentPage({ rows, hasMore }, (row) => presentDelivery(row, attempts, deps.config.redeliveryWindowMs), encodeCursor);
+    ctx.body = presentPage(
+      { rows, hasMore },
+      (row) => presentDelivery(row, attempts, deps.config.redeliveryWindowMs),
+      encodeCursor,
+    );
   });
 
   router.post('/webhooks/:webhookId/deliveries/:deliveryId/retry', tierGate('webhooks'), async (ctx) => {
     const webhook = await requireWebhook(ctx, deps.db);
     const deliveryId = ctx.params.deliveryId;
-    const delivery = hasIdShape('delivery', deliveryId) ? await findDelivery(deps.db, webhook.id, deliveryId) : undefined;
-    if (!delivery) throw new ApiError('delivery_not_found', `no delivery ${hasIdShape('delivery', deliveryId) ? deliveryId : 'with this id'} for webhook ${webhook.id}`);
+    const delivery = hasIdShape('delivery', deliveryId)
+      ? await findDelivery(deps.db, webhook.id, deliveryId)
+      : undefined;
+    if (!delivery)
+      throw new ApiError(
+        'delivery_not_found',
+        `no delivery ${hasIdShape('delivery', deliveryId) ? deliveryId : 'with this id'} for webhook ${webhook.id}`,
+      );
     const windowEnd = new Date(delivery.created_at).getTime() + deps.config.redeliveryWindowMs;
     const expired = () =>
-      new ApiError('redelivery_window_expired', `manual redelivery was possible until ${new Date(windowEnd).toISOString()}; fetch the audit with GET /audits/${delivery.audit_id} instead`);
+      new ApiError(
+        'redelivery_window_expired',
+        `manual redelivery was possible until ${new Date(windowEnd).toISOString()}; fetch the audit with GET /audits/${delivery.audit_id} instead`,
+      );
     if (deps.clock.now().getTime() >= windowEnd) throw expired();
     if ((await deps.deliveries.redeliver(delivery.id)) === 'closed') throw expired();
     ctx.status = 202;
@@ -97,5 +127,8 @@ async function requireWebhook(ctx: ApiContext, db: Db): Promise<WebhookRow> {
 
 function webhookNotFound(webhookId: string): ApiError {
   // Ids of another shape are not echoed: they may hold anything.
-  return new ApiError('webhook_not_found', `no webhook ${hasIdShape('webhook', webhookId) ? webhookId : 'with this id'} in this workspace`);
+  return new ApiError(
+    'webhook_not_found',
+    `no webhook ${hasIdShape('webhook', webhookId) ? webhookId : 'with this id'} in this workspace`,
+  );
 }

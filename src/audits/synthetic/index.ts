@@ -69,7 +69,13 @@ interface AnalyzerResults {
 }
 
 /** Every analyzer's result, and the findings of those that failed or warned, citing pages of `pool`. */
-function analyzerResults(domain: string, site: Site, outcomes: ReadonlyMap<AnalyzerCode, Outcome>, pool: readonly string[], stream: RngStreams): AnalyzerResults {
+function analyzerResults(
+  domain: string,
+  site: Site,
+  outcomes: ReadonlyMap<AnalyzerCode, Outcome>,
+  pool: readonly string[],
+  stream: RngStreams,
+): AnalyzerResults {
   const ids = new FindingIdAllocator();
   const results: AnalyzerResults = { analyzers: [], findings: [], affectedBy: new Map() };
   for (const entry of CATALOG) {
@@ -85,11 +91,21 @@ function analyzerResults(domain: string, site: Site, outcomes: ReadonlyMap<Analy
     else if (o.share === 1) urls = [...pool];
     else {
       // Error pages and stray noindex are never the home page (that would fail or block the audit).
-      const candidates = pool.length > 1 && (entry.code === 'SEO_HTTP_STATUS_ERROR' || entry.code === 'SEO_NOINDEX') ? pool.slice(1) : pool;
+      const candidates =
+        pool.length > 1 && (entry.code === 'SEO_HTTP_STATUS_ERROR' || entry.code === 'SEO_NOINDEX')
+          ? pool.slice(1)
+          : pool;
       urls = rng.sample(candidates, Math.max(1, Math.round(o.share * candidates.length)));
     }
     results.affectedBy.set(entry.code, new Set(urls));
-    for (const d of EVIDENCE[entry.code]({ domain, site, status: o.status, rng, urls, sitewide: rates.kind === 'page' && o.share === 1 })) {
+    for (const d of EVIDENCE[entry.code]({
+      domain,
+      site,
+      status: o.status,
+      rng,
+      urls,
+      sitewide: rates.kind === 'page' && o.share === 1,
+    })) {
       results.findings.push(makeFinding(entry.code, { ...d, urls: d.urls ?? urls }, ids));
     }
   }

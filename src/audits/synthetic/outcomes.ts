@@ -14,10 +14,21 @@ export interface Outcome {
 const NOT_APPLICABLE: Outcome = { status: 'not_applicable', share: 0 };
 
 const HTTPS_DEPENDENT: readonly AnalyzerCode[] = [
-  'SEC_TLS_CERT_INVALID', 'SEC_TLS_CERT_EXPIRING', 'SEC_TLS_LEGACY_PROTOCOL', 'SEC_TLS_WEAK_KEY',
-  'SEC_HSTS_MISSING', 'SEC_HSTS_WEAK', 'SEC_MIXED_CONTENT', 'SEC_HTTP_NOT_REDIRECTED',
+  'SEC_TLS_CERT_INVALID',
+  'SEC_TLS_CERT_EXPIRING',
+  'SEC_TLS_LEGACY_PROTOCOL',
+  'SEC_TLS_WEAK_KEY',
+  'SEC_HSTS_MISSING',
+  'SEC_HSTS_WEAK',
+  'SEC_MIXED_CONTENT',
+  'SEC_HTTP_NOT_REDIRECTED',
 ];
-const NEEDS_MAIL: readonly AnalyzerCode[] = ['EMAIL_SPF_MISSING', 'EMAIL_SPF_WEAK', 'EMAIL_DMARC_MISSING', 'EMAIL_DMARC_WEAK'];
+const NEEDS_MAIL: readonly AnalyzerCode[] = [
+  'EMAIL_SPF_MISSING',
+  'EMAIL_SPF_WEAK',
+  'EMAIL_DMARC_MISSING',
+  'EMAIL_DMARC_WEAK',
+];
 
 /** Neglected sites fail more often, well-kept ones less; rare critical failures stay rare. */
 function adjusted(p: number, quality: number): number {
@@ -40,7 +51,8 @@ function draw(rates: OutcomeRates, quality: number, rng: Rng): Outcome {
 /** Every catalog analyzer's outcome for the site at `domain`. */
 export function drawOutcomes(domain: string, site: Site, stream: RngStreams): Map<AnalyzerCode, Outcome> {
   const outcomes = new Map<AnalyzerCode, Outcome>();
-  for (const entry of CATALOG) outcomes.set(entry.code, draw(OUTCOME_RATES[entry.code], site.quality, stream(`analyzer:${entry.code}`)));
+  for (const entry of CATALOG)
+    outcomes.set(entry.code, draw(OUTCOME_RATES[entry.code], site.quality, stream(`analyzer:${entry.code}`)));
 
   // Consistency between analyzers, as the real ones would report it.
   const httpsDown = domain.startsWith('http://') && stream('https').chance(0.35);

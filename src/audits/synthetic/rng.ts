@@ -51,7 +51,10 @@ export class Rng {
       const j = Math.floor(this.next() * (i + 1));
       [idx[i], idx[j]] = [idx[j]!, idx[i]!];
     }
-    return idx.slice(0, Math.max(0, Math.min(k, items.length))).sort((x, y) => x - y).map((i) => items[i]!);
+    return idx
+      .slice(0, Math.max(0, Math.min(k, items.length)))
+      .sort((x, y) => x - y)
+      .map((i) => items[i]!);
   }
 
   /** Fisher–Yates, in place. */
@@ -67,5 +70,8 @@ export class Rng {
 export type RngStreams = (label: string) => Rng;
 
 export function seededStreams(workspaceId: string, domain: string): RngStreams {
-  return (label) => new Rng(createHash('sha256').update(`synthetic-audit/v1\u0000${workspaceId}\u0000${domain}\u0000${label}`).digest());
+  return (label) =>
+    new Rng(
+      createHash('sha256').update(`synthetic-audit/v1\u0000${workspaceId}\u0000${domain}\u0000${label}`).digest(),
+    );
 }

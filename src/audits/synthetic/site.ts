@@ -7,17 +7,49 @@ import type { Rng } from './rng';
 export const SYNTHETIC_MAX_LISTED_PAGES = 25;
 
 const TOP_PATHS = [
-  '/pricing', '/about', '/contact', '/blog', '/features', '/customers', '/docs', '/careers', '/security',
-  '/privacy', '/terms', '/integrations', '/changelog', '/support', '/login', '/signup', '/partners', '/press',
-  '/solutions', '/resources',
+  '/pricing',
+  '/about',
+  '/contact',
+  '/blog',
+  '/features',
+  '/customers',
+  '/docs',
+  '/careers',
+  '/security',
+  '/privacy',
+  '/terms',
+  '/integrations',
+  '/changelog',
+  '/support',
+  '/login',
+  '/signup',
+  '/partners',
+  '/press',
+  '/solutions',
+  '/resources',
 ];
 const NESTED_PATHS = [
-  '/docs/getting-started', '/docs/api', '/docs/faq', '/solutions/enterprise', '/solutions/startups',
-  '/resources/guides', '/resources/webinars', '/customers/case-studies', '/careers/engineering',
+  '/docs/getting-started',
+  '/docs/api',
+  '/docs/faq',
+  '/solutions/enterprise',
+  '/solutions/startups',
+  '/resources/guides',
+  '/resources/webinars',
+  '/customers/case-studies',
+  '/careers/engineering',
 ];
 const SLUG_A = ['how', 'why', 'what', 'ten', 'five', 'the', 'a'];
 const SLUG_B = ['teams', 'we', 'customers', 'startups', 'developers', 'marketers', 'founders'];
-const SLUG_C = ['ship-faster', 'scale-support', 'reduce-churn', 'measure-growth', 'plan-a-launch', 'hire-well', 'cut-costs'];
+const SLUG_C = [
+  'ship-faster',
+  'scale-support',
+  'reduce-churn',
+  'measure-growth',
+  'plan-a-launch',
+  'hire-well',
+  'cut-costs',
+];
 
 export interface SitePage {
   url: string;
@@ -53,7 +85,14 @@ export function buildSite(domain: string, rng: Rng): Site {
   rng.shuffle(nested);
   const posts = new Set<string>();
   while (posts.size < 8) posts.add(`/blog/${rng.pick(SLUG_A)}-${rng.pick(SLUG_B)}-${rng.pick(SLUG_C)}`);
-  const paths = ['/', ...top.slice(0, 12), ...[...posts].slice(0, 4), ...nested.slice(0, 4), ...top.slice(12), ...[...posts].slice(4)];
+  const paths = [
+    '/',
+    ...top.slice(0, 12),
+    ...[...posts].slice(0, 4),
+    ...nested.slice(0, 4),
+    ...top.slice(12),
+    ...[...posts].slice(4),
+  ];
   const pages = paths.slice(0, Math.min(size, SYNTHETIC_MAX_LISTED_PAGES)).map((path) => ({
     url: `${domain}${path}`,
     path,
@@ -61,7 +100,12 @@ export function buildSite(domain: string, rng: Rng): Site {
   }));
   const quality = rng.next();
   return {
-    host, registrable, name, size, pages, quality,
+    host,
+    registrable,
+    name,
+    size,
+    pages,
+    quality,
     baseTtfb: Math.round(Math.exp(Math.log(90) + rng.next() * (Math.log(700) - Math.log(90)))),
     sendsMail: rng.chance(0.85),
     dnsAvailable: rng.chance(0.92),

@@ -13,8 +13,14 @@ const COLUMNS = [
 export function writeAppendix(w: ReportWriter): void {
   const doc = w.doc;
   w.heading('Appendix: checks run', 0, { newPage: true });
-  doc.font('body').fontSize(10).fillColor(MUTED)
-    .text('Every check of the audit with its outcome. The score is the share of the check that passed (for page checks, the share of pages).', { width: CONTENT_WIDTH });
+  doc
+    .font('body')
+    .fontSize(10)
+    .fillColor(MUTED)
+    .text(
+      'Every check of the audit with its outcome. The score is the share of the check that passed (for page checks, the share of pages).',
+      { width: CONTENT_WIDTH },
+    );
   doc.moveDown(0.8);
   writeHeaderRow(doc);
   const [check, category, status, score] = COLUMNS;
@@ -29,12 +35,28 @@ export function writeAppendix(w: ReportWriter): void {
     }
     const y = doc.y;
     doc.font('body').fontSize(8.5).fillColor(TEXT).text(a.title, check.x, y, { width: check.w });
-    doc.font('mono').fontSize(7).fillColor(MUTED).text(a.code, check.x, doc.y + 1, { width: check.w, lineBreak: false });
-    doc.font('body').fontSize(8.5).fillColor(TEXT).text(CATEGORY_LABELS[a.category], category.x, y, { width: category.w });
-    doc.font('bold').fillColor(STATUS_COLORS[a.status]).text(STATUS_LABELS[a.status], status.x, y, { width: status.w, lineBreak: false });
+    doc
+      .font('mono')
+      .fontSize(7)
+      .fillColor(MUTED)
+      .text(a.code, check.x, doc.y + 1, { width: check.w, lineBreak: false });
+    doc
+      .font('body')
+      .fontSize(8.5)
+      .fillColor(TEXT)
+      .text(CATEGORY_LABELS[a.category], category.x, y, { width: category.w });
+    doc
+      .font('bold')
+      .fillColor(STATUS_COLORS[a.status])
+      .text(STATUS_LABELS[a.status], status.x, y, { width: status.w, lineBreak: false });
     const shown = a.status === 'not_applicable' || a.status === 'error' ? '—' : `${Math.round(a.score * 100)}%`;
     doc.font('body').fillColor(TEXT).text(shown, score.x, y, { width: score.w, lineBreak: false });
-    doc.moveTo(MARGIN.left, y + rowH - 3).lineTo(MARGIN.left + CONTENT_WIDTH, y + rowH - 3).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(MARGIN.left, y + rowH - 3)
+      .lineTo(MARGIN.left + CONTENT_WIDTH, y + rowH - 3)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     doc.x = MARGIN.left;
     doc.y = y + rowH;
   }
@@ -45,6 +67,11 @@ function writeHeaderRow(doc: PDFKit.PDFDocument): void {
   const y = doc.y;
   doc.font('bold').fontSize(9).fillColor(MUTED);
   for (const c of COLUMNS) doc.text(c.title, c.x, y, { width: c.w, lineBreak: false });
-  doc.moveTo(MARGIN.left, y + 13).lineTo(MARGIN.left + CONTENT_WIDTH, y + 13).lineWidth(0.8).strokeColor(RULE).stroke();
+  doc
+    .moveTo(MARGIN.left, y + 13)
+    .lineTo(MARGIN.left + CONTENT_WIDTH, y + 13)
+    .lineWidth(0.8)
+    .strokeColor(RULE)
+    .stroke();
   doc.y = y + 18;
 }

@@ -13,12 +13,20 @@ export function writeContents(w: ReportWriter, pageIndex: number): void {
   doc.y = MARGIN.top;
   doc.font('bold').fontSize(22).fillColor(color).text('Contents', MARGIN.left, MARGIN.top, { width: CONTENT_WIDTH });
   const y0 = doc.y + 4;
-  doc.moveTo(MARGIN.left, y0).lineTo(MARGIN.left + CONTENT_WIDTH, y0).lineWidth(1.5).strokeColor(color).stroke();
+  doc
+    .moveTo(MARGIN.left, y0)
+    .lineTo(MARGIN.left + CONTENT_WIDTH, y0)
+    .lineWidth(1.5)
+    .strokeColor(color)
+    .stroke();
   let y = y0 + 18;
   for (const e of w.toc) {
     const indent = e.level === 0 ? 0 : 18;
     const size = e.level === 0 ? 12 : 10.5;
-    doc.font(e.level === 0 ? 'bold' : 'body').fontSize(size).fillColor(TEXT);
+    doc
+      .font(e.level === 0 ? 'bold' : 'body')
+      .fontSize(size)
+      .fillColor(TEXT);
     const num = String(e.page);
     const labelW = doc.widthOfString(e.title);
     const numW = doc.widthOfString(num);
@@ -27,8 +35,15 @@ export function writeContents(w: ReportWriter, pageIndex: number): void {
     const dotsFrom = MARGIN.left + indent + labelW + 6;
     const dotsTo = MARGIN.left + CONTENT_WIDTH - numW - 6;
     if (dotsTo > dotsFrom) {
-      doc.save().moveTo(dotsFrom, y + size * 0.85).lineTo(dotsTo, y + size * 0.85)
-        .dash(1, { space: 3 }).lineWidth(0.6).strokeColor(MUTED).stroke().restore();
+      doc
+        .save()
+        .moveTo(dotsFrom, y + size * 0.85)
+        .lineTo(dotsTo, y + size * 0.85)
+        .dash(1, { space: 3 })
+        .lineWidth(0.6)
+        .strokeColor(MUTED)
+        .stroke()
+        .restore();
     }
     y += e.level === 0 ? 24 : 18;
   }

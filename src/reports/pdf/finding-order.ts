@@ -3,10 +3,12 @@ import type { Finding } from '../../schemas/audit';
 
 /** Most severe first, then catalog order, then most pages affected, then id. */
 export function compareFindings(a: Finding, b: Finding): number {
-  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]
-    || catalogIndex(a.analyzer) - catalogIndex(b.analyzer)
-    || b.urls.length - a.urls.length
-    || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return (
+    SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+    catalogIndex(a.analyzer) - catalogIndex(b.analyzer) ||
+    b.urls.length - a.urls.length ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
 }
 
 /** The `n` most severe issues, one per analyzer. */

@@ -14,8 +14,13 @@ export function writeFindings(w: ReportWriter): void {
   const doc = w.doc;
   const { audit } = w.report;
   w.heading('Findings', 0, { newPage: true });
-  doc.font('body').fontSize(10).fillColor(MUTED)
-    .text('Every issue the audit found, grouped by category and ordered from most to least severe.', { width: CONTENT_WIDTH });
+  doc
+    .font('body')
+    .fontSize(10)
+    .fillColor(MUTED)
+    .text('Every issue the audit found, grouped by category and ordered from most to least severe.', {
+      width: CONTENT_WIDTH,
+    });
   doc.moveDown(0.8);
   const byCategory = new Map<Category, Finding[]>();
   for (const f of audit.findings) {
@@ -39,7 +44,10 @@ export function writeFindings(w: ReportWriter): void {
       const group = list.filter((f) => f.severity === sev);
       if (group.length === 0) continue;
       w.ensure(90);
-      doc.font('bold').fontSize(11.5).fillColor(SEVERITY_COLORS[sev])
+      doc
+        .font('bold')
+        .fontSize(11.5)
+        .fillColor(SEVERITY_COLORS[sev])
         .text(`${SEVERITY_LABELS[sev]} (${group.length})`, MARGIN.left, doc.y, { width: CONTENT_WIDTH });
       doc.moveDown(0.3);
       for (const f of group) writeFinding(w, f);
@@ -53,14 +61,26 @@ function writeFinding(w: ReportWriter, f: Finding): void {
   w.ensure(80);
   const y = doc.y;
   doc.rect(MARGIN.left, y + 2, 3, 10).fill(SEVERITY_COLORS[f.severity]);
-  doc.font('bold').fontSize(10.5).fillColor(TEXT).text(f.title, MARGIN.left + 10, y, { width: CONTENT_WIDTH - 10 });
+  doc
+    .font('bold')
+    .fontSize(10.5)
+    .fillColor(TEXT)
+    .text(f.title, MARGIN.left + 10, y, { width: CONTENT_WIDTH - 10 });
   doc.moveDown(0.2);
   w.labelled('What we found:', f.message);
   if (f.urls.length > 0) writeWhere(w, f.urls);
   if (f.evidence) {
     w.ensure(24);
-    doc.font('bold').fontSize(9.5).fillColor(TEXT).text('Evidence:', MARGIN.left + 10, doc.y, { width: CONTENT_WIDTH - 10 });
-    doc.font('mono').fontSize(8).fillColor('#374151').text(f.evidence, MARGIN.left + 18, doc.y, { width: CONTENT_WIDTH - 18 });
+    doc
+      .font('bold')
+      .fontSize(9.5)
+      .fillColor(TEXT)
+      .text('Evidence:', MARGIN.left + 10, doc.y, { width: CONTENT_WIDTH - 10 });
+    doc
+      .font('mono')
+      .fontSize(8)
+      .fillColor('#374151')
+      .text(f.evidence, MARGIN.left + 18, doc.y, { width: CONTENT_WIDTH - 18 });
     doc.fillColor(TEXT);
     doc.moveDown(0.25);
   }
@@ -77,7 +97,11 @@ function writeWhere(w: ReportWriter, urls: readonly string[]): void {
   const shown = urls.slice(0, MAX_URLS_PER_FINDING);
   const more = urls.length - shown.length;
   w.ensure(24);
-  doc.font('bold').fontSize(9.5).fillColor(TEXT).text('Where:', MARGIN.left + 10, doc.y, { width: CONTENT_WIDTH - 10 });
+  doc
+    .font('bold')
+    .fontSize(9.5)
+    .fillColor(TEXT)
+    .text('Where:', MARGIN.left + 10, doc.y, { width: CONTENT_WIDTH - 10 });
   doc.font('body').fontSize(8.5).fillColor(MUTED);
   for (const raw of shown) {
     const unicode = displayUrl(raw);

@@ -83,7 +83,10 @@ export function registerReportFonts(doc: Doc, fallbackSetting?: string): boolean
 export class FontPicker {
   private readonly covers = new Map<FontName, (cp: number) => boolean>();
 
-  constructor(private readonly doc: Doc, private readonly hasFallback: boolean) {}
+  constructor(
+    private readonly doc: Doc,
+    private readonly hasFallback: boolean,
+  ) {}
 
   /** The font to set `text` in: `preferred` when it has every glyph, else the fallback when that does. */
   fontFor(text: string, preferred: FontName): FontName | null {
@@ -107,7 +110,8 @@ export class FontPicker {
     let f = this.covers.get(font);
     if (!f) {
       this.doc.font(font);
-      const embedded = (this.doc as unknown as { _font: { font: { hasGlyphForCodePoint(cp: number): boolean } } })._font.font;
+      const embedded = (this.doc as unknown as { _font: { font: { hasGlyphForCodePoint(cp: number): boolean } } })._font
+        .font;
       f = (cp) => embedded.hasGlyphForCodePoint(cp);
       this.covers.set(font, f);
     }

@@ -43,7 +43,11 @@ export interface RenderOptions {
  * Renders the audit as a PDF. `branding` must already be validated (validateBranding); null gives
  * the neutral, unbranded report.
  */
-export async function renderAuditReport(audit: AuditJson, branding: Branding | null, opts: RenderOptions = {}): Promise<Buffer> {
+export async function renderAuditReport(
+  audit: AuditJson,
+  branding: Branding | null,
+  opts: RenderOptions = {},
+): Promise<Buffer> {
   const generatedAt = opts.generatedAt ?? new Date();
   const doc = createDocument(audit, branding, generatedAt);
   const chunks: Buffer[] = [];
@@ -55,7 +59,13 @@ export async function renderAuditReport(audit: AuditJson, branding: Branding | n
   const hasFallbackFont = registerReportFonts(doc, opts.fallbackFont);
 
   try {
-    const report = { audit, branding: branding ?? { ...NEUTRAL_BRANDING }, branded: branding !== null, generatedAt, sample: opts.sample === true };
+    const report = {
+      audit,
+      branding: branding ?? { ...NEUTRAL_BRANDING },
+      branded: branding !== null,
+      generatedAt,
+      sample: opts.sample === true,
+    };
     const w = new ReportWriter(doc, report, hasFallbackFont);
     writeCover(w);
     doc.addPage(); // contents, filled in once every section's page is known

@@ -14,14 +14,35 @@ export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
 };
 
 export const SEVERITY_LABELS: Readonly<Record<Severity, string>> = {
-  critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low', info: 'Info',
+  critical: 'Critical',
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
+  info: 'Info',
 };
 
 export const STATUS_LABELS: Readonly<Record<AnalyzerStatus, string>> = {
-  pass: 'Pass', warn: 'Warning', fail: 'Fail', not_applicable: 'Not applicable', error: 'Error',
+  pass: 'Pass',
+  warn: 'Warning',
+  fail: 'Fail',
+  not_applicable: 'Not applicable',
+  error: 'Error',
 };
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** "21 November 2026", in UTC. */
 export function formatDate(d: Date): string {

@@ -10,9 +10,18 @@ export function writeSummary(w: ReportWriter): void {
   const { audit } = w.report;
   w.heading('Summary', 0, { newPage: true });
   const domain = w.domainText('body');
-  doc.font('body').fontSize(10.5).fillColor(TEXT).text('The site ', { continued: true })
-    .font(domain.font).text(domain.text, { continued: true })
-    .font('body').text(` scored ${audit.score} out of 100 (grade ${audit.grade}). ${audit.crawl.pages_crawled} pages were crawled and ${audit.analyzers.length} checks were run; they found ${audit.findings.length} issues.`, { width: CONTENT_WIDTH });
+  doc
+    .font('body')
+    .fontSize(10.5)
+    .fillColor(TEXT)
+    .text('The site ', { continued: true })
+    .font(domain.font)
+    .text(domain.text, { continued: true })
+    .font('body')
+    .text(
+      ` scored ${audit.score} out of 100 (grade ${audit.grade}). ${audit.crawl.pages_crawled} pages were crawled and ${audit.analyzers.length} checks were run; they found ${audit.findings.length} issues.`,
+      { width: CONTENT_WIDTH },
+    );
   doc.moveDown(1);
   writeCategoryScores(w);
   writeSeverityCounts(w);
@@ -30,10 +39,18 @@ function writeCategoryScores(w: ReportWriter): void {
     if (!c) continue;
     w.ensure(22);
     const y = doc.y;
-    doc.font('body').fontSize(10).fillColor(TEXT).text(CATEGORY_LABELS[cat], MARGIN.left, y + 1, { width: labelW - 10, lineBreak: false });
+    doc
+      .font('body')
+      .fontSize(10)
+      .fillColor(TEXT)
+      .text(CATEGORY_LABELS[cat], MARGIN.left, y + 1, { width: labelW - 10, lineBreak: false });
     doc.rect(barX, y, barW, 12).fill(RULE);
     if (c.score > 0) doc.rect(barX, y, (barW * c.score) / 100, 12).fill(scoreColor(c.score));
-    doc.font('bold').fontSize(10).fillColor(TEXT).text(String(c.score), barX + barW + 10, y + 1, { width: 40, lineBreak: false });
+    doc
+      .font('bold')
+      .fontSize(10)
+      .fillColor(TEXT)
+      .text(String(c.score), barX + barW + 10, y + 1, { width: 40, lineBreak: false });
     doc.x = MARGIN.left;
     doc.y = y + 20;
   }
@@ -52,8 +69,16 @@ function writeSeverityCounts(w: ReportWriter): void {
   SEVERITIES.forEach((s, i) => {
     const x = MARGIN.left + i * (boxW + 8);
     doc.roundedRect(x, y, boxW, 50, 4).fill(SEVERITY_COLORS[s]);
-    doc.font('bold').fontSize(18).fillColor('#ffffff').text(String(counts.get(s)), x, y + 7, { width: boxW, align: 'center', lineBreak: false });
-    doc.font('body').fontSize(9).fillColor('#ffffff').text(SEVERITY_LABELS[s], x, y + 32, { width: boxW, align: 'center', lineBreak: false });
+    doc
+      .font('bold')
+      .fontSize(18)
+      .fillColor('#ffffff')
+      .text(String(counts.get(s)), x, y + 7, { width: boxW, align: 'center', lineBreak: false });
+    doc
+      .font('body')
+      .fontSize(9)
+      .fillColor('#ffffff')
+      .text(SEVERITY_LABELS[s], x, y + 32, { width: boxW, align: 'center', lineBreak: false });
   });
   doc.x = MARGIN.left;
   doc.y = y + 66;
@@ -69,10 +94,18 @@ function writeTopIssues(w: ReportWriter): void {
   }
   top.forEach((f, i) => {
     w.ensure(50);
-    doc.font('bold').fontSize(10.5).fillColor(TEXT)
+    doc
+      .font('bold')
+      .fontSize(10.5)
+      .fillColor(TEXT)
       .text(`${i + 1}. ${f.title} `, MARGIN.left, doc.y, { continued: true, width: CONTENT_WIDTH })
-      .fillColor(SEVERITY_COLORS[f.severity]).text(`(${SEVERITY_LABELS[f.severity]}, ${CATEGORY_LABELS[f.category]})`);
-    doc.font('body').fontSize(9.5).fillColor(TEXT).text(f.recommendation, MARGIN.left + 14, doc.y, { width: CONTENT_WIDTH - 14 });
+      .fillColor(SEVERITY_COLORS[f.severity])
+      .text(`(${SEVERITY_LABELS[f.severity]}, ${CATEGORY_LABELS[f.category]})`);
+    doc
+      .font('body')
+      .fontSize(9.5)
+      .fillColor(TEXT)
+      .text(f.recommendation, MARGIN.left + 14, doc.y, { width: CONTENT_WIDTH - 14 });
     doc.moveDown(0.5);
   });
 }

@@ -11,11 +11,19 @@ export const MUTED = '#6b7280';
 export const RULE = '#e5e7eb';
 
 export const SEVERITY_COLORS: Readonly<Record<Severity, string>> = {
-  critical: '#b91c1c', high: '#ea580c', medium: '#b45309', low: '#2563eb', info: '#6b7280',
+  critical: '#b91c1c',
+  high: '#ea580c',
+  medium: '#b45309',
+  low: '#2563eb',
+  info: '#6b7280',
 };
 
 export const STATUS_COLORS: Readonly<Record<AnalyzerStatus, string>> = {
-  pass: '#15803d', warn: '#b45309', fail: '#b91c1c', not_applicable: '#6b7280', error: '#7c3aed',
+  pass: '#15803d',
+  warn: '#b45309',
+  fail: '#b91c1c',
+  not_applicable: '#6b7280',
+  error: '#7c3aed',
 };
 
 /** Green from 90, yellow-green from 75, amber from 50, red below. */

@@ -30,7 +30,11 @@ export class ReportWriter {
   readonly toc: TocEntry[] = [];
   private readonly fonts: FontPicker;
 
-  constructor(readonly doc: PDFKit.PDFDocument, readonly report: ReportContext, hasFallbackFont: boolean) {
+  constructor(
+    readonly doc: PDFKit.PDFDocument,
+    readonly report: ReportContext,
+    hasFallbackFont: boolean,
+  ) {
     this.fonts = new FontPicker(doc, hasFallbackFont);
   }
 
@@ -68,12 +72,15 @@ export class ReportWriter {
     else this.ensure(toc === 0 ? 90 : 70);
     if (toc !== null) this.toc.push({ title, level: toc, page: this.pageNumber });
     const size = toc === 0 ? 22 : 15;
-    doc.font('bold').fontSize(size).fillColor(color)
-      .text(title, MARGIN.left, doc.y, { width: CONTENT_WIDTH });
+    doc.font('bold').fontSize(size).fillColor(color).text(title, MARGIN.left, doc.y, { width: CONTENT_WIDTH });
     if (toc === 0) {
       const y = doc.y + 4;
-      doc.moveTo(MARGIN.left, y).lineTo(MARGIN.left + CONTENT_WIDTH, y).lineWidth(1.5)
-        .strokeColor(color).stroke();
+      doc
+        .moveTo(MARGIN.left, y)
+        .lineTo(MARGIN.left + CONTENT_WIDTH, y)
+        .lineWidth(1.5)
+        .strokeColor(color)
+        .stroke();
       doc.y = y + 12;
     } else {
       doc.moveDown(0.4);
@@ -85,7 +92,11 @@ export class ReportWriter {
   labelled(label: string, text: string): void {
     const doc = this.doc;
     this.ensure(28);
-    doc.font('bold').fontSize(9.5).fillColor(TEXT).text(`${label} `, MARGIN.left + 10, doc.y, { continued: true, width: CONTENT_WIDTH - 10 });
+    doc
+      .font('bold')
+      .fontSize(9.5)
+      .fillColor(TEXT)
+      .text(`${label} `, MARGIN.left + 10, doc.y, { continued: true, width: CONTENT_WIDTH - 10 });
     doc.font('body').text(text, { width: CONTENT_WIDTH - 10 });
     doc.moveDown(0.25);
   }

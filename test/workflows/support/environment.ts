@@ -20,7 +20,11 @@ export function workflowTestEnvironment(): Promise<TestWorkflowEnvironment> {
     installQuietRuntime();
     const cliPath = await ensureTemporalCli((line) => console.log(`  [setup] ${line}`));
     return TestWorkflowEnvironment.createLocal({
-      server: { executable: { type: 'existing-path', path: cliPath }, ip: '127.0.0.1', searchAttributes: [...SEARCH_ATTRIBUTE_KEYS] },
+      server: {
+        executable: { type: 'existing-path', path: cliPath },
+        ip: '127.0.0.1',
+        searchAttributes: [...SEARCH_ATTRIBUTE_KEYS],
+      },
     });
   })();
   return environment;
@@ -38,9 +42,17 @@ export async function stopWorkflowTestEnvironment(): Promise<void> {
  * Runs `body` while a worker polls a task queue of its own (so tests never pick up each other's
  * tasks) with the real workflow bundle and the given activity stubs; returns what `body` returns.
  */
-export async function withWorker<T>(activities: WorkflowActivities, body: (taskQueue: string) => Promise<T>): Promise<T> {
+export async function withWorker<T>(
+  activities: WorkflowActivities,
+  body: (taskQueue: string) => Promise<T>,
+): Promise<T> {
   const env = await workflowTestEnvironment();
   const taskQueue = `workflow-test-${randomUUID()}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities,
+  });
   return worker.runUntil(() => body(taskQueue));
 }

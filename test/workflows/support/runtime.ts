@@ -6,7 +6,10 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
  */
 export function installQuietRuntime(): void {
   try {
-    Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
+    });
   } catch {
     // Already installed by another test file of this run.
   }
