@@ -13,4 +13,26 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
     },
   },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: no Node modules, no service code with
+    // I/O. It may use the SDK, its own contracts, activity *types* and the pure audit schema types.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'Node modules do not exist in the workflow sandbox; do I/O in an activity.' },
+            {
+              regex: '^(fs|path|os|crypto|http|https|net|tls|dns|child_process|worker_threads|stream|events|util|url|zlib)$',
+              message: 'Node modules do not exist in the workflow sandbox; do I/O in an activity.',
+            },
+            { regex: '(^|/)src/(?!schemas/audit$)', message: 'Workflows import only workflows/contracts and pure schema types.' },
+            { group: ['**/activities/**'], allowTypeImports: true, message: 'Workflows import activities by type only (proxyActivities<typeof …>).' },
+            { group: ['**/temporal/**', '**/processes/**'], message: 'Workflows import only workflows/contracts and pure schema types.' },
+          ],
+        },
+      ],
+    },
+  },
 );
