@@ -1,0 +1,117 @@
+import type { EvidenceByCode } from './evidence-context';
+
+/** What the SEO analyzers of the synthetic site report when they warn or fail. */
+export const SEO_EVIDENCE = {
+  SEO_HTTP_STATUS_ERROR: () => [{ message: 'The page answers HTTP 404 (Not Found).', evidence: 'HTTP 404 Not Found' }],
+  SEO_NOINDEX: (ctx) =>
+    ctx.status === 'fail'
+      ? [
+          {
+            message:
+              'The home page is excluded from search results: a <meta name="robots"> tag tells search engines not to index this page.',
+            evidence: '<meta name="robots" content="noindex, nofollow">',
+            urls: [`${ctx.domain}/`],
+          },
+        ]
+      : [
+          {
+            message: 'A <meta name="robots"> tag tells search engines not to index this page.',
+            evidence: '<meta name="robots" content="noindex">',
+          },
+        ],
+  SEO_ROBOTS_BLOCKED: ({ domain }) => [
+    {
+      message: 'robots.txt disallows /blog/, which the home page links to.',
+      evidence: 'User-agent: *\nDisallow: /blog/',
+      urls: [`${domain}/blog`],
+    },
+  ],
+  SEO_ROBOTS_TXT_INVALID: ({ domain, rng }) => [
+    rng.chance(0.5)
+      ? {
+          message: 'robots.txt has a line search engines cannot parse.',
+          evidence: 'line 7: "Dissallow: /admin" (unknown directive)',
+          urls: [`${domain}/robots.txt`],
+        }
+      : {
+          message: 'robots.txt answers with a server error, so search engines may stop crawling.',
+          evidence: 'GET /robots.txt → HTTP 503',
+          urls: [`${domain}/robots.txt`],
+        },
+  ],
+  SEO_SITEMAP_INVALID: ({ domain, rng }) => [
+    rng.chance(0.5)
+      ? {
+          message: 'No XML sitemap was found.',
+          evidence: 'GET /sitemap.xml → HTTP 404; no Sitemap: line in robots.txt',
+          urls: [`${domain}/sitemap.xml`],
+        }
+      : {
+          message: 'The sitemap lists URLs that redirect.',
+          evidence: `<loc>${domain.replace(/^https:/, 'http:')}/about</loc> → 301`,
+          urls: [`${domain}/sitemap.xml`],
+        },
+  ],
+  SEO_TITLE_MISSING: () => [{ message: 'The page title is empty.', evidence: '<title></title>' }],
+  SEO_TITLE_DUPLICATE: (ctx) =>
+    ctx.status === 'warn'
+      ? [{ message: 'The same title is used on several pages.', evidence: `<title>${ctx.site.name}</title>` }]
+      : [{ message: 'The title is shorter than 30 characters.', evidence: `<title>${ctx.site.name} | Home</title>` }],
+  SEO_META_DESC_MISSING: () => [
+    { message: 'The page has no meta description.', evidence: '(no <meta name="description"> element)' },
+  ],
+  SEO_H1_MISSING: (ctx) =>
+    ctx.status === 'warn'
+      ? [
+          {
+            message: 'The page has 2 <h1> headings instead of one.',
+            evidence: `<h1 class="logo">${ctx.site.name}</h1> | <h1>Welcome</h1>`,
+          },
+        ]
+      : [{ message: 'The page has no <h1> heading.', evidence: '(no <h1> element)' }],
+  SEO_CANONICAL_INVALID: () => [
+    {
+      message: 'The canonical link is relative and points to the home page.',
+      evidence: '<link rel="canonical" href="/">',
+    },
+  ],
+  SEO_HREFLANG_INVALID: ({ domain }) => [
+    {
+      message: 'hreflang "en-UK" is not a valid code (the region of the United Kingdom is GB).',
+      evidence: `<link rel="alternate" hreflang="en-UK" href="${domain}/en/">`,
+    },
+  ],
+  SEO_BROKEN_LINK: ({ domain }) => [
+    {
+      message: 'A link points to a page that answers HTTP 404.',
+      evidence: `<a href="/careers/open-roles">View open roles</a> → ${domain}/careers/open-roles: HTTP 404`,
+    },
+  ],
+  SEO_REDIRECT_CHAIN: ({ site }) => [
+    {
+      message: 'A link goes through 2 redirects before reaching the page.',
+      evidence: `http://${site.host}/blog → https://${site.host}/blog → https://${site.host}/blog/`,
+    },
+  ],
+  SEO_LINK_TEXT_GENERIC: (ctx) => [
+    {
+      message: 'A link uses generic text.',
+      evidence: `<a href="${ctx.rng.pick(['/blog', '/features', '/customers'])}" class="more">${ctx.rng.pick(['Read more', 'Click here', 'Learn more'])}</a>`,
+    },
+  ],
+  SEO_ANCHOR_NOT_CRAWLABLE: () => [
+    {
+      message: 'An anchor uses a javascript: URL, which crawlers cannot follow.',
+      evidence: '<a href="javascript:void(0)" class="nav-toggle">Products</a>',
+    },
+  ],
+  SEO_STRUCTURED_DATA_INVALID: ({ site }) => [
+    {
+      message: 'A JSON-LD block has no @type.',
+      evidence: `<script type="application/ld+json">{"@context":"https://schema.org","name":"${site.name}","url":"https://${site.host}/"}</script>`,
+    },
+  ],
+  SEO_LLMS_TXT: ({ domain }) => [
+    { message: 'No /llms.txt file is published.', evidence: 'GET /llms.txt → HTTP 404', urls: [`${domain}/llms.txt`] },
+  ],
+} satisfies EvidenceByCode;
