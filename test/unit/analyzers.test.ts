@@ -12,11 +12,11 @@ import {
   hstsMissing,
   hstsWeak,
   httpsUnavailable,
-  parseHsts,
   referrerPolicyUnsafe,
   versionDisclosure,
   xctoMissing,
 } from '../../src/analyzers/security-headers';
+import { parseHsts } from '../../src/analyzers/hsts-policy';
 import {
   h1Missing,
   httpStatusError,
