@@ -6,7 +6,7 @@ import { startTestInfrastructure, type TestInfrastructure } from './support/infr
 import { ensurePdftoppm } from './support/poppler';
 
 /**
- * `npm test`: type check, then unit tests, then workflow tests (test/workflows: the workflows on a
+ * `npm test`: type check and lint, then unit tests, then workflow tests (test/workflows: the workflows on a
  * dev server of their own with stubbed activities, no Postgres), then integration tests against a
  * real Temporal dev server and a real Postgres that this script starts (and removes) itself.
  * Arguments narrow the run to some test files; `--grep <text>` filters by title.
@@ -33,6 +33,12 @@ async function main(): Promise<number> {
     );
     if (tsc.status !== 0) {
       console.error('typecheck failed');
+      return 1;
+    }
+    console.log('lint: eslint + prettier --check');
+    const lint = spawnSync('npm', ['run', '--silent', 'lint'], { cwd: path.join(root, '..'), stdio: 'inherit' });
+    if (lint.status !== 0) {
+      console.error('lint failed (npm run format fixes the formatting)');
       return 1;
     }
   }
