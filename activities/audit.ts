@@ -67,66 +67,70 @@ export function createAuditActivities(deps: AuditActivityDeps) {
       );
     },
 
-    /**
-     * Runs the audit (synthetic in test mode, a real crawl in live mode), validates and stores it.
-     * Only the site's own behaviour (an AuditFailure) fails the attempt for the workflow's retry
-     * loop. A database outage is waited out, keeping the crawled result; a lost worker is retried
-     * by Temporal; an unexpected error gets a few quick retries, then ends as internal_error.
-     */
-    async runAudit(input: {
-      auditId: string;
-      attempt: number;
-      finalAttempt: boolean;
-    }): Promise<{ score: number; grade: string }> {
-      const context = Context.current();
-      // Heartbeat on a clock, not only per page: one slow page must not look like a lost worker.
-      let progress: unknown = { phase: 'starting' };
-      const beat = setInterval(() => context.heartbeat(progress), heartbeatEveryMs(context.info.heartbeatTimeoutMs));
-      try {
-        const row = await untilDatabaseAnswers(() => loadAudit(deps.db, input.auditId));
-        if (!row) throw ApplicationFailure.nonRetryable(INTERNAL_ERROR_MESSAGE, 'internal_error');
-        // Progress is passed on at once (the SDK throttles what it sends) and repeated by the clock above.
-        const report = (p?: unknown) => {
-          progress = p;
-          context.heartbeat(p);
-        };
-        const run = { heartbeat: report, signal: context.cancellationSignal, finalAttempt: input.finalAttempt };
-        const audit = await produceAuditJson(deps.engine, row, deps.clock, run).catch((err) => {
-          // Classified failures are decided by the workflow's audit-level retry loop, not here.
-          if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);
-          throw unexpected(err, input.auditId);
-        });
-        progress = { phase: 'storing' };
-        await untilDatabaseAnswers(async () => {
-          if (audit.mode === 'live') {
-            await recordCrawlSpeed(deps.db, {
-              pages: audit.crawl.pages_crawled,
-              durationMs: audit.crawl.duration_ms,
-              at: deps.clock.now(),
-            });
-          }
-          const resultJson = JSON.stringify(audit);
-          ensureRow(
-            await markCompleted(deps.db, input.auditId, {
-              resultJson,
-              score: audit.score,
-              grade: audit.grade,
-              completedAt: new Date(audit.completed_at),
-            }),
-            input.auditId,
-          );
-        }).catch((err) => {
-          throw unexpected(err, input.auditId);
-        });
-        return { score: audit.score, grade: audit.grade };
-      } finally {
-        clearInterval(beat);
-      }
-    },
+    runAudit: (input: RunAuditInput) => runAudit(deps, input),
   };
 }
 
 export type AuditActivities = ReturnType<typeof createAuditActivities>;
+
+interface RunAuditInput {
+  auditId: string;
+  attempt: number;
+  finalAttempt: boolean;
+}
+
+/**
+ * Runs the audit (synthetic in test mode, a real crawl in live mode), validates and stores it.
+ * Only the site's own behaviour (an AuditFailure) fails the attempt for the workflow's retry
+ * loop. A database outage is waited out, keeping the crawled result; a lost worker is retried
+ * by Temporal; an unexpected error gets a few quick retries, then ends as internal_error.
+ */
+async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<{ score: number; grade: string }> {
+  const context = Context.current();
+  // Heartbeat on a clock, not only per page: one slow page must not look like a lost worker.
+  let progress: unknown = { phase: 'starting' };
+  const beat = setInterval(() => context.heartbeat(progress), heartbeatEveryMs(context.info.heartbeatTimeoutMs));
+  try {
+    const row = await untilDatabaseAnswers(() => loadAudit(deps.db, input.auditId));
+    if (!row) throw ApplicationFailure.nonRetryable(INTERNAL_ERROR_MESSAGE, 'internal_error');
+    // Progress is passed on at once (the SDK throttles what it sends) and repeated by the clock above.
+    const report = (p?: unknown) => {
+      progress = p;
+      context.heartbeat(p);
+    };
+    const run = { heartbeat: report, signal: context.cancellationSignal, finalAttempt: input.finalAttempt };
+    const audit = await produceAuditJson(deps.engine, row, deps.clock, run).catch((err) => {
+      // Classified failures are decided by the workflow's audit-level retry loop, not here.
+      if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);
+      throw unexpected(err, input.auditId);
+    });
+    progress = { phase: 'storing' };
+    await untilDatabaseAnswers(async () => {
+      if (audit.mode === 'live') {
+        await recordCrawlSpeed(deps.db, {
+          pages: audit.crawl.pages_crawled,
+          durationMs: audit.crawl.duration_ms,
+          at: deps.clock.now(),
+        });
+      }
+      const resultJson = JSON.stringify(audit);
+      ensureRow(
+        await markCompleted(deps.db, input.auditId, {
+          resultJson,
+          score: audit.score,
+          grade: audit.grade,
+          completedAt: new Date(audit.completed_at),
+        }),
+        input.auditId,
+      );
+    }).catch((err) => {
+      throw unexpected(err, input.auditId);
+    });
+    return { score: audit.score, grade: audit.grade };
+  } finally {
+    clearInterval(beat);
+  }
+}
 
 /**
  * Heartbeats well inside the time-out: a third of it, so two late beats (a busy event loop) are
