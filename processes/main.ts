@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../src/config';
+import { loadConfig, type Config } from '../src/config';
 import { systemClock } from '../src/clock';
 import { createDb, migrateLatest } from '../src/db/knex';
 import { openDatabase } from '../src/db/open';
@@ -48,26 +48,9 @@ async function main(): Promise<void> {
     const applied = await migrateLatest(db);
     log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
 
-    let temporalAddress = config.temporalAddress;
-    if (temporalAddress) {
-      const { connection } = await connectClient(temporalAddress, config.temporalNamespace);
-      await registerSearchAttributes(connection, config.temporalNamespace);
-      await connection.close();
-    } else {
-      const cliPath = await ensureTemporalCli(log);
-      const devServer = await superviseDevServer({
-        cliPath,
-        port: config.temporalPort,
-        dbFile: path.join(config.dataDir, 'temporal.sqlite'),
-        namespace: config.temporalNamespace,
-        log: (line) => log(`temporal: ${line}`),
-        supervisorLog: log,
-        signal: shuttingDown.signal,
-      });
-      stops.push(() => devServer.stop());
-      temporalAddress = devServer.address;
-      log(`Temporal dev server at ${devServer.address}, UI at ${devServer.uiUrl}`);
-    }
+    const temporal = await startTemporal(config, log, shuttingDown.signal);
+    if (temporal.stop) stops.push(temporal.stop);
+    const temporalAddress = temporal.address;
 
     // SERVICE_ROLES=api runs one more API instance beside an existing deployment (no worker).
     let workers = (): Record<string, SupervisedState> => ({});
@@ -103,6 +86,35 @@ async function main(): Promise<void> {
     console.error('[audit-service] failed to start:', err);
     await shutdown(1);
   }
+}
+
+/**
+ * The configured Temporal cluster (its search attributes registered), or else a supervised dev
+ * server started here, with the way to stop it.
+ */
+async function startTemporal(
+  config: Config,
+  log: (message: string) => void,
+  signal: AbortSignal,
+): Promise<{ address: string; stop?: () => Promise<void> }> {
+  if (config.temporalAddress) {
+    const { connection } = await connectClient(config.temporalAddress, config.temporalNamespace);
+    await registerSearchAttributes(connection, config.temporalNamespace);
+    await connection.close();
+    return { address: config.temporalAddress };
+  }
+  const cliPath = await ensureTemporalCli(log);
+  const devServer = await superviseDevServer({
+    cliPath,
+    port: config.temporalPort,
+    dbFile: path.join(config.dataDir, 'temporal.sqlite'),
+    namespace: config.temporalNamespace,
+    log: (line) => log(`temporal: ${line}`),
+    supervisorLog: log,
+    signal,
+  });
+  log(`Temporal dev server at ${devServer.address}, UI at ${devServer.uiUrl}`);
+  return { address: devServer.address, stop: () => devServer.stop() };
 }
 
 void main();
