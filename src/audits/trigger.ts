@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { BURST_LIMIT, tierAtLeast } from '../accounts/tiers';
 import { accountUsage, lockAccountPosition, type Usage } from '../accounts/usage';
 import type { KeyIdentity } from '../accounts/repository';
@@ -85,23 +86,12 @@ export async function triggerAudit(
         }
       }
       refuseWhileUnavailable(deps.scheduler);
-      const position = await lockAccountPosition(trx, {
+      const { usage, tier, firstOfSite } = await admitUnderAccountLock(trx, {
         accountId: identity.accountId,
-        now,
         siteKey,
-        burstWindowStart: new Date(now.getTime() - BURST_LIMIT.windowSeconds * 1000),
+        requested: body.tier,
+        now,
       });
-      enforceBurst(position.recentTriggers, now);
-      const firstOfSite = !position.siteSeen;
-      // Decided under the lock: the tier may have changed since the request was authenticated.
-      const { usage } = position;
-      const tier = requestedTier(body.tier, usage.tier);
-      if (!firstOfSite && usage.remaining <= 0) {
-        throw new ApiError(
-          'audit_quota_exceeded',
-          `the monthly quota of ${usage.limit} audits is used up; it resets at ${usage.period.end.toISOString()}`,
-        );
-      }
       const auditId = newLiveAuditId();
       const estimated = estimateCompletion('live', tier, now, msPerPage);
       const audit: StartableAudit = {
@@ -134,6 +124,34 @@ export async function triggerAudit(
   );
   if (outcome.owed) await startAfterCommit(deps, outcome.owed);
   return outcome.result;
+}
+
+/**
+ * Takes the account's row lock and decides under it: burst limit, tier, then quota (a site's first
+ * audit is free). The tier is read here: it may have changed since the request was authenticated.
+ */
+async function admitUnderAccountLock(
+  trx: Knex.Transaction,
+  request: { accountId: string; siteKey: string; requested: Tier | undefined; now: Date },
+): Promise<{ usage: Usage; tier: Tier; firstOfSite: boolean }> {
+  const { now } = request;
+  const position = await lockAccountPosition(trx, {
+    accountId: request.accountId,
+    now,
+    siteKey: request.siteKey,
+    burstWindowStart: new Date(now.getTime() - BURST_LIMIT.windowSeconds * 1000),
+  });
+  enforceBurst(position.recentTriggers, now);
+  const firstOfSite = !position.siteSeen;
+  const { usage } = position;
+  const tier = requestedTier(request.requested, usage.tier);
+  if (!firstOfSite && usage.remaining <= 0) {
+    throw new ApiError(
+      'audit_quota_exceeded',
+      `the monthly quota of ${usage.limit} audits is used up; it resets at ${usage.period.end.toISOString()}`,
+    );
+  }
+  return { usage, tier, firstOfSite };
 }
 
 interface OwedStart {
