@@ -62,27 +62,13 @@ export async function attemptDelivery(
     body: delivery.payload,
     timestampSeconds: Math.floor(startedAt.getTime() / 1000),
   });
-  let statusCode: number | null = null;
-  let errorClass: string | null = null;
-  let errorMessage: string | null = null;
-  let excerpt: string | null = null;
-  try {
-    const response = await outboundRequest({
-      url: target,
-      method: 'POST',
-      headers,
-      body: delivery.payload,
-      timeoutMs: deps.timeoutMs,
-      maxBodyBytes: EXCERPT_BYTES,
-      allow: delivery.mode === 'test' ? ANYWHERE : deps.allow,
-    });
-    statusCode = response.status;
-    excerpt = response.body.toString('utf8');
-    if (statusCode < 200 || statusCode > 299) errorClass = 'non_2xx';
-  } catch (err) {
-    errorClass = classifyOutboundError(err);
-    errorMessage = (err as Error).message.slice(0, 500);
-  }
+  const { statusCode, errorClass, errorMessage, excerpt } = await postDelivery({
+    url: target,
+    headers,
+    body: delivery.payload,
+    timeoutMs: deps.timeoutMs,
+    allow: delivery.mode === 'test' ? ANYWHERE : deps.allow,
+  });
   const delivered = errorClass === null;
   const durationMs = Math.round(performance.now() - started);
   const nextAttemptAt =
@@ -115,6 +101,41 @@ export async function attemptDelivery(
     }),
   );
   return { delivered, stop: false };
+}
+
+interface PostResult {
+  statusCode: number | null;
+  /** null when acknowledged (2xx); else non_2xx or the network error's class. */
+  errorClass: string | null;
+  errorMessage: string | null;
+  excerpt: string | null;
+}
+
+/** The POST itself: any answer or network error becomes a result to record, never an exception. */
+async function postDelivery(request: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  allow: CidrList;
+}): Promise<PostResult> {
+  try {
+    const response = await outboundRequest({
+      ...request,
+      method: 'POST',
+      maxBodyBytes: EXCERPT_BYTES,
+    });
+    const statusCode = response.status;
+    const errorClass = statusCode < 200 || statusCode > 299 ? 'non_2xx' : null;
+    return { statusCode, errorClass, errorMessage: null, excerpt: response.body.toString('utf8') };
+  } catch (err) {
+    return {
+      statusCode: null,
+      errorClass: classifyOutboundError(err),
+      errorMessage: (err as Error).message.slice(0, 500),
+      excerpt: null,
+    };
+  }
 }
 
 /** After the automatic schedule: failed unless some attempt succeeded. */
