@@ -19,54 +19,58 @@ export interface AuditDetailProps {
   status: AuditStatusView;
   /** The stored result once completed. */
   result: AuditJson | null;
-  /** Pages crawled so far while running, when the worker has reported it. */
-  pagesCrawled?: number;
-  pageBudget?: number;
   /** Whether the account's tier includes PDF reports (pro and up). */
   pdfAllowed: boolean;
 }
 
-/** One audit: progress while it runs, the full result when completed, the error when failed. */
+/**
+ * One audit: progress while it runs, the full result when completed, the error when failed. While
+ * queued or running, the script re-fetches the page and swaps in #audit-state until it stops asking.
+ */
 export function AuditDetailPage(props: AuditDetailProps) {
   const { status, result } = props;
   const self = `${props.basePath}/audits/${status.audit_id}`;
+  const inProgress = status.status === 'queued' || status.status === 'running';
   return (
     <>
       <p>
         <a href={`${props.basePath}/audits`}>All audits</a>
       </p>
-      <h1>Audit of {status.domain}</h1>
-      <p>
-        Status: <strong data-audit-status={status.status}>{statusLabel(status.status)}</strong>
-      </p>
-      {status.status === 'queued' || status.status === 'running' ? <AuditProgress {...props} self={self} /> : null}
-      {status.status === 'failed' ? (
-        <ProblemNotice
-          message={`The audit failed after ${status.attempts ?? 1} attempt(s): ${status.error?.message ?? 'unknown error'}`}
-        />
-      ) : null}
-      {result ? <CompletedAudit {...props} result={result} self={self} /> : null}
+      <div id="audit-state" data-poll={inProgress ? self : undefined}>
+        <p>
+          Status: <strong data-audit-status={status.status}>{statusLabel(status.status)}</strong>
+        </p>
+        {inProgress ? <AuditProgress status={status} self={self} /> : null}
+        {status.status === 'failed' ? (
+          <ProblemNotice
+            message={`The audit failed after ${status.attempts ?? 1} attempt(s): ${status.error?.message ?? 'unknown error'}`}
+          />
+        ) : null}
+        {result ? <CompletedAudit {...props} result={result} self={self} /> : null}
+      </div>
     </>
   );
 }
 
-function AuditProgress(props: AuditDetailProps & { self: string }) {
-  const crawled =
-    props.pagesCrawled === undefined
-      ? 'The crawl has not reported any pages yet.'
-      : `${props.pagesCrawled} of at most ${props.pageBudget ?? '?'} pages crawled so far.`;
+function AuditProgress(props: { status: AuditStatusView; self: string }) {
+  const { status } = props;
   return (
-    <section aria-labelledby="progress-heading" data-poll={props.self}>
+    <section aria-labelledby="progress-heading">
       <h2 id="progress-heading">Progress</h2>
-      <p aria-live="polite">{crawled}</p>
-      {props.status.estimated_completion ? (
-        <p>
-          Expected to finish around{' '}
-          <time dateTime={props.status.estimated_completion}>{shortTime(props.status.estimated_completion)}</time>.
-        </p>
-      ) : null}
+      <p aria-live="polite">
+        {status.status === 'queued'
+          ? 'Waiting for a worker to start the crawl.'
+          : 'Crawling the site and running the checks.'}
+        {status.estimated_completion ? (
+          <>
+            {' '}
+            Expected to finish around{' '}
+            <time dateTime={status.estimated_completion}>{shortTime(status.estimated_completion)}</time>.
+          </>
+        ) : null}
+      </p>
       <p>
-        <a href={props.self}>Refresh</a> (this page refreshes itself while the audit runs).
+        <a href={props.self}>Refresh</a> (this page updates itself while the audit runs).
       </p>
     </section>
   );

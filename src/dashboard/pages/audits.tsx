@@ -37,7 +37,6 @@ export function AuditsPage(props: AuditsPageProps) {
   const base = `${props.basePath}/audits`;
   return (
     <>
-      <h1>Audits</h1>
       {props.problem ? <ProblemNotice {...props.problem} /> : null}
       {props.canRun ? <RunAuditForm {...props} action={base} /> : null}
       <AuditFilterForm action={base} filters={props.filters} />

@@ -19,16 +19,10 @@ export interface BrandingPageProps {
 /** Report branding: the agency's name, colour, footer, contact line and logo, with a cover preview. */
 export function BrandingPage(props: BrandingPageProps) {
   if (!props.allowed)
-    return (
-      <>
-        <h1>Report branding</h1>
-        <UpgradeNotice feature="Report branding and PDF reports" tier="pro" plansHref={props.plansHref} />
-      </>
-    );
+    return <UpgradeNotice feature="Report branding and PDF reports" tier="pro" plansHref={props.plansHref} />;
   const b = props.branding;
   return (
     <>
-      <h1>Report branding</h1>
       {props.problem ? <ProblemNotice {...props.problem} /> : null}
       {props.saved ? (
         <div class="notice notice-success" role="status">

@@ -47,9 +47,9 @@ export function WebhookDetailPage(props: WebhookDetailProps) {
       <p>
         <a href={`${props.basePath}/webhooks`}>All webhooks</a>
       </p>
-      <h1>
-        Deliveries to <code>{props.webhook.url}</code>
-      </h1>
+      <p>
+        Endpoint URL: <code>{props.webhook.url}</code>
+      </p>
       <p>Events: {props.webhook.events.join(', ')}</p>
       {props.problem ? <ProblemNotice {...props.problem} /> : null}
       {props.retried ? (

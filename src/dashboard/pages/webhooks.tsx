@@ -28,17 +28,10 @@ export interface WebhooksPageProps {
 
 /** The workspace's webhooks in this mode: add one (its secret shown once), list, remove. */
 export function WebhooksPage(props: WebhooksPageProps) {
-  if (!props.allowed)
-    return (
-      <>
-        <h1>Webhooks</h1>
-        <UpgradeNotice feature="Webhooks" tier="pro" plansHref={props.plansHref} />
-      </>
-    );
+  if (!props.allowed) return <UpgradeNotice feature="Webhooks" tier="pro" plansHref={props.plansHref} />;
   const base = `${props.basePath}/webhooks`;
   return (
     <>
-      <h1>Webhooks</h1>
       {props.problem ? <ProblemNotice {...props.problem} /> : null}
       {props.created ? <CreatedSecret created={props.created} /> : null}
       {props.canEdit ? <AddWebhookForm {...props} action={base} /> : null}
@@ -56,12 +49,7 @@ function CreatedSecret(props: { created: WebhookItem & { secret: string } }) {
         each delivery to <code>{props.created.url}</code>.
       </p>
       <label for="webhook-secret">Signing secret</label>
-      <div class="copy-field">
-        <input id="webhook-secret" type="text" readOnly value={props.created.secret} autoComplete="off" />
-        <button type="button" class="copy" data-copy="webhook-secret">
-          Copy
-        </button>
-      </div>
+      <input id="webhook-secret" type="text" readOnly value={props.created.secret} autoComplete="off" data-copy />
     </section>
   );
 }
@@ -120,14 +108,13 @@ function WebhookTable(props: WebhooksPageProps & { base: string }) {
             </td>
             {props.canEdit ? (
               <td>
-                <form method="post" action={`${props.base}/${webhook.webhook_id}/remove`}>
+                <form
+                  method="post"
+                  action={`${props.base}/${webhook.webhook_id}/remove`}
+                  data-confirm={`Remove the webhook to ${webhook.url}? Deliveries to it stop at once.`}
+                >
                   <input type="hidden" name="_csrf" value={props.csrfToken} />
-                  <button
-                    type="submit"
-                    class="danger"
-                    data-confirm={`Remove the webhook to ${webhook.url}? Deliveries to it stop at once.`}
-                    aria-label={`Remove webhook to ${webhook.url}`}
-                  >
+                  <button type="submit" class="danger" aria-label={`Remove webhook to ${webhook.url}`}>
                     Remove
                   </button>
                 </form>
