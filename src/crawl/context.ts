@@ -1,4 +1,5 @@
 import type { CidrList } from '../outbound/policy';
+import { negativeCachingLookup, type LookupAllFn } from '../outbound/resolve';
 import { registrableDomain, siteOfUrl } from '../registrable-domain';
 import type { Aborter } from './abort';
 import { HostLimits } from './host-limits';
@@ -20,6 +21,8 @@ export interface CrawlSiteInput {
   lookupDns?: boolean;
   /** Probe TLS of https origins (default true). */
   probeTls?: boolean;
+  /** Replaces the system resolver (tests); failed names are remembered either way. */
+  lookup?: LookupAllFn;
 }
 
 /** What every part of one crawl shares: the input, the audited origin and the per-host limits. */
@@ -34,6 +37,8 @@ export interface CrawlContext {
   /** Registrable domain of the origin: URLs within it belong to the audited site. */
   readonly site: string;
   readonly hostLimits: HostLimits;
+  /** Every request of this crawl resolves through it: a name that failed once is not looked up again. */
+  readonly lookup: LookupAllFn;
 }
 
 export function createCrawlContext(input: CrawlSiteInput, aborter: Aborter): CrawlContext {
@@ -46,6 +51,7 @@ export function createCrawlContext(input: CrawlSiteInput, aborter: Aborter): Cra
     homeUrl: `${originUrl.origin}/`,
     site: registrableDomain(originUrl.hostname),
     hostLimits: new HostLimits(),
+    lookup: negativeCachingLookup(input.lookup),
   };
 }
 

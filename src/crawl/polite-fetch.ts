@@ -32,6 +32,7 @@ export function crawlRequest(
     userAgent: context.input.userAgent,
     allowInvalidTls: true,
     maxRedirects: CRAWL_LIMITS.maxRedirects,
+    lookup: context.lookup,
     headers: { 'accept-encoding': ACCEPT_ENCODING, ...headers },
   };
 }

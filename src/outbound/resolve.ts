@@ -64,3 +64,34 @@ export async function resolveAllowed(
   }
   throw new OutboundBlockedError(bare, refused);
 }
+
+/**
+ * A lookup that remembers names that failed to resolve, for the life of one crawl: a dead
+ * third-party host then costs one look-up (and one resolver time-out) instead of one per resource.
+ * Concurrent look-ups of the same name share one answer; successful answers are not kept, so every
+ * request still resolves and pins afresh.
+ */
+export function negativeCachingLookup(lookup: LookupAllFn = systemLookup): LookupAllFn {
+  const pending = new Map<string, Promise<LookupAddress[]>>();
+  const failed = new Map<string, unknown>();
+  return (hostname, options) => {
+    const key = hostname.toLowerCase();
+    if (failed.has(key)) return Promise.reject(failed.get(key));
+    let answer = pending.get(key);
+    if (!answer) {
+      answer = lookup(hostname, options).then(
+        (addresses) => {
+          pending.delete(key);
+          return addresses;
+        },
+        (error: unknown) => {
+          pending.delete(key);
+          failed.set(key, error);
+          throw error;
+        },
+      );
+      pending.set(key, answer);
+    }
+    return answer;
+  };
+}

@@ -567,6 +567,33 @@ describe('crawlSite (loopback fixtures)', function () {
     });
   });
 
+  describe('a third-party host that does not resolve', () => {
+    it('is looked up once per crawl, however many resources and links point at it', async () => {
+      const dead = 'cdn.dead-host.invalid';
+      const images = [1, 2, 3, 4, 5, 6].map((i) => `<img src="http://${dead}/img${i}.png" alt="" width="1" height="1">`);
+      const site = await serve({
+        '/': { body: page('Home', ['/about'], images.join('')) },
+        '/about': { body: page('About', [], images.join('')) },
+      });
+      const lookups: string[] = [];
+      try {
+        const snap = await crawl(site.origin, 5, {
+          // A stub resolver that finds no name, as a resolver answers for a dead host.
+          lookup: (hostname) => {
+            lookups.push(hostname);
+            return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+          },
+        });
+        assert.deepEqual(lookups, [dead]);
+        const unreachable = snap.linkChecks!.filter((c) => c.url.startsWith(`http://${dead}/`));
+        assert.equal(unreachable.length, 6); // each image is still reported unreachable
+        assert.ok(unreachable.every((c) => c.status === null));
+      } finally {
+        await site.close();
+      }
+    });
+  });
+
   describe('helpers', () => {
     it('parses sitemaps and flags malformed XML', () => {
       const ok = parseSitemapXml(
