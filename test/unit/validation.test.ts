@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/errors';
 import { bodyValidator, queryValidator } from '../../src/api/validation';
-import { decodeCursor, encodeCursor } from '../../src/api/cursor';
+import { decodeCursor, encodeCursor } from '../../src/presenters/cursor';
 import { hasIdShape, newLiveAuditId, testAuditId } from '../../src/ids';
 import {
   createWebhookBodySchema,

@@ -13,7 +13,7 @@ import { InvalidDomainError, normalizeDomain } from '../../audits/domain';
 import { completedAuditJson, presentAuditStatus, presentAuditSummary, presentFindings } from '../../presenters/audits';
 import { presentPage } from '../../presenters/page';
 import { ApiError } from '../../errors';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { decodeCursor, encodeCursor } from '../../presenters/cursor';
 import { caller, type ApiState } from '../context';
 import { readJsonBody } from '../middleware/json-body';
 import { bodyValidator, queryValidator } from '../validation';

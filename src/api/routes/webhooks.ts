@@ -22,7 +22,7 @@ import { generateWebhookSecret } from '../../webhooks/signing';
 import { checkWebhookUrl } from '../../outbound/url-policy';
 import { ApiError } from '../../errors';
 import { caller, type ApiContext, type ApiState } from '../context';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { decodeCursor, encodeCursor } from '../../presenters/cursor';
 import { readJsonBody } from '../middleware/json-body';
 import { tierGate } from '../middleware/tier-gate';
 import { bodyValidator, queryValidator } from '../validation';
