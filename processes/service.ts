@@ -27,6 +27,7 @@ import { connectClient, type TemporalClientBundle } from '../temporal/connection
 import { startTemporalWorker, type TemporalWorkerOptions, type RunningWorker } from '../temporal/worker';
 import { ensurePruneSchedule } from '../temporal/schedules';
 import { TemporalDeliveryControl } from '../temporal/delivery-control';
+import { dashboardMiddleware } from '../src/dashboard/router';
 
 interface CommonOptions {
   config: Config;
@@ -88,6 +89,8 @@ export async function startApi(
     baseUrl: () => config.publicBaseUrl ?? url,
     log: opts.log,
   });
+  // The customer dashboard shares the API's app and port (docs/dashboard.md).
+  app.use(dashboardMiddleware({ db, clock, config, baseUrl: () => config.publicBaseUrl ?? url, log: opts.log }));
   const server = http.createServer(app.callback());
   // Requests Node's HTTP parser refuses get the error envelope too, not Node's bare 400.
   const rawAnswers = { docsUrl: errorDocsUrl({ config, baseUrl: () => config.publicBaseUrl ?? url }), clock };

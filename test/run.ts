@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Mocha from 'mocha';
 import { startTestInfrastructure, type TestInfrastructure } from './support/infrastructure';
+import { ensureChromium } from './support/chromium';
 import { ensurePdftoppm } from './support/poppler';
 
 /**
  * `npm test`: type check and lint, then unit tests, then workflow tests (test/workflows: the workflows on a
  * dev server of their own with stubbed activities, no Postgres), then integration tests against a
- * real Temporal dev server and a real Postgres that this script starts (and removes) itself.
+ * real Temporal dev server and a real Postgres that this script starts (and removes) itself, then browser
+ * tests (test/browser: the dashboard in a real headless Chromium) against the same stack.
  * Arguments narrow the run to some test files; `--grep <text>` filters by title.
  */
 async function main(): Promise<number> {
@@ -22,6 +24,7 @@ async function main(): Promise<number> {
         ...listTests(path.join(root, 'unit')),
         ...listTests(path.join(root, 'workflows')),
         ...listTests(path.join(root, 'integration')),
+        ...listTests(path.join(root, 'browser')),
       ];
 
   if (!args.length) {
@@ -44,13 +47,16 @@ async function main(): Promise<number> {
   }
 
   let infra: TestInfrastructure | null = null;
-  if (files.some((f) => f.includes(`${path.sep}integration${path.sep}`))) {
+  const runsBrowserTests = files.some((f) => f.includes(`${path.sep}browser${path.sep}`));
+  if (runsBrowserTests || files.some((f) => f.includes(`${path.sep}integration${path.sep}`))) {
     ensurePdftoppm((line) => console.log(`  [setup] ${line}`));
+    if (runsBrowserTests) ensureChromium((line) => console.log(`  [setup] ${line}`));
     infra = await startTestInfrastructure((line) => console.log(`  [setup] ${line}`));
   }
   const runsWorkflowTests = files.some((f) => f.includes(`${path.sep}workflows${path.sep}`));
   const stopSharedServers = async () => {
     if (runsWorkflowTests) await stopWorkflowTestServer();
+    if (runsBrowserTests) await stopSharedBrowser();
     await stopSharedStack();
   };
   const mocha = new Mocha({ timeout: 30_000, reporter: 'spec', grep, rootHooks: { afterAll: stopSharedServers } });
@@ -82,6 +88,13 @@ async function stopWorkflowTestServer(): Promise<void> {
   const { stopWorkflowTestEnvironment } =
     require('./workflows/support/environment') as typeof import('./workflows/support/environment');
   await stopWorkflowTestEnvironment();
+}
+
+/** Closes the Chromium the browser tests share, if any test launched it. */
+async function stopSharedBrowser(): Promise<void> {
+  // Loaded lazily: runs without browser tests never load playwright-core.
+  const { stopBrowser } = require('./support/browser') as typeof import('./support/browser');
+  await stopBrowser();
 }
 
 /** Stops the service the integration tests share, if any test started it. */

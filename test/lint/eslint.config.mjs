@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', 'bench/out/**', 'test/fixtures/**', '**/*.cjs', '**/*.mjs'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true } },
     plugins: { '@typescript-eslint': tseslint.plugin },
     rules: {

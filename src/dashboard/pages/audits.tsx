@@ -10,6 +10,7 @@ export interface AuditListItem {
   created_at: string;
 }
 
+/** The list's filters as the form shows them: days as YYYY-MM-DD. */
 export interface AuditFilters {
   status?: string;
   completed_after?: string;
@@ -95,19 +96,9 @@ function AuditFilterForm(props: { action: string; filters: AuditFilters }) {
         ))}
       </select>
       <label for="filter-after">Completed after</label>
-      <input
-        id="filter-after"
-        name="completed_after"
-        type="date"
-        value={props.filters.completed_after?.slice(0, 10) ?? ''}
-      />
+      <input id="filter-after" name="completed_after" type="date" value={props.filters.completed_after ?? ''} />
       <label for="filter-before">Completed before</label>
-      <input
-        id="filter-before"
-        name="completed_before"
-        type="date"
-        value={props.filters.completed_before?.slice(0, 10) ?? ''}
-      />
+      <input id="filter-before" name="completed_before" type="date" value={props.filters.completed_before ?? ''} />
       <button type="submit">Filter</button>
     </form>
   );

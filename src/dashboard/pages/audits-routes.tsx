@@ -1,0 +1,170 @@
+import { accountUsage } from '../../accounts/usage';
+import { tierAtLeast } from '../../accounts/tiers';
+import { loadAudit, listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
+import type { AuditScheduler } from '../../audits/scheduler';
+import { triggerAudit } from '../../audits/trigger';
+import { ApiError } from '../../errors';
+import { hasIdShape, newRequestId } from '../../ids';
+import { completedAuditJson, presentAuditStatus, presentAuditSummary } from '../../presenters/audits';
+import { decodeCursor, encodeCursor } from '../../presenters/cursor';
+import { presentPage } from '../../presenters/page';
+import { TIERS, type AuditJson, type Tier } from '../../schemas/audit';
+import { requireLogin, may, requireRole } from '../access';
+import type { DashboardDeps } from '../deps';
+import { field, readForm } from '../form';
+import { Layout } from '../layout';
+import type { PageRoutes } from '../pages';
+import { render, renderStatus } from '../render';
+import { modePath, signedIn, type DashboardContext } from '../state';
+import { AuditDetailPage } from './audit-detail';
+import { AUDIT_STATUSES_SHOWN } from './audits-labels';
+import { AuditsPage, type AuditFilters } from './audits';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * `/audits` and `/test/audits`: the list with the API's filters, the run form (the API's trigger:
+ * same quota, burst, first-free, tier gate and outbound policy, charged alike), each audit's page
+ * and its stored JSON as a download.
+ */
+export function auditPageRoutes(pages: PageRoutes, deps: DashboardDeps & { scheduler: AuditScheduler }): void {
+  pages.get('/audits', requireLogin, async (ctx) => {
+    await renderList(ctx as DashboardContext, deps);
+  });
+
+  pages.post('/audits', requireLogin, requireRole('developer'), async (ctx) => {
+    const c = ctx as DashboardContext;
+    const me = signedIn(c);
+    const form = await readForm(c);
+    const domain = field(form, 'domain');
+    const tier = field(form, 'tier');
+    try {
+      const usage = await accountUsage(deps.db, me.workspace.accountId, deps.clock.now());
+      const identity = {
+        keyId: `user:${me.user.id}`,
+        workspaceId: me.workspace.id,
+        accountId: me.workspace.accountId,
+        mode: c.state.mode,
+        revoked: false,
+        allowedCidrs: null,
+      };
+      const body = { domain, ...((TIERS as readonly string[]).includes(tier) ? { tier: tier as Tier } : {}) };
+      const result = await triggerAudit(deps, { identity, usage }, body);
+      c.redirect(modePath(c.state.mode, `/audits/${result.response.audit_id}`));
+      c.status = 303;
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status >= 500) throw err;
+      const requestId = newRequestId();
+      deps.log?.(`dashboard audit refused (${requestId}): ${err.code}`);
+      await renderList(c, deps, { problem: { message: err.message, requestId }, domain, status: err.status });
+    }
+  });
+
+  pages.get('/audits/:auditId', requireLogin, async (ctx) => {
+    const c = ctx as DashboardContext;
+    const row = await auditInView(c, deps);
+    if (!row) return notFound(c);
+    const usage = await accountUsage(deps.db, row.account_id, deps.clock.now());
+    const json = completedAuditJson(row);
+    render(
+      c,
+      <Layout ctx={c} title={`Audit of ${row.domain}`}>
+        <AuditDetailPage
+          basePath={modePath(c.state.mode, '')}
+          plansHref="/plan"
+          status={presentAuditStatus(row)}
+          result={json === null ? null : (JSON.parse(json) as AuditJson)}
+          pdfAllowed={tierAtLeast(usage.tier, 'pro')}
+        />
+      </Layout>,
+    );
+  });
+
+  pages.get('/audits/:auditId/json', requireLogin, async (ctx) => {
+    const c = ctx as DashboardContext;
+    const row = await auditInView(c, deps);
+    const json = row ? completedAuditJson(row) : null;
+    if (!row || json === null) return notFound(c);
+    // The stored bytes as they are: identical to GET /v1/audits/{id} and the webhook body.
+    c.type = 'application/json';
+    c.set('Content-Disposition', `attachment; filename="${row.id}.json"`);
+    c.set('Cache-Control', 'no-store');
+    c.body = json;
+  });
+}
+
+async function renderList(
+  c: DashboardContext,
+  deps: DashboardDeps,
+  refused?: { problem: { message: string; requestId: string }; domain: string; status: number },
+): Promise<void> {
+  const me = signedIn(c);
+  const filters = listFilters(c.query);
+  let page: { rows: AuditRow[]; hasMore: boolean } = { rows: [], hasMore: false };
+  let problem = refused?.problem;
+  try {
+    const filter: ListFilter = {
+      workspaceId: me.workspace.id,
+      mode: c.state.mode,
+      limit: 50,
+      after: typeof c.query.cursor === 'string' ? decodeCursor(c.query.cursor, 'audit') : undefined,
+      status: filters.status as ListFilter['status'],
+      completedAfter: filters.completed_after && `${filters.completed_after}T00:00:00.000Z`,
+      // "Completed before" a day includes that whole day.
+      completedBefore: filters.completed_before && nextDay(filters.completed_before),
+    };
+    page = await listAudits(deps.db, filter);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    problem = { message: 'This page of the list no longer exists: start again from the first page.', requestId: '' };
+  }
+  const usage = await accountUsage(deps.db, me.workspace.accountId, deps.clock.now());
+  const listed = presentPage(page, presentAuditSummary, encodeCursor);
+  render(
+    c,
+    <Layout ctx={c} title="Audits">
+      <AuditsPage
+        basePath={modePath(c.state.mode, '')}
+        csrfToken={me.csrfToken}
+        canRun={may(c, 'developer')}
+        tiers={TIERS.filter((tier) => tierAtLeast(usage.tier, tier))}
+        audits={listed.data}
+        filters={filters}
+        nextCursor={listed.next_cursor}
+        problem={problem?.requestId === '' ? { message: problem.message } : problem}
+        domain={refused?.domain}
+      />
+    </Layout>,
+    refused?.status ?? 200,
+  );
+}
+
+/** The list's filters (days as YYYY-MM-DD) from the query string; anything malformed is ignored, not refused. */
+function listFilters(query: Record<string, unknown>): AuditFilters {
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : '');
+  const status = text('status');
+  const after = text('completed_after');
+  const before = text('completed_before');
+  return {
+    status: (AUDIT_STATUSES_SHOWN as readonly string[]).includes(status) ? status : undefined,
+    completed_after: DAY.test(after) && !Number.isNaN(Date.parse(after)) ? after : undefined,
+    completed_before: DAY.test(before) && !Number.isNaN(Date.parse(before)) ? before : undefined,
+  };
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
+}
+
+/** The audit `:auditId` names if it belongs to this workspace and this mode. */
+async function auditInView(c: DashboardContext, deps: DashboardDeps): Promise<AuditRow | undefined> {
+  const auditId = c.params.auditId ?? '';
+  if (!hasIdShape('audit', auditId)) return undefined;
+  const row = await loadAudit(deps.db, auditId);
+  const me = signedIn(c);
+  return row && row.workspace_id === me.workspace.id && row.mode === c.state.mode ? row : undefined;
+}
+
+function notFound(c: DashboardContext): void {
+  renderStatus(c, 404, 'Audit not found', 'There is no such audit in this workspace and mode.');
+}

@@ -1,0 +1,58 @@
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { assetRoutes } from './assets';
+import { csrfProtection } from './csrf';
+import type { DashboardDeps } from './deps';
+import { pageRoutes } from './pages';
+import { loginRoutes } from './pages/login';
+import { overviewRoutes } from './pages/overview';
+import { signupRoutes } from './pages/signup';
+import { renderStatus } from './render';
+import { securityHeaders } from './security-headers';
+import { sessionMiddleware } from './session';
+import type { DashboardContext, DashboardState } from './state';
+
+/**
+ * The customer dashboard (docs/dashboard.md), mounted on the API's Koa app: pages at `/…` (live
+ * data) and `/test/…` (test data), its assets at `/assets/…`. Every page response passes through
+ * security headers → error page → session → CSRF/Origin check, in that order.
+ */
+export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
+  const assets = new Router();
+  assets.use(securityHeaders(deps.config.publicBaseUrl));
+  assetRoutes(assets);
+
+  const router = new Router<DashboardState>();
+  router.use(securityHeaders(deps.config.publicBaseUrl));
+  router.use(errorPage(deps));
+  router.use(async (ctx, next) => {
+    ctx.state.mode = ctx.path === '/test' || ctx.path.startsWith('/test/') ? 'test' : 'live';
+    await next();
+  });
+  router.use(sessionMiddleware(deps));
+  router.use(csrfProtection(deps));
+
+  signupRoutes(router, deps);
+  loginRoutes(router, deps);
+  const pages = pageRoutes(router);
+  overviewRoutes(pages, deps);
+
+  const composed = [assets.routes(), router.routes(), router.allowedMethods()];
+  return async (ctx, next) => {
+    const run = (i: number): Promise<void> =>
+      i < composed.length ? Promise.resolve(composed[i](ctx as never, () => run(i + 1))) : next();
+    await run(0);
+  };
+}
+
+/** A failure inside a page answers with an HTML page, never the API's JSON envelope. */
+function errorPage(deps: DashboardDeps): Koa.Middleware<DashboardState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      (deps.log ?? console.error)(`dashboard ${ctx.method} ${ctx.path} failed`, err);
+      renderStatus(ctx as DashboardContext, 500, 'Something went wrong', 'Try again in a moment.');
+    }
+  };
+}

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { axe, logIn, newPage, screenshot, signUp } from '../support/browser';
+
+describe('dashboard: sign-up, log-in, log-out', function () {
+  this.timeout(90_000);
+
+  it('signs a new user up, logs out and back in', async () => {
+    const page = await newPage();
+    const { email, password } = await signUp(page);
+    await screenshot(page, 'overview');
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Overview');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    await logIn(page, email, password);
+    await page.waitForURL((u) => u.pathname === '/');
+    assert.match((await page.locator('footer').textContent()) ?? '', new RegExp(email.replace(/[.+]/g, '\\$&')));
+  });
+
+  it('has no serious accessibility violation on the sign-up and log-in pages', async () => {
+    const page = await newPage();
+    await page.goto('/signup');
+    await screenshot(page, 'signup');
+    assert.deepEqual(await axe(page), []);
+    await page.goto('/login');
+    assert.deepEqual(await axe(page), []);
+  });
+});
