@@ -90,7 +90,17 @@ export async function startApi(
     log: opts.log,
   });
   // The customer dashboard shares the API's app and port (docs/dashboard.md).
-  app.use(dashboardMiddleware({ db, clock, config, baseUrl: () => config.publicBaseUrl ?? url, log: opts.log }));
+  app.use(
+    dashboardMiddleware({
+      db,
+      clock,
+      config,
+      baseUrl: () => config.publicBaseUrl ?? url,
+      log: opts.log,
+      scheduler,
+      deliveries: new TemporalDeliveryControl(temporal.client),
+    }),
+  );
   const server = http.createServer(app.callback());
   // Requests Node's HTTP parser refuses get the error envelope too, not Node's bare 400.
   const rawAnswers = { docsUrl: errorDocsUrl({ config, baseUrl: () => config.publicBaseUrl ?? url }), clock };

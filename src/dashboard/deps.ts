@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
+import type { AuditScheduler } from '../audits/scheduler';
 
 /** What the dashboard's routes need from the composition root (processes/service.ts). */
 export interface DashboardDeps {
@@ -10,4 +11,8 @@ export interface DashboardDeps {
   /** Public base URL of the service (for links in mail and the Origin check when set). */
   baseUrl: () => string;
   log?: (message: string, err?: unknown) => void;
+  /** Starts audits run from the dashboard (the API's trigger). */
+  scheduler: AuditScheduler;
+  /** The redeliver signal of temporal/delivery-control, as the API's retry route sends it. */
+  deliveries: { redeliver(deliveryId: string): Promise<'signalled' | 'closed'> };
 }

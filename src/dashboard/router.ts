@@ -6,6 +6,7 @@ import type { DashboardDeps } from './deps';
 import { pageRoutes } from './pages';
 import { loginRoutes } from './pages/login';
 import { overviewRoutes } from './pages/overview';
+import { auditPageRoutes } from './pages/audits-routes';
 import { signupRoutes } from './pages/signup';
 import { renderStatus } from './render';
 import { securityHeaders } from './security-headers';
@@ -36,6 +37,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   loginRoutes(router, deps);
   const pages = pageRoutes(router);
   overviewRoutes(pages, deps);
+  auditPageRoutes(pages, deps);
 
   const composed = [assets.routes(), router.routes(), router.allowedMethods()];
   return async (ctx, next) => {

@@ -1,7 +1,6 @@
 import { accountUsage } from '../../accounts/usage';
 import { tierAtLeast } from '../../accounts/tiers';
 import { loadAudit, listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
-import type { AuditScheduler } from '../../audits/scheduler';
 import { triggerAudit } from '../../audits/trigger';
 import { ApiError } from '../../errors';
 import { hasIdShape, newRequestId } from '../../ids';
@@ -27,7 +26,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * same quota, burst, first-free, tier gate and outbound policy, charged alike), each audit's page
  * and its stored JSON as a download.
  */
-export function auditPageRoutes(pages: PageRoutes, deps: DashboardDeps & { scheduler: AuditScheduler }): void {
+export function auditPageRoutes(pages: PageRoutes, deps: DashboardDeps): void {
   pages.get('/audits', requireLogin, async (ctx) => {
     await renderList(ctx as DashboardContext, deps);
   });
