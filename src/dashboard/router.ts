@@ -4,8 +4,10 @@ import { assetRoutes } from './assets';
 import { csrfProtection } from './csrf';
 import type { DashboardDeps } from './deps';
 import { pageRoutes } from './pages';
+import { keyRoutes } from './pages/keys';
 import { loginRoutes } from './pages/login';
 import { overviewRoutes } from './pages/overview';
+import { planRoutes } from './pages/plan';
 import { auditPageRoutes } from './pages/audits-routes';
 import { signupRoutes } from './pages/signup';
 import { renderStatus } from './render';
@@ -37,6 +39,8 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   loginRoutes(router, deps);
   const pages = pageRoutes(router);
   overviewRoutes(pages, deps);
+  keyRoutes(pages, deps);
+  planRoutes(pages, deps);
   auditPageRoutes(pages, deps);
 
   const composed = [assets.routes(), router.routes(), router.allowedMethods()];

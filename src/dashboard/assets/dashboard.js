@@ -9,10 +9,6 @@
       button.type = 'button';
       button.className = 'secondary';
       button.textContent = 'Copy';
-      button.setAttribute(
-        'aria-label',
-        'Copy ' + (input.labels && input.labels[0] ? input.labels[0].textContent : 'value'),
-      );
       button.addEventListener('click', function () {
         input.select();
         var done = function () {

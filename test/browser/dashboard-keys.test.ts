@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { addMembership, insertUser } from '../../src/people/users';
+import { axe, logIn, newPage, screenshot, signUp, TEST_PASSWORD, uniqueEmail } from '../support/browser';
+import { api, getStack } from '../support/stack';
+
+/** Creates a key on the keys page and returns the secret shown once. */
+async function createKey(page: Page, path: string): Promise<string> {
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const field = page.getByLabel('New API key');
+  assert.equal(await field.getAttribute('readonly'), '');
+  return field.inputValue();
+}
+
+/** The API's answer to GET /v1/usage with this key, once the key's change has reached the API's cache. */
+async function usageStatusBecomes(key: string, expected: number): Promise<number> {
+  let status = 0;
+  for (let i = 0; i < 50 && status !== expected; i++) {
+    status = (await api('GET', '/v1/usage', { key })).status;
+    if (status !== expected) await new Promise((r) => setTimeout(r, 200));
+  }
+  return status;
+}
+
+describe('dashboard: API keys', function () {
+  this.timeout(90_000);
+
+  it('creates a test key that works on the API, shows it once, and revokes it', async () => {
+    const page = await newPage();
+    const { email, password } = await signUp(page);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await logIn(page, email, password);
+    await page.waitForURL((u) => u.pathname === '/');
+
+    const key = await createKey(page, '/test/keys');
+    assert.match(key, /^svc_test_/);
+    await screenshot(page, 'keys-created');
+    assert.equal((await api('GET', '/v1/usage', { key })).status, 200);
+
+    await page.goto('/test/keys');
+    assert.equal(await page.getByLabel('New API key').count(), 0, 'the secret is shown only once');
+    const row = page.getByRole('row', { name: new RegExp(key.slice(0, 12)) });
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await page.waitForURL((u) => u.pathname === '/test/keys');
+    assert.match((await row.textContent()) ?? '', /Revoked/);
+    assert.equal(await usageStatusBecomes(key, 401), 401);
+  });
+
+  it('shows viewers no "Create key" button and refuses their forged POST', async () => {
+    const owner = await newPage();
+    const { workspaceId } = await signUp(owner);
+    const { db, clock, url } = await getStack();
+    const viewerEmail = uniqueEmail('viewer');
+    const viewer = await insertUser(db, { email: viewerEmail, password: TEST_PASSWORD, now: clock.now() });
+    await addMembership(db, { workspaceId, userId: viewer.id, role: 'viewer', now: clock.now() });
+
+    const page = await newPage();
+    await logIn(page, viewerEmail, TEST_PASSWORD);
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.goto('/test/keys');
+    assert.equal(await page.getByRole('button', { name: 'Create key' }).count(), 0);
+    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+    const forged = await page.request.post('/test/keys', { form: { _csrf: csrf }, headers: { Origin: url } });
+    assert.equal(forged.status(), 403);
+    assert.equal((await db('api_keys').where({ workspace_id: workspaceId }).count('* as n'))[0].n, '0');
+  });
+
+  it('has no serious accessibility violation on the overview, keys and plan pages', async () => {
+    const page = await newPage();
+    await signUp(page);
+    for (const path of ['/', '/keys', '/test/keys', '/plan']) {
+      await page.goto(path);
+      await screenshot(page, `page${path.replace(/\//g, '-') || '-overview'}`);
+      assert.deepEqual(await axe(page), [], path);
+    }
+  });
+});
