@@ -1,5 +1,6 @@
 import { getElementsByTagName, textContent } from 'domutils';
 import { isTag, type ChildNode, type Element } from 'domhandler';
+import { pageCss } from './page-css';
 import { attr, hasAncestor, snippet, truncate, type ParsedPage } from './parse';
 import { EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, pageAnalyzer, pageIssues, type Analyzer, type Issue } from './types';
 
@@ -9,17 +10,12 @@ function nonBlank(v: string | undefined): boolean {
   return v !== undefined && v.trim() !== '';
 }
 
-/** Not exposed to assistive technologies, so it needs no name. */
-function hiddenFromAT(el: Element): boolean {
-  return attr(el, 'hidden') !== undefined || (attr(el, 'aria-hidden') ?? '').trim().toLowerCase() === 'true';
-}
-
 // ── A11Y_FORM_LABEL_MISSING ──────────────────────────────────────────────────────────────────────
 
 /** Input types that need no label: not shown, or named by their value or alt. */
 const UNLABELLED_INPUT_TYPES = new Set(['hidden', 'submit', 'button', 'image', 'reset']);
 
-/** Labelled by <label for>, a wrapping <label>, aria-label, aria-labelledby or title (placeholder is not a label). */
+/** Labelled by <label for>, a wrapping <label>, aria-label, aria-labelledby or title (a placeholder is judged apart). */
 export function fieldHasLabel(el: Element, labelFor: ReadonlySet<string>): boolean {
   const id = attr(el, 'id');
   if (id !== undefined && id !== '' && labelFor.has(id)) return true;
@@ -33,7 +29,9 @@ export const formLabelMissing = pageAnalyzer('A11Y_FORM_LABEL_MISSING', (p) => {
     ...p.elements('input').filter((i) => !UNLABELLED_INPUT_TYPES.has((attr(i, 'type') ?? '').trim().toLowerCase())),
     ...p.elements('select'),
     ...p.elements('textarea'),
-  ].filter((f) => !hiddenFromAT(f) && !/^(presentation|none)$/.test((attr(f, 'role') ?? '').trim().toLowerCase()));
+  ].filter(
+    (f) => !pageCss(p).isHidden(f) && !/^(presentation|none)$/.test((attr(f, 'role') ?? '').trim().toLowerCase()),
+  );
   if (fields.length === 0) return null;
   const labelFor = new Set(
     p
@@ -44,8 +42,16 @@ export const formLabelMissing = pageAnalyzer('A11Y_FORM_LABEL_MISSING', (p) => {
   const issues: Issue[] = [];
   for (const f of fields) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-    if (!fieldHasLabel(f, labelFor))
-      issues.push({ outcome: 'fail', message: `A form field (<${f.name}>) has no label.`, evidence: snippet(p, f) });
+    if (fieldHasLabel(f, labelFor)) continue;
+    // axe accepts a non-empty placeholder as the field's name; it is still a weak one, so it is noted.
+    if (nonBlank(attr(f, 'placeholder')))
+      issues.push({
+        outcome: 'warn',
+        severity: 'info',
+        message: `A form field (<${f.name}>) is named only by its placeholder, which disappears while typing.`,
+        evidence: snippet(p, f),
+      });
+    else issues.push({ outcome: 'fail', message: `A form field (<${f.name}>) has no label.`, evidence: snippet(p, f) });
   }
   return pageIssues(issues);
 });
@@ -71,7 +77,7 @@ export const controlNameMissing = pageAnalyzer('A11Y_CONTROL_NAME_MISSING', (p) 
     ...p.elements('a').filter((a) => attr(a, 'href') !== undefined && !hasAncestor(a, 'svg')),
     ...p.elements('button'),
     ...p.elements('input').filter((i) => (attr(i, 'type') ?? '').trim().toLowerCase() === 'button'),
-  ].filter((c) => !hiddenFromAT(c));
+  ].filter((c) => !pageCss(p).isHidden(c)); // hidden by markup or the page's CSS: not exposed, needs no name
   if (controls.length === 0) return null;
   const issues: Issue[] = [];
   for (const c of controls) {

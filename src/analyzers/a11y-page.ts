@@ -1,4 +1,5 @@
 import type { Element } from 'domhandler';
+import { pageCss } from './page-css';
 import { attr, metaNamed, snippet, startTag, truncate, type ParsedPage } from './parse';
 import {
   EVIDENCE_MAX,
@@ -74,7 +75,7 @@ export const imgAltMissing = pageAnalyzer('A11Y_IMG_ALT_MISSING', (p) => {
   const issues: Issue[] = [];
   for (const img of imgs) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-    if (!imgHasAlt(img))
+    if (!imgHasAlt(img) && !pageCss(p).isHidden(img))
       issues.push({ outcome: 'fail', message: 'Image without an alt attribute.', evidence: snippet(p, img) });
   }
   for (const input of inputs) {

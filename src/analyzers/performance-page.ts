@@ -1,5 +1,6 @@
 import type { Element } from 'domhandler';
 import { headerEvidence } from './evidence';
+import { pageCss } from './page-css';
 import { attr, snippet, truncate } from './parse';
 import { headerValue, mediaType, type HeaderMap } from './snapshot';
 import {
@@ -99,7 +100,8 @@ export const imgUnsized = pageAnalyzer('PERF_IMG_UNSIZED', (p) => {
   const issues: Issue[] = [];
   for (const img of imgs) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-    if (!imgIsSized(img))
+    // Sized by a <style> rule counts as sized; an image the site's CSS hides causes no layout shift.
+    if (!imgIsSized(img) && !pageCss(p).isSizedByCss(img) && !pageCss(p).isHidden(img))
       issues.push({ outcome: 'fail', message: 'Image without width and height.', evidence: snippet(p, img) });
   }
   return issues.length === 0 ? PAGE_PASS : pageIssues(issues);

@@ -4,7 +4,6 @@ import { headerValue, mediaType, type SnapshotResource } from './snapshot';
 import { normalizeUrl, plural, sameSite } from './site-util';
 import {
   EVIDENCE_MAX,
-  MAX_URLS_PER_FINDING,
   PAGE_PASS,
   defineAnalyzer,
   pageAnalyzer,
@@ -54,7 +53,7 @@ export const ttfbSlow = siteAnalyzer('PERF_TTFB_SLOW', (_s, observed) => {
           .join('; '),
         EVIDENCE_MAX,
       ),
-      urls: slow.slice(0, MAX_URLS_PER_FINDING).map((o) => o.url),
+      urls: slow.map((o) => o.url),
     });
   }
   return { ...outcome, findings };

@@ -1,38 +1,12 @@
 import { textContent } from 'domutils';
 import type { Element } from 'domhandler';
+import { GENERIC_LINK_TEXTS } from './generic-link-texts';
 import { attr, hasAncestor, snippet } from './parse';
 import { MAX_ISSUES_PER_PAGE, pageAnalyzer, pageIssues, type Issue } from './types';
 
 /** SEO checks of <a> anchors: generic link texts and links crawlers cannot follow. */
 
 // ── SEO_LINK_TEXT_GENERIC ────────────────────────────────────────────────────────────────────────
-
-/** Lighthouse link-text's English list, plus a few common variants. */
-export const GENERIC_LINK_TEXTS: ReadonlySet<string> = new Set([
-  'click here',
-  'click this',
-  'click',
-  'go',
-  'here',
-  'information',
-  'learn more',
-  'more',
-  'more info',
-  'more information',
-  'right here',
-  'read more',
-  'see more',
-  'start',
-  'this',
-  'continue',
-  'continue reading',
-  'details',
-  'find out more',
-  'link',
-  'read on',
-  'this page',
-  'this link',
-]);
 
 /** Lower-cased, whitespace collapsed, surrounding punctuation and arrows ("Read more »", "here.") removed. */
 export function normalizeLinkText(text: string): string {
@@ -75,21 +49,31 @@ export const linkTextGeneric = pageAnalyzer('SEO_LINK_TEXT_GENERIC', (p) => {
 const NON_LINK_ROLES =
   /^(button|tab|menuitem|menuitemcheckbox|menuitemradio|option|switch|checkbox|radio|treeitem|presentation|none)$/;
 
-/** Why an anchor cannot be followed by a crawler, or null when it is fine (or not meant as a link). */
+/** An inline event handler (onclick, onmousedown…): the anchor does something by script. */
+function hasHandler(a: Element): boolean {
+  return Object.keys(a.attribs).some((name) => /^on[a-z]+$/.test(name));
+}
+
+/**
+ * Why an anchor cannot be followed by a crawler, or null when it is fine (or not meant as a link).
+ * Follows Lighthouse's crawlable-anchors: `javascript:` URLs (`javascript:void(0)` and the like) and
+ * empty hrefs fail; an anchor without href fails only when a handler makes it act as a link; an
+ * anchor with a role (a `role=button` toggle), a name or a mailto: URL is not judged.
+ */
 export function anchorProblem(a: Element): string | null {
   if (hasAncestor(a, 'svg')) return null;
   const role = (attr(a, 'role') ?? '').trim().toLowerCase();
   if (NON_LINK_ROLES.test(role)) return null;
   const href = attr(a, 'href');
-  const onclick = attr(a, 'onclick') ?? '';
   if (href === undefined) {
     if (attr(a, 'name') !== undefined) return null; // a named jump target, not a link
-    if (attr(a, 'id') !== undefined && textContent(a).trim() === '') return null;
-    return 'has no href';
+    return hasHandler(a) ? 'has no href and works by script' : null;
   }
-  const h = href.trim();
+  const h = href.replace(/\s/g, '');
+  if (/^mailto:/i.test(h)) return null;
   if (/^javascript:/i.test(h)) return 'uses a javascript: URL';
-  if ((h === '' || h === '#') && /window\.(location|open)\b|location\.href\s*=/.test(onclick))
+  if (h === '') return 'has an empty href';
+  if (h === '#' && /window\.(location|open)\b|location\.href\s*=/.test(attr(a, 'onclick') ?? ''))
     return 'navigates with a script instead of an href';
   return null;
 }

@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
 import { attr, snippet, truncate, type ParsedPage } from './parse';
 import { anchorNotCrawlable, linkTextGeneric } from './seo-anchors';
-import { headerValues } from './snapshot';
+import { headerValues, type CrawlSnapshot, type IndexAlias } from './snapshot';
 import { isAbsoluteHttpUrl, knownUrlStatuses, normalizeUrl } from './site-util';
 import {
   EVIDENCE_MAX,
@@ -116,8 +116,10 @@ export const canonicalInvalid = defineAnalyzer<CanonicalObservation | null>({
   },
   finish(snapshot, observed) {
     const statuses = knownUrlStatuses(snapshot);
-    return perPage(observed, ({ value: c }) => {
-      if (!c) return null;
+    const aliases = aliasesByPage(snapshot);
+    return perPage(observed, ({ value: c, page, isHtml }) => {
+      const alias = isHtml ? aliases.get(normalizeUrl(page.url) ?? page.url) : undefined;
+      if (!c) return alias ? pageIssues([aliasWithoutCanonical(alias)]) : null;
       const issues = [...c.issues];
       const s = c.target !== null ? statuses.get(c.target) : undefined;
       if (s && s.status !== 200) {
@@ -136,6 +138,26 @@ export const canonicalInvalid = defineAnalyzer<CanonicalObservation | null>({
     });
   },
 });
+
+/** Crawled page URL (normalized) → a second URL of it that the site links to. */
+function aliasesByPage(snapshot: CrawlSnapshot): Map<string, IndexAlias> {
+  const out = new Map<string, IndexAlias>();
+  for (const a of snapshot.indexAliases ?? []) out.set(normalizeUrl(a.aliasOf) ?? a.aliasOf, a);
+  return out;
+}
+
+/** Two URLs serve the page and it names neither as canonical: search engines see duplicates. */
+function aliasWithoutCanonical(alias: IndexAlias): Issue {
+  return {
+    outcome: 'warn',
+    message:
+      'The page is also linked under a second URL (its /index.html form or the reverse) and declares no canonical URL, so search engines see duplicate pages.',
+    evidence: truncate(
+      `${alias.url} = ${alias.aliasOf}; add <link rel="canonical" href="${alias.aliasOf}">`,
+      EVIDENCE_MAX,
+    ),
+  };
+}
 
 // ── SEO_HREFLANG_INVALID ─────────────────────────────────────────────────────────────────────────
 

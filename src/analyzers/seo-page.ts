@@ -4,6 +4,7 @@ import type { Element } from 'domhandler';
 import { headerEvidence } from './evidence';
 import { attr, hasAncestor, metaNamed, snippet, truncate, type ParsedPage } from './parse';
 import { firstCanonical } from './seo-links';
+import { titleLengthIssue } from './title-length';
 import { headerValues } from './snapshot';
 import { normalizeUrl } from './site-util';
 import {
@@ -39,6 +40,7 @@ export function titleText(p: ParsedPage): string | null {
 export const httpStatusError = pageAnalyzer('SEO_HTTP_STATUS_ERROR', (p) => {
   const status = p.page.status;
   if (status < 400) return PAGE_PASS;
+  if ((p.page.foundOn ?? []).length > 0) return null; // one broken URL: SEO_BROKEN_LINK reports it with its links
   const reason = STATUS_CODES[status];
   return pageFail(
     `The page answers HTTP ${status}${reason ? ` (${reason})` : ''}.`,
@@ -196,16 +198,13 @@ export const noindex = pageAnalyzer('SEO_NOINDEX', (p) => {
 
 // ── SEO_TITLE_DUPLICATE ──────────────────────────────────────────────────────────────────────────
 
-export const TITLE_MIN_CHARS = 30;
-export const TITLE_MAX_CHARS = 60;
-
 interface TitleObservation {
   title: string;
   /** Pages declaring the same canonical are one document for search engines: their titles may match. */
   key: string;
 }
 
-/** A title shared by distinct pages fails; a unique title outside 30–60 characters warns. */
+/** A title shared by distinct pages fails; a unique title outside 30–60 in display width (CJK counts 2) warns. */
 export const titleDuplicate = defineAnalyzer<TitleObservation | null>({
   code: 'SEO_TITLE_DUPLICATE',
   observe(p) {
@@ -229,19 +228,8 @@ export const titleDuplicate = defineAnalyzer<TitleObservation | null>({
       const shared = keysByTitle.get(t.title)!.size;
       if (shared > 1)
         issues.push({ outcome: 'fail', message: `The same title is used on ${shared} different pages.`, evidence });
-      const length = [...t.title].length;
-      if (length < TITLE_MIN_CHARS)
-        issues.push({
-          outcome: 'warn',
-          message: `The title is only ${length} characters long (under ${TITLE_MIN_CHARS}).`,
-          evidence,
-        });
-      else if (length > TITLE_MAX_CHARS)
-        issues.push({
-          outcome: 'warn',
-          message: `The title is ${length} characters long (over ${TITLE_MAX_CHARS}), so search results cut it off.`,
-          evidence,
-        });
+      const length = titleLengthIssue(t.title, evidence);
+      if (length) issues.push(length);
       return pageIssues(issues);
     });
   },

@@ -4,7 +4,6 @@ import { homeUrl, normalizeUrl, plural, sameSite, statusText, worstStatus } from
 import {
   EVIDENCE_MAX,
   MAX_FINDINGS_PER_ANALYZER,
-  MAX_URLS_PER_FINDING,
   notApplicable,
   siteAnalyzer,
   siteOutcome,
@@ -217,7 +216,7 @@ export const robotsBlocked = siteAnalyzer('SEO_ROBOTS_BLOCKED', (snapshot, obser
     return {
       message: `robots.txt blocks ${what} for ${g.agent}.`,
       evidence: truncate(`${ruleText} (matches ${g.urls[0]})`, EVIDENCE_MAX),
-      urls: g.urls.slice(0, MAX_URLS_PER_FINDING),
+      urls: g.urls,
     };
   });
   const failed = groups.some((g) => g.why !== 'linked');

@@ -6,7 +6,6 @@ import { normalizeUrl, plural, sameSite, statusText } from './site-util';
 import {
   EVIDENCE_MAX,
   MAX_FINDINGS_PER_ANALYZER,
-  MAX_URLS_PER_FINDING,
   PAGE_PASS,
   notApplicable,
   pageIssues,
@@ -118,13 +117,14 @@ export const redirectChain = siteAnalyzer('SEO_REDIRECT_CHAIN', (_snapshot, obse
 // ── SEO_BROKEN_LINK ──────────────────────────────────────────────────────────────────────────────
 
 /**
- * Units: every crawled page found through a link (depth ≥ 1) and every checked link or resource
+ * Units: every crawled page found through a link on another page and every checked link or resource
  * target. Score = share of targets that do not answer 4xx/5xx; unreachable targets are not counted.
  */
 export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
   const targets = new Map<string, { status: number; foundOn: readonly string[]; kind: string }>();
   for (const p of snapshot.pages) {
-    if (p.depth === 0) continue;
+    // Pages no crawled page links to (the home page, sitemap-only URLs) are SEO_HTTP_STATUS_ERROR's.
+    if (p.depth === 0 || (p.foundOn ?? []).length === 0) continue;
     const u = normalizeUrl(p.url) ?? p.url;
     if (!targets.has(u)) targets.set(u, { status: p.status, foundOn: p.foundOn ?? [], kind: 'page' });
   }
@@ -149,7 +149,7 @@ export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
         `${url} → HTTP ${t.status}${t.foundOn.length > 0 ? `; linked from ${t.foundOn.slice(0, 3).join(', ')}` : ''}`,
         EVIDENCE_MAX,
       ),
-      urls: [url, ...t.foundOn.filter((f) => f !== url)].slice(0, MAX_URLS_PER_FINDING),
+      urls: [url, ...t.foundOn.filter((f) => f !== url)],
     };
   });
   if (broken.length > MAX_FINDINGS_PER_ANALYZER)

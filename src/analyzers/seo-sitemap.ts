@@ -1,11 +1,10 @@
 import { attr, metaNamed, truncate, type ParsedPage } from './parse';
 import { xRobotsNoindex } from './seo-page';
 import { headerValues, type CrawlSnapshot, type SitemapFetch } from './snapshot';
-import { homeUrl, knownUrlStatuses, normalizeUrl, plural, statusText, worstStatus } from './site-util';
+import { homeUrl, knownUrlStatuses, normalizeUrl, plural, sameSite, statusText, worstStatus } from './site-util';
 import {
   EVIDENCE_MAX,
   MAX_FINDINGS_PER_ANALYZER,
-  MAX_URLS_PER_FINDING,
   defineAnalyzer,
   notApplicable,
   siteOutcome,
@@ -57,6 +56,7 @@ export const sitemapInvalid = defineAnalyzer<boolean>({
     );
     if (valid.length === 0) flagNoValidSitemap(snapshot, fetches, flag);
     for (const f of fetches) flagSitemapFile(f, valid.length > 0, flag);
+    for (const f of valid) flagForeignEntries(snapshot, f, flag);
     flagSitemapEntries(snapshot, valid, observed, flag);
     return siteOutcome(status, findings.slice(0, MAX_FINDINGS_PER_ANALYZER));
   },
@@ -73,7 +73,7 @@ function flagNoValidSitemap(snapshot: CrawlSnapshot, fetches: readonly SitemapFe
         ? 'The site has no XML sitemap: robots.txt names none and /sitemap.xml was not found.'
         : 'No valid XML sitemap was found.',
     evidence: truncate(tried.length > 0 ? tried.join('; ') : '(no Sitemap: line in robots.txt)', EVIDENCE_MAX),
-    urls: fetches.length > 0 ? fetches.map((f) => f.url).slice(0, MAX_URLS_PER_FINDING) : [homeUrl(snapshot)],
+    urls: fetches.length > 0 ? fetches.map((f) => f.url) : [homeUrl(snapshot)],
   });
 }
 
@@ -118,6 +118,17 @@ function flagSitemapFile(f: SitemapFetch, anyValid: boolean, flag: Flag): void {
   }
 }
 
+/** Entries that are not absolute http(s) URLs of the audited site (e.g. `<loc>None</loc>`) make the file invalid. */
+function flagForeignEntries(snapshot: CrawlSnapshot, f: SitemapFetch, flag: Flag): void {
+  const foreign = (f.locs ?? []).filter((loc) => !/^https?:\/\//i.test(loc) || !sameSite(snapshot, loc));
+  if (foreign.length === 0) return;
+  flag('fail', {
+    message: `A sitemap lists ${plural(foreign.length, 'entry', 'entries')} that ${foreign.length === 1 ? 'is not an absolute URL' : 'are not absolute URLs'} of the site.`,
+    evidence: truncate(`${f.url}: ${foreign.map((loc) => `<loc>${loc}</loc>`).join(' ')}`, EVIDENCE_MAX),
+    urls: [f.url],
+  });
+}
+
 /** Entries of <urlset> sitemaps that the crawl (or link checks) saw answering non-200 or noindex. */
 function flagSitemapEntries(
   snapshot: CrawlSnapshot,
@@ -158,7 +169,7 @@ function flagSitemapEntries(
           ? `The sitemap lists ${plural(g.entries.length, 'URL')} marked noindex.`
           : `The sitemap lists ${plural(g.entries.length, 'URL')} that ${g.entries.length === 1 ? 'does' : 'do'} not answer 200 (errors or redirects).`,
       evidence: truncate(g.evidence, EVIDENCE_MAX),
-      urls: g.entries.slice(0, MAX_URLS_PER_FINDING),
+      urls: g.entries,
     });
   }
 }

@@ -152,6 +152,8 @@ export interface CrawlSnapshot {
   readonly robotsDisallowed?: readonly DisallowedUrl[];
   /** Every sitemap requested (robots.txt Sitemap: lines, /sitemap.xml, index children) (SEO_SITEMAP_INVALID). */
   readonly sitemaps?: readonly SitemapFetch[];
+  /** `/index.html` URLs linked on the site whose directory URL was crawled: not crawled again (SEO_CANONICAL_INVALID). */
+  readonly indexAliases?: readonly IndexAlias[];
   /** Status checks of link and resource targets that were not crawled as pages (SEO_BROKEN_LINK). */
   readonly linkChecks?: readonly LinkCheck[];
   /** GET /llms.txt (SEO_LLMS_TXT). */
@@ -245,4 +247,12 @@ export function mediaType(headers: HeaderMap): string {
   if (!ct) return '';
   const semi = ct.indexOf(';');
   return (semi === -1 ? ct : ct.slice(0, semi)).trim().toLowerCase();
+}
+
+/** A second URL of a crawled page: `/dir/index.html` for `/dir/` (or the reverse, whichever came second). */
+export interface IndexAlias {
+  readonly url: string;
+  /** The crawled URL it is an alias of. */
+  readonly aliasOf: string;
+  readonly foundOn: readonly string[];
 }

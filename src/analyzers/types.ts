@@ -82,7 +82,6 @@ export function siteAnalyzer(
 }
 
 export const MAX_FINDINGS_PER_ANALYZER = 20;
-export const MAX_URLS_PER_FINDING = 100;
 export const EVIDENCE_MAX = 300;
 /** Issues a page check lists for one page at most. */
 export const MAX_ISSUES_PER_PAGE = 20;
@@ -124,7 +123,10 @@ export function pageWarn(message: string, evidence: string): PageResult {
 /** Several problems on one page (e.g. each offending <img>): the page takes the worst outcome. */
 export function pageIssues(issues: Issue[]): PageResult {
   if (issues.length === 0) return PAGE_PASS;
-  return { outcome: issues.some((i) => i.outcome === 'fail') ? 'fail' : 'warn', issues };
+  // An info-level issue is reported but does not fail or warn the page (e.g. a placeholder-only label).
+  const judged = issues.filter((i) => i.severity !== 'info');
+  if (judged.length === 0) return { outcome: 'pass', issues };
+  return { outcome: judged.some((i) => i.outcome === 'fail') ? 'fail' : 'warn', issues };
 }
 
 const OUTCOME_SCORE = { pass: 1, warn: 0.5, fail: 0 } as const;
@@ -171,9 +173,9 @@ function toDrafts(groups: { issue: Issue; urls: string[] }[]): FindingDraft[] {
   const kept = groups.slice(0, MAX_FINDINGS_PER_ANALYZER);
   const drafts = kept.map(({ issue, urls }) => {
     let message = issue.message;
-    if (urls.length > 1)
-      message += ` Found at ${urls.length} URLs${urls.length > MAX_URLS_PER_FINDING ? ` (first ${MAX_URLS_PER_FINDING} listed)` : ''}.`;
-    const d: FindingDraft = { message, evidence: issue.evidence, urls: urls.slice(0, MAX_URLS_PER_FINDING) };
+    if (urls.length > 1) message += ` Found at ${urls.length} URLs.`;
+    // Every affected page is named: only the evidence shown is capped.
+    const d: FindingDraft = { message, evidence: issue.evidence, urls };
     if (issue.severity) d.severity = issue.severity;
     return d;
   });

@@ -72,6 +72,7 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
     securityTxt,
     corsProbe,
     robotsDisallowed: [...frontier.disallowed.values()],
+    ...(frontier.indexAliases.size > 0 ? { indexAliases: [...frontier.indexAliases.values()] } : {}),
     sitemaps,
     linkChecks,
     llmsTxt,

@@ -1,4 +1,4 @@
-import type { DisallowedUrl, LinkCheck, SnapshotPage, SnapshotResource } from '../analyzers/snapshot';
+import type { DisallowedUrl, IndexAlias, LinkCheck, SnapshotPage, SnapshotResource } from '../analyzers/snapshot';
 import { isSameSite, type CrawlContext } from './context';
 import { CRAWL_LIMITS } from './limits';
 import type { PageLinks } from './page-links';
@@ -16,6 +16,11 @@ export interface Discovered {
 }
 
 type DisallowedRecord = DisallowedUrl & { foundOn: string[] };
+
+/** `/dir/index.html` and `/dir/` are one page on static hosts: both map to the directory URL. */
+function indexAliasKey(url: string): string {
+  return url.replace(/^([^?#]*\/)index\.html?(?=$|[?#])/i, '$1');
+}
 
 function addFoundOn(foundOn: string[], pageUrl: string): void {
   if (foundOn.length < CRAWL_LIMITS.foundOnCap && !foundOn.includes(pageUrl)) foundOn.push(pageUrl);
@@ -35,8 +40,12 @@ export class Frontier {
   readonly resourceRefs = new Map<string, { kind: SnapshotResource['kind']; foundOn: string[] }>();
   /** Pages found but unreachable: reported as link checks with no status. */
   readonly unreachablePages: LinkCheck[] = [];
+  /** Second URLs of discovered pages (`/index.html` aliases), not crawled again. */
+  readonly indexAliases = new Map<string, IndexAlias & { foundOn: string[] }>();
   /** url → discovery record, for foundOn updates. */
   private readonly discovered = new Map<string, Discovered>();
+  /** indexAliasKey → the first discovered URL with that key. */
+  private readonly byAliasKey = new Map<string, string>();
   pageRequests = 0;
   rateLimitedPages = 0;
 
@@ -46,6 +55,7 @@ export class Frontier {
   ) {
     this.seen = new Set([home.url]);
     this.discovered.set(home.url, home);
+    this.byAliasKey.set(indexAliasKey(home.url), home.url);
   }
 
   /** Most page requests kept answering 429 (once at least `minRequests` were made). */
@@ -118,6 +128,13 @@ export class Frontier {
       return null;
     }
     if (this.seen.has(link)) return null; // a redirect target already crawled
+    const aliasOf = this.byAliasKey.get(indexAliasKey(link));
+    if (aliasOf !== undefined) {
+      const alias = this.indexAliases.get(link) ?? { url: link, aliasOf, foundOn: [] };
+      addFoundOn(alias.foundOn, pageUrl);
+      this.indexAliases.set(link, alias);
+      return null;
+    }
     if (!(await robots.isAllowed(link))) {
       this.recordDisallowed(link, depth, [pageUrl]);
       return null;
@@ -128,6 +145,7 @@ export class Frontier {
     }
     const found: Discovered = { url: link, depth, foundOn: [pageUrl] };
     this.discovered.set(link, found);
+    this.byAliasKey.set(indexAliasKey(link), link);
     this.seen.add(link);
     return found;
   }

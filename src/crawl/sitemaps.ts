@@ -140,6 +140,8 @@ export async function mergeSitemapUrls(
   const sitemapUrls = new Set<string>();
   for (const sitemap of sitemaps) {
     for (const loc of sitemap.locs ?? []) {
+      // Entries must be absolute URLs; `<loc>None</loc>` names no page (SEO_SITEMAP_INVALID reports it).
+      if (!/^https?:\/\//i.test(loc)) continue;
       const url = resolveUrl(loc, context.homeUrl);
       if (url) sitemapUrls.add(url);
     }

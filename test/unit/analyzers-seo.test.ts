@@ -236,10 +236,11 @@ describe('SEO site analyzers', () => {
 
   it('SEO_BROKEN_LINK: crawled 4xx/5xx pages and failed link checks, with the pages linking to them', () => {
     assert.equal(run(brokenLink, [page({ path: '/', depth: 0 })]).status, 'not_applicable');
-    assert.equal(run(brokenLink, [page({ path: '/', depth: 0 }), page()]).status, 'pass');
+    const linked = { foundOn: [`${ORIGIN}/`] };
+    assert.equal(run(brokenLink, [page({ path: '/', depth: 0 }), page(linked)]).status, 'pass');
     const out = run(
       brokenLink,
-      [page({ path: '/', depth: 0 }), page({ path: '/gone', status: 404, foundOn: [`${ORIGIN}/`] }), page()],
+      [page({ path: '/', depth: 0 }), page({ path: '/gone', status: 404, ...linked }), page(linked)],
       {
         linkChecks: [
           { url: `${ORIGIN}/img/logo.png`, status: 500, foundOn: [`${ORIGIN}/`, `${ORIGIN}/a`], kind: 'resource' },
@@ -389,7 +390,7 @@ describe('SEO link and markup analyzers', () => {
     assert.deepEqual(
       bad.findings.map((f) => f.message),
       [
-        'A link has no href, so crawlers cannot follow it.',
+        'A link has no href and works by script, so crawlers cannot follow it.',
         'A link uses a javascript: URL, so crawlers cannot follow it.',
         'A link navigates with a script instead of an href, so crawlers cannot follow it.',
       ],

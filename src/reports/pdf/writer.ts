@@ -1,5 +1,6 @@
 import type { AuditJson } from '../../schemas/audit';
 import type { Branding } from '../branding';
+import { codeSpans } from './code-spans';
 import { displayDomain } from './display-names';
 import { FontPicker, type FontName } from './fonts';
 import { CONTENT_WIDTH, MARGIN, PAGE, TEXT } from './theme';
@@ -88,7 +89,7 @@ export class ReportWriter {
     doc.fillColor(TEXT);
   }
 
-  /** "Label: text" paragraph, the label in bold. */
+  /** "Label: text" paragraph, the label in bold, `code` in the text set in monospace. */
   labelled(label: string, text: string): void {
     const doc = this.doc;
     this.ensure(28);
@@ -97,7 +98,12 @@ export class ReportWriter {
       .fontSize(9.5)
       .fillColor(TEXT)
       .text(`${label} `, MARGIN.left + 10, doc.y, { continued: true, width: CONTENT_WIDTH - 10 });
-    doc.font('body').text(text, { width: CONTENT_WIDTH - 10 });
+    const spans = codeSpans(text);
+    spans.forEach((span, i) =>
+      doc
+        .font(span.code ? 'mono' : 'body')
+        .text(span.text, { width: CONTENT_WIDTH - 10, continued: i < spans.length - 1 }),
+    );
     doc.moveDown(0.25);
   }
 }
