@@ -13,9 +13,12 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 }
 
-/** The origin pages are served from: PUBLIC_BASE_URL's when set (behind a proxy), else the request's. */
+/**
+ * The origin pages are served from: PUBLIC_BASE_URL's when set (behind a proxy), else the request's
+ * scheme and Host (not Koa 3's ctx.origin, which echoes the Origin header).
+ */
 function expectedOrigin(ctx: DashboardContext, deps: DashboardDeps): string {
-  return deps.config.publicBaseUrl ? new URL(deps.config.publicBaseUrl).origin : ctx.origin;
+  return deps.config.publicBaseUrl ? new URL(deps.config.publicBaseUrl).origin : `${ctx.protocol}://${ctx.host}`;
 }
 
 /** Origin (or, from older browsers, Referer) names this site: a POST from another site is refused. */
