@@ -14,10 +14,9 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { Deadline, wrapError, type ExchangeState } from './deadline';
 import { OutboundError } from './errors';
-import { agentFor, originKey } from './pinned-agents';
+import { agentFor } from './pinned-agents';
 import type { CidrList } from './policy';
 import { resolveAllowed, type LookupAllFn } from './resolve';
-import type { TlsFacts } from './tls-facts';
 
 /** Honest default User-Agent naming the bot (ANALYZERS.md "Crawl rules"). */
 export const DEFAULT_USER_AGENT = 'DomainAuditBot/0.1 (+https://domain-audit.example/bot)';
@@ -51,7 +50,6 @@ export interface OutboundResponse {
   totalMs: number;
   /** The pinned address the connection went to. */
   remoteAddress: string;
-  tls?: TlsFacts;
 }
 
 /** An absolute http(s) URL without credentials or fragment, or an OutboundError. */
@@ -105,7 +103,7 @@ export async function outboundRequest(opts: OutboundRequestOptions): Promise<Out
 
     const outHeaders: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) outHeaders[k] = v;
-    const response: OutboundResponse = {
+    return {
       url: url.href,
       status: res.statusCode,
       headers: outHeaders,
@@ -115,11 +113,6 @@ export async function outboundRequest(opts: OutboundRequestOptions): Promise<Out
       totalMs: Math.round((performance.now() - started) * 10) / 10,
       remoteAddress: resolved.address,
     };
-    if (url.protocol === 'https:') {
-      const tls = pinned.tlsByOrigin.get(originKey(url.hostname, url.port));
-      if (tls) response.tls = tls;
-    }
-    return response;
   } catch (err) {
     throw wrapError(err, state);
   } finally {

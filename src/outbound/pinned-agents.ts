@@ -1,7 +1,5 @@
-import { TLSSocket } from 'node:tls';
 import type { LookupAddress as NodeLookupAddress, LookupOneOptions } from 'node:dns';
 import { Agent, buildConnector } from 'undici';
-import { tlsFactsOf, type TlsFacts } from './tls-facts';
 
 /**
  * Pinned agents: one undici Agent per (checked address, TLS strictness), kept in a small LRU.
@@ -21,8 +19,6 @@ const CONNECTIONS_PER_ORIGIN = 8;
 
 export interface PinnedAgent {
   agent: Agent;
-  /** TLS facts of the latest connection per origin (host:port) made by this agent. */
-  tlsByOrigin: Map<string, TlsFacts>;
 }
 
 const agents = new Map<string, PinnedAgent>(); // Map order doubles as LRU order
@@ -43,36 +39,19 @@ function pinnedLookup(address: string, family: 4 | 6) {
   };
 }
 
-/** undici hands the connector IPv6 hosts without brackets and '' for the default port. */
-export function originKey(hostname: string, port: string | number): string {
-  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-  return `${host}:${port === '' ? 443 : port}`;
-}
-
 function createPinnedAgent(address: string, family: 4 | 6, lax: boolean): PinnedAgent {
-  const tlsByOrigin = new Map<string, TlsFacts>();
-  const base = buildConnector({
+  const connect = buildConnector({
     lookup: pinnedLookup(address, family),
     rejectUnauthorized: !lax,
     timeout: AGENT_CONNECT_TIMEOUT_MS,
   } as buildConnector.BuildOptions);
-  const connect: buildConnector.connector = (opts, callback) => {
-    base(opts, (err, socket) => {
-      if (socket instanceof TLSSocket) {
-        tlsByOrigin.set(originKey(opts.hostname, opts.port), tlsFactsOf(socket));
-        if (tlsByOrigin.size > 256) tlsByOrigin.delete(tlsByOrigin.keys().next().value as string);
-      }
-      if (err) callback(err, null);
-      else callback(null, socket as NonNullable<typeof socket>);
-    });
-  };
   const agent = new Agent({
     connect,
     connections: CONNECTIONS_PER_ORIGIN,
     keepAliveTimeout: 4_000,
     keepAliveMaxTimeout: 15_000,
   });
-  return { agent, tlsByOrigin };
+  return { agent };
 }
 
 /** The cached agent pinned to `address` (strict or lax TLS), created on first use. */

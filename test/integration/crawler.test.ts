@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { crawlSite, parseSitemapXml, retryAfterMs } from '../../src/crawl/crawler';
 import { AuditFailure } from '../../workflows/contracts';
-import { parseCidrList } from '../../src/outbound';
+import { parseCidrList } from '../../src/outbound/policy';
 import type { CrawlSnapshot } from '../../src/analyzers/snapshot';
 
 const LOOPBACK = parseCidrList('127.0.0.0/8');

@@ -22,7 +22,7 @@ import { ANALYZERS, runAnalyzers, type AnalysisResult } from '../../src/analyzer
 import { collectTlsFacts } from '../../src/analyzers/tls-facts';
 import { scoreAudit } from '../../src/analyzers/scoring';
 import type { CrawlSnapshot, TlsFacts } from '../../src/analyzers/snapshot';
-import { parseCidrList } from '../../src/outbound';
+import { parseCidrList } from '../../src/outbound/policy';
 import { serveFixtureSite, type FixtureServer } from '../support/fixture-server';
 
 const LOOPBACK = parseCidrList('127.0.0.0/8');

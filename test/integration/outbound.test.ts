@@ -17,19 +17,19 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import {
   classifyOutboundError,
-  closeOutboundAgents,
   DnsResolutionError,
-  followRedirects,
   OutboundBlockedError,
   OutboundConnectError,
   OutboundError,
-  outboundRequest,
   OutboundTimeoutError,
   OutboundTlsError,
-  parseCidrList,
   RedirectError,
-  type LookupAllFn,
-} from '../../src/outbound';
+} from '../../src/outbound/errors';
+import { outboundRequest } from '../../src/outbound/client';
+import { closeOutboundAgents } from '../../src/outbound/pinned-agents';
+import { parseCidrList } from '../../src/outbound/policy';
+import { followRedirects } from '../../src/outbound/redirects';
+import type { LookupAllFn } from '../../src/outbound/resolve';
 
 const LOOPBACK = parseCidrList('127.0.0.0/8');
 const NONE = parseCidrList(undefined);
@@ -223,7 +223,6 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       assert.equal(res.headers['x-echo-host'], `127.0.0.1:${port}`);
       assert.equal(res.remoteAddress, '127.0.0.1');
       assert.ok(res.ttfbMs >= 0 && res.totalMs >= res.ttfbMs);
-      assert.equal(res.tls, undefined);
       assert.match(seen[seen.length - 1].ua ?? '', /^DomainAuditBot\//);
     });
 
@@ -548,7 +547,7 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       assert.equal(e.code, 'DEPTH_ZERO_SELF_SIGNED_CERT');
     });
 
-    it('with allowInvalidTls, answers and reports the certificate facts', async () => {
+    it('with allowInvalidTls, answers despite a self-signed certificate', async () => {
       const res = await outboundRequest({
         ...base,
         url: `https://localhost:${tlsPort}/hello`,
@@ -556,22 +555,8 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
         allowInvalidTls: true,
       });
       assert.equal(res.status, 200);
+      assert.equal(res.body.toString(), 'hello world');
       assert.equal(res.headers['x-sni'], 'localhost'); // SNI is the real name, not the pinned IP
-      assert.ok(res.tls);
-      assert.equal(res.tls.authorized, false);
-      assert.equal(res.tls.authorizationError, 'DEPTH_ZERO_SELF_SIGNED_CERT');
-      assert.match(res.tls.protocol, /^TLSv1\.[23]$/);
-      const cert = res.tls.cert;
-      assert.ok(cert);
-      assert.equal(cert.subject, 'CN=localhost');
-      assert.equal(cert.issuer, 'CN=localhost');
-      assert.deepEqual(cert.subjectAltNames, ['DNS:localhost', 'IP Address:127.0.0.1']);
-      assert.equal(cert.bits, 2048);
-      assert.equal(cert.keyType, 'RSA');
-      const daysLeft = (Date.parse(cert.validTo) - Date.now()) / 86_400_000;
-      assert.ok(daysLeft > 1 && daysLeft <= 2, `validTo ${cert.validTo}`);
-      assert.ok(Date.parse(cert.validFrom) <= Date.now());
-      assert.match(cert.fingerprint256, /^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/);
     });
 
     it('a lax connection is never reused for a strict request', async () => {
@@ -587,7 +572,7 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
       );
     });
 
-    it('reports certificate facts for IPv6 literals and for the default port', async function () {
+    it('reaches IPv6 literals and the default port over TLS', async function () {
       const tlsOpts = {
         key: fs.readFileSync(path.join(dir, 'key.pem')),
         cert: fs.readFileSync(path.join(dir, 'cert.pem')),
@@ -605,7 +590,7 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
             url: `https://[::1]:${v6Port}/hello`,
             allowInvalidTls: true,
           });
-          assert.equal(res.tls?.cert?.subject, 'CN=localhost');
+          assert.equal(res.status, 200);
           ran++;
         }
         // Port 443 needs privileges and may be taken: only when we can bind it.
@@ -623,7 +608,7 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
             lookup: mapLookup(),
             allowInvalidTls: true,
           });
-          assert.equal(res.tls?.cert?.subject, 'CN=localhost');
+          assert.equal(res.status, 200);
           ran++;
         }
       } finally {

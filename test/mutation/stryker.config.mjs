@@ -4,7 +4,7 @@
  * their unit tests. Slow (minutes), so it is not part of `npm test`; it fails below 95 %.
  *
  * Left out, each for a reason:
- * - src/outbound/{client,pinned-agents,deadline,redirects,tls-facts}.ts: sockets, TLS, timers and
+ * - src/outbound/{client,pinned-agents,deadline,redirects}.ts: sockets, TLS, timers and
  *   undici; exercised by test/integration/outbound.test.ts against real servers, not by unit tests.
  * - src/accounts/{repository,usage,retrieval-limit,authenticator}.ts: SQL against Postgres,
  *   exercised by the integration tests.
@@ -15,7 +15,7 @@ export default {
   plugins: ['@stryker-mutator/mocha-runner'],
   mutate: [
     'src/outbound/**/*.ts',
-    '!src/outbound/{client,pinned-agents,deadline,redirects,tls-facts}.ts',
+    '!src/outbound/{client,pinned-agents,deadline,redirects}.ts',
     'src/audits/domain.ts',
     'src/webhooks/signing.ts',
     'src/reports/report-link.ts',
