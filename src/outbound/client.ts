@@ -18,7 +18,7 @@ import { agentFor } from './pinned-agents';
 import type { CidrList } from './policy';
 import { resolveAllowed, type LookupAllFn } from './resolve';
 
-/** Honest default User-Agent naming the bot (ANALYZERS.md "Crawl rules"). */
+/** Honest default User-Agent naming the bot (docs/analyzers.md, Crawl rules). */
 export const DEFAULT_USER_AGENT = 'DomainAuditBot/0.1 (+https://domain-audit.example/bot)';
 
 export interface OutboundRequestOptions {

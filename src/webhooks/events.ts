@@ -3,7 +3,7 @@ import type { AuditFailureCode } from '../../workflows/contracts';
 export const WEBHOOK_EVENTS = ['audit.completed', 'audit.failed', 'audit.retried'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** audit.failed (DECISIONS.md): the final failure after all automatic retries, or a final code. */
+/** audit.failed (docs/decisions.md, Audit lifecycle): the final failure after all automatic retries, or a final code. */
 export function auditFailedBody(input: {
   auditId: string;
   domain: string;
@@ -20,7 +20,7 @@ export function auditFailedBody(input: {
   });
 }
 
-/** audit.retried (DECISIONS.md): one automatic retry is scheduled. */
+/** audit.retried (docs/decisions.md, Audit lifecycle): one automatic retry is scheduled. */
 export function auditRetriedBody(input: {
   auditId: string;
   domain: string;

@@ -8,7 +8,7 @@ const HOME =
   '<!doctype html><html lang="en"><head><title>A site to audit under limits</title></head><body><h1>Hi</h1></body></html>';
 const MINUTE_AGO = () => new Date(Date.now() - 2 * 60_000);
 
-describe('limits: quota, burst, retrieval, tiers, keys (SPEC Authentication and Limits)', function () {
+describe('limits: quota, burst, retrieval, tiers, keys (README: Tiers and limits)', function () {
   this.timeout(60_000);
   let site: LocalSite;
   const trigger = (

@@ -342,7 +342,7 @@ describe('PDF reports (GET /audits/{id}/pdf, branding, signed links)', function 
         assert.equal(response.json.error.code, 'invalid_signature', link);
         assert.match(response.json.error.message, /request a new one with GET \/v1\/audits\/\{audit_id\}\/pdf/);
         assert.match(response.json.error.request_id, /^req_/);
-        // Unauthenticated errors carry the free tier's rate-limit headers (DECISIONS).
+        // Unauthenticated errors carry the free tier's rate-limit headers (README: Tiers and limits).
         assert.equal(response.headers.get('x-ratelimit-limit'), '5', link);
       }
       assert.equal((await download(url.toString())).status, 200, 'the genuine link still works');

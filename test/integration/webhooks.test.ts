@@ -12,7 +12,7 @@ import { startReceiver, until, type Received } from '../support/receiver';
 const HOME =
   '<!doctype html><html lang="en"><head><title>Webhook fixture site for audits</title></head><body><h1>Hi</h1></body></html>';
 
-/** The receiver side of SPEC Authentication 9: HMAC-SHA256 of the raw body, compared in constant time. */
+/** The receiver side of the webhook signature (README: Webhooks): HMAC-SHA256 of the raw body, compared in constant time. */
 function verifySpecSignature(secret: string, request: Received): boolean {
   const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(request.body).digest('hex')}`);
   const actual = Buffer.from(String(request.headers['x-service-signature']));
