@@ -41,6 +41,7 @@ const CASES: readonly Case[] = [
   { site: 'clean', expected: 'clean' },
   { site: 'broken-seo', expected: 'broken-seo' },
   { site: 'broken-sec-perf', expected: 'broken-sec-perf' },
+  { site: 'accuracy', expected: 'accuracy' },
   { site: 'clean', expected: 'clean-https', https: true, port80: 'redirect' },
   { site: 'broken-https', expected: 'broken-https', https: true, port80: 'plain' },
 ];
