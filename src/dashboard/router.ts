@@ -9,6 +9,7 @@ import { loginRoutes } from './pages/login';
 import { overviewRoutes } from './pages/overview';
 import { planRoutes } from './pages/plan';
 import { auditPageRoutes } from './pages/audits-routes';
+import { webhookPageRoutes } from './pages/webhooks-routes';
 import { signupRoutes } from './pages/signup';
 import { renderStatus } from './render';
 import { securityHeaders } from './security-headers';
@@ -42,6 +43,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   keyRoutes(pages, deps);
   planRoutes(pages, deps);
   auditPageRoutes(pages, deps);
+  webhookPageRoutes(pages, deps);
 
   const composed = [assets.routes(), router.routes(), router.allowedMethods()];
   return async (ctx, next) => {
