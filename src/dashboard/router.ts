@@ -10,6 +10,7 @@ import { overviewRoutes } from './pages/overview';
 import { planRoutes } from './pages/plan';
 import { auditPageRoutes } from './pages/audits-routes';
 import { webhookPageRoutes } from './pages/webhooks-routes';
+import { brandingPageRoutes } from './pages/branding-routes';
 import { signupRoutes } from './pages/signup';
 import { renderStatus } from './render';
 import { securityHeaders } from './security-headers';
@@ -44,6 +45,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   planRoutes(pages, deps);
   auditPageRoutes(pages, deps);
   webhookPageRoutes(pages, deps);
+  brandingPageRoutes(pages, deps);
 
   const composed = [assets.routes(), router.routes(), router.allowedMethods()];
   return async (ctx, next) => {

@@ -1,5 +1,3 @@
-import type Koa from 'koa';
-import { requireFeature } from '../../accounts/tier-gate';
 import { FEATURE_MIN_TIER, tierAtLeast } from '../../accounts/tiers';
 import { accountUsage } from '../../accounts/usage';
 import { ApiError } from '../../errors';
@@ -23,11 +21,12 @@ import {
 import { generateWebhookSecret } from '../../webhooks/signing';
 import { may, requireLogin, requireRole } from '../access';
 import type { DashboardDeps } from '../deps';
+import { featureGate } from '../feature-gate';
 import { field, readForm } from '../form';
 import { Layout } from '../layout';
 import type { PageRoutes } from '../pages';
 import { render, renderStatus } from '../render';
-import { modePath, signedIn, type DashboardContext, type DashboardState } from '../state';
+import { modePath, signedIn, type DashboardContext } from '../state';
 import { WebhookDetailPage } from './webhook-detail';
 import { WebhooksPage, type WebhooksPageProps } from './webhooks';
 
@@ -43,58 +42,75 @@ export function webhookPageRoutes(pages: PageRoutes, deps: DashboardDeps): void 
     await renderList(ctx as DashboardContext, deps, {});
   });
 
-  pages.post('/webhooks', requireLogin, requireRole('developer'), webhooksGate(deps), async (ctx) => {
-    const c = ctx as DashboardContext;
-    const form = await readForm(c);
-    const url = field(form, 'url');
-    const events = form
-      .getAll('events')
-      .filter((e): e is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(e));
-    if (events.length === 0)
-      return renderList(c, deps, { url, problem: refusal(deps, 'Choose at least one event to send.'), status: 422 });
-    let checked: string;
-    try {
-      checked = await checkWebhookUrl('url', url, deps.config.outboundAllow);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      return renderList(c, deps, { url, problem: refusal(deps, err.message), status: err.status });
-    }
-    const row = {
-      id: newWebhookId(),
-      workspace_id: signedIn(c).workspace.id,
-      mode: c.state.mode,
-      url: checked,
-      events,
-      secret: generateWebhookSecret(),
-      created_at: deps.clock.now(),
-    };
-    await insertWebhook(deps.db, row);
-    // Answered in place, not redirected: the secret is shown in this answer only.
-    await renderList(c, deps, { created: presentCreatedWebhook(row) });
-  });
+  pages.post(
+    '/webhooks',
+    requireLogin,
+    requireRole('developer'),
+    featureGate(deps, 'webhooks', 'Webhooks need the pro plan'),
+    async (ctx) => {
+      const c = ctx as DashboardContext;
+      const form = await readForm(c);
+      const url = field(form, 'url');
+      const events = form
+        .getAll('events')
+        .filter((e): e is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(e));
+      if (events.length === 0)
+        return renderList(c, deps, { url, problem: refusal(deps, 'Choose at least one event to send.'), status: 422 });
+      let checked: string;
+      try {
+        checked = await checkWebhookUrl('url', url, deps.config.outboundAllow);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        return renderList(c, deps, { url, problem: refusal(deps, err.message), status: err.status });
+      }
+      const row = {
+        id: newWebhookId(),
+        workspace_id: signedIn(c).workspace.id,
+        mode: c.state.mode,
+        url: checked,
+        events,
+        secret: generateWebhookSecret(),
+        created_at: deps.clock.now(),
+      };
+      await insertWebhook(deps.db, row);
+      // Answered in place, not redirected: the secret is shown in this answer only.
+      await renderList(c, deps, { created: presentCreatedWebhook(row) });
+    },
+  );
 
-  pages.post('/webhooks/:webhookId/remove', requireLogin, requireRole('developer'), webhooksGate(deps), async (ctx) => {
-    const c = ctx as DashboardContext;
-    const webhookId = c.params.webhookId ?? '';
-    if (hasIdShape('webhook', webhookId)) await deleteWebhook(deps.db, scopeOf(c), webhookId, deps.clock.now());
-    c.status = 303;
-    c.redirect(modePath(c.state.mode, '/webhooks'));
-  });
+  pages.post(
+    '/webhooks/:webhookId/remove',
+    requireLogin,
+    requireRole('developer'),
+    featureGate(deps, 'webhooks', 'Webhooks need the pro plan'),
+    async (ctx) => {
+      const c = ctx as DashboardContext;
+      const webhookId = c.params.webhookId ?? '';
+      if (hasIdShape('webhook', webhookId)) await deleteWebhook(deps.db, scopeOf(c), webhookId, deps.clock.now());
+      c.status = 303;
+      c.redirect(modePath(c.state.mode, '/webhooks'));
+    },
+  );
 
-  pages.get('/webhooks/:webhookId', requireLogin, webhooksGate(deps), async (ctx) => {
-    const c = ctx as DashboardContext;
-    const webhook = await webhookInView(c, deps);
-    if (!webhook) return notFound(c);
-    const retried =
-      typeof c.query.retried === 'string' && hasIdShape('delivery', c.query.retried) ? c.query.retried : undefined;
-    await renderDetail(c, deps, webhook, { retried });
-  });
+  pages.get(
+    '/webhooks/:webhookId',
+    requireLogin,
+    featureGate(deps, 'webhooks', 'Webhooks need the pro plan'),
+    async (ctx) => {
+      const c = ctx as DashboardContext;
+      const webhook = await webhookInView(c, deps);
+      if (!webhook) return notFound(c);
+      const retried =
+        typeof c.query.retried === 'string' && hasIdShape('delivery', c.query.retried) ? c.query.retried : undefined;
+      await renderDetail(c, deps, webhook, { retried });
+    },
+  );
 
   pages.post(
     '/webhooks/:webhookId/deliveries/:deliveryId/retry',
     requireLogin,
     requireRole('developer'),
-    webhooksGate(deps),
+    featureGate(deps, 'webhooks', 'Webhooks need the pro plan'),
     async (ctx) => {
       const c = ctx as DashboardContext;
       const webhook = await webhookInView(c, deps);
@@ -113,21 +129,6 @@ export function webhookPageRoutes(pages: PageRoutes, deps: DashboardDeps): void 
       c.redirect(`${modePath(c.state.mode, `/webhooks/${webhook.id}`)}?retried=${delivery.id}`);
     },
   );
-}
-
-/** The API's tier gate (requireFeature): a free account's POST, even forged, is refused with 403. */
-function webhooksGate(deps: DashboardDeps): Koa.Middleware<DashboardState> {
-  return async (ctx, next) => {
-    const c = ctx as DashboardContext;
-    const usage = await accountUsage(deps.db, signedIn(c).workspace.accountId, deps.clock.now());
-    try {
-      requireFeature(usage, 'webhooks');
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      return renderStatus(c, 403, 'Webhooks need the pro plan', err.message);
-    }
-    await next();
-  };
 }
 
 async function renderList(
