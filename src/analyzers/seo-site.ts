@@ -121,28 +121,29 @@ export const redirectChain = siteAnalyzer('SEO_REDIRECT_CHAIN', (_snapshot, obse
  * target. Score = share of targets that do not answer 4xx/5xx; unreachable targets are not counted.
  */
 export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
-  const targets = new Map<string, { status: number; foundOn: readonly string[]; kind: string }>();
+  const targets = new Map<string, { status: number; foundOn: readonly string[]; linkedFrom: number; kind: string }>();
   for (const p of snapshot.pages) {
     // Pages no crawled page links to (the home page, sitemap-only URLs) are SEO_HTTP_STATUS_ERROR's.
     if (p.depth === 0 || (p.foundOn ?? []).length === 0) continue;
     const u = normalizeUrl(p.url) ?? p.url;
-    if (!targets.has(u)) targets.set(u, { status: p.status, foundOn: p.foundOn ?? [], kind: 'page' });
+    const foundOn = p.foundOn ?? [];
+    if (!targets.has(u))
+      targets.set(u, { status: p.status, foundOn, linkedFrom: p.linkedFrom ?? foundOn.length, kind: 'page' });
   }
   for (const c of snapshot.linkChecks ?? []) {
     if (c.status === null) continue;
     // Links to other sites are not ours to report; a broken embedded resource is, wherever it is hosted.
     if ((c.kind ?? 'page') === 'page' && !sameSite(snapshot, c.url)) continue;
     const u = normalizeUrl(c.url) ?? c.url;
-    if (!targets.has(u)) targets.set(u, { status: c.status, foundOn: c.foundOn, kind: c.kind ?? 'page' });
+    const linkedFrom = c.linkedFrom ?? c.foundOn.length;
+    if (!targets.has(u)) targets.set(u, { status: c.status, foundOn: c.foundOn, linkedFrom, kind: c.kind ?? 'page' });
   }
   if (targets.size === 0) return notApplicable();
-  const broken = [...targets]
-    .filter(([, t]) => t.status >= 400)
-    .sort((a, b) => b[1].foundOn.length - a[1].foundOn.length);
+  const broken = [...targets].filter(([, t]) => t.status >= 400).sort((a, b) => b[1].linkedFrom - a[1].linkedFrom);
   const score = 1 - broken.length / targets.size;
   if (broken.length === 0) return { status: 'pass', score: 1, findings: [] };
   const findings = broken.slice(0, MAX_FINDINGS_PER_ANALYZER).map(([url, t]): FindingDraft => {
-    const from = t.foundOn.length > 0 ? ` It is linked from ${plural(t.foundOn.length, 'page')}.` : '';
+    const from = t.linkedFrom > 0 ? ` It is linked from ${plural(t.linkedFrom, 'page')}.` : '';
     return {
       message: `A${t.kind === 'resource' ? ' resource' : 'n internal link'} target answers ${statusText(t.status)}.${from}`,
       evidence: truncate(

@@ -38,6 +38,8 @@ export interface SnapshotPage {
   readonly redirectChain: readonly RedirectHop[];
   /** Pages whose links led the crawl here (may be capped); evidence of SEO_BROKEN_LINK. */
   readonly foundOn?: readonly string[];
+  /** How many distinct crawled pages link here: exact, where foundOn may be capped. */
+  readonly linkedFrom?: number;
 }
 
 /** A subresource fetched for checks on it (scripts, styles); optional until the crawler records them. */
@@ -171,6 +173,8 @@ export interface DisallowedUrl {
   readonly inSitemap?: boolean;
   /** Pages linking to it (may be capped). */
   readonly foundOn?: readonly string[];
+  /** How many distinct crawled pages link to it: exact, where foundOn may be capped. */
+  readonly linkedFrom?: number;
 }
 
 /** One sitemap request; the crawler parses it and records what the analyzers need (not the body). */
@@ -200,6 +204,8 @@ export interface LinkCheck {
   readonly status: number | null;
   /** Pages that link to or embed it (may be capped). */
   readonly foundOn: readonly string[];
+  /** How many distinct crawled pages link to or embed it: exact, where foundOn may be capped. */
+  readonly linkedFrom?: number;
   readonly kind?: 'page' | 'resource';
 }
 

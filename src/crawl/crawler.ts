@@ -16,7 +16,7 @@ import type { CrawlSnapshot } from '../analyzers/snapshot';
 import { AuditFailure } from '../../workflows/contracts';
 import { Aborter } from './abort';
 import { createCrawlContext, type CrawlSiteInput } from './context';
-import { Frontier } from './frontier';
+import { Frontier, referredBy } from './frontier';
 import { checkTargets } from './link-checks';
 import { crawlBreadthFirst } from './page-crawl';
 import { startSideProbes, type SideProbes } from './probes';
@@ -49,7 +49,7 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
   const frontier = new Frontier(Math.max(1, Math.floor(input.pageBudget)), {
     url: context.homeUrl,
     depth: 0,
-    foundOn: [],
+    ...referredBy(null),
   });
   await crawlBreadthFirst(context, frontier, siteRobots, () => (sideProbes ??= startSideProbes(context)));
 

@@ -8,22 +8,35 @@ import type { SiteRobots } from './robots';
 const NON_DOCUMENT_EXT =
   /\.(?:pdf|zip|gz|tgz|rar|7z|tar|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|m4v|mov|avi|webm|ogg|wav|flac|woff2?|ttf|otf|eot|css|js|mjs|json|xml|rss|atom|txt|csv|docx?|xlsx?|pptx?|exe|dmg|apk|iso)$/i;
 
-/** A URL of the site found by the crawl: how deep, and on which pages (at most foundOnCap). */
-export interface Discovered {
-  url: string;
-  depth: number;
+/** The pages that link to a URL: the first foundOnCap of them, and how many there are in all. */
+export interface Referrers {
   foundOn: string[];
+  linkedFrom: number;
 }
 
-type DisallowedRecord = DisallowedUrl & { foundOn: string[] };
+/** A URL of the site found by the crawl: how deep, and on which pages. */
+export interface Discovered extends Referrers {
+  url: string;
+  depth: number;
+}
+
+type DisallowedRecord = DisallowedUrl & Referrers;
+
+/** First seen on `pageUrl` (or, with null, found elsewhere, e.g. in a sitemap). */
+export function referredBy(pageUrl: string | null): Referrers {
+  return pageUrl === null ? { foundOn: [], linkedFrom: 0 } : { foundOn: [pageUrl], linkedFrom: 1 };
+}
 
 /** `/dir/index.html` and `/dir/` are one page on static hosts: both map to the directory URL. */
 function indexAliasKey(url: string): string {
   return url.replace(/^([^?#]*\/)index\.html?(?=$|[?#])/i, '$1');
 }
 
-function addFoundOn(foundOn: string[], pageUrl: string): void {
-  if (foundOn.length < CRAWL_LIMITS.foundOnCap && !foundOn.includes(pageUrl)) foundOn.push(pageUrl);
+/** Each page's links and resources are distinct (page-crawl.ts), so every call is a new referrer. */
+function addFoundOn(record: Referrers, pageUrl: string): void {
+  if (record.foundOn.includes(pageUrl)) return;
+  record.linkedFrom++;
+  if (record.foundOn.length < CRAWL_LIMITS.foundOnCap) record.foundOn.push(pageUrl);
 }
 
 /**
@@ -36,12 +49,12 @@ export class Frontier {
   readonly seen: Set<string>;
   readonly disallowed = new Map<string, DisallowedRecord>();
   /** Internal link targets not crawled (depth, type or page budget): link-checked later. */
-  readonly uncrawled = new Map<string, { foundOn: string[] }>();
-  readonly resourceRefs = new Map<string, { kind: SnapshotResource['kind']; foundOn: string[] }>();
+  readonly uncrawled = new Map<string, Referrers>();
+  readonly resourceRefs = new Map<string, { kind: SnapshotResource['kind'] } & Referrers>();
   /** Pages found but unreachable: reported as link checks with no status. */
   readonly unreachablePages: LinkCheck[] = [];
   /** Second URLs of discovered pages (`/index.html` aliases), not crawled again. */
-  readonly indexAliases = new Map<string, IndexAlias & { foundOn: string[] }>();
+  readonly indexAliases = new Map<string, IndexAlias & Referrers>();
   /** url → discovery record, for foundOn updates. */
   private readonly discovered = new Map<string, Discovered>();
   /** indexAliasKey → the first discovered URL with that key. */
@@ -68,16 +81,22 @@ export class Frontier {
   }
 
   recordUnreachablePage(page: Discovered): void {
-    this.unreachablePages.push({ url: page.url, status: null, foundOn: page.foundOn, kind: 'page' });
+    this.unreachablePages.push({
+      url: page.url,
+      status: null,
+      foundOn: page.foundOn,
+      linkedFrom: page.linkedFrom,
+      kind: 'page',
+    });
   }
 
   recordUncrawled(pages: readonly Discovered[]): void {
-    for (const page of pages) this.uncrawled.set(page.url, { foundOn: page.foundOn });
+    for (const page of pages) this.uncrawled.set(page.url, { foundOn: page.foundOn, linkedFrom: page.linkedFrom });
   }
 
-  recordDisallowed(url: string, depth: number, foundOn: string[], inSitemap?: true): void {
+  recordDisallowed(url: string, depth: number, referrers: Referrers, inSitemap?: true): void {
     if (this.disallowed.size >= CRAWL_LIMITS.maxDisallowedRecorded) return;
-    this.disallowed.set(url, { url, depth, foundOn, ...(inSitemap ? { inSitemap } : {}) });
+    this.disallowed.set(url, { url, depth, ...referrers, ...(inSitemap ? { inSitemap } : {}) });
   }
 
   flagDisallowedInSitemap(sitemapUrls: ReadonlySet<string>): void {
@@ -97,11 +116,12 @@ export class Frontier {
 
   /** Subresources of a crawled page, first come first kept (at most 4 × maxResources distinct). */
   recordResources(pageUrl: string, resources: PageLinks['resources']): void {
-    for (const resource of resources) {
+    const distinct = new Map(resources.map((resource) => [resource.url, resource]));
+    for (const resource of distinct.values()) {
       const known = this.resourceRefs.get(resource.url);
-      if (known) addFoundOn(known.foundOn, pageUrl);
+      if (known) addFoundOn(known, pageUrl);
       else if (this.resourceRefs.size < CRAWL_LIMITS.maxResources * 4)
-        this.resourceRefs.set(resource.url, { kind: resource.kind, foundOn: [pageUrl] });
+        this.resourceRefs.set(resource.url, { kind: resource.kind, ...referredBy(pageUrl) });
     }
   }
 
@@ -119,31 +139,31 @@ export class Frontier {
     if (!isSameSite(context, link)) return null;
     const known = this.discovered.get(link);
     if (known) {
-      if (known.url !== pageUrl) addFoundOn(known.foundOn, pageUrl);
+      if (known.url !== pageUrl) addFoundOn(known, pageUrl);
       return null;
     }
     const knownElsewhere = this.disallowed.get(link) ?? this.uncrawled.get(link);
     if (knownElsewhere) {
-      addFoundOn(knownElsewhere.foundOn, pageUrl);
+      addFoundOn(knownElsewhere, pageUrl);
       return null;
     }
     if (this.seen.has(link)) return null; // a redirect target already crawled
     const aliasOf = this.byAliasKey.get(indexAliasKey(link));
     if (aliasOf !== undefined) {
-      const alias = this.indexAliases.get(link) ?? { url: link, aliasOf, foundOn: [] };
-      addFoundOn(alias.foundOn, pageUrl);
+      const alias = this.indexAliases.get(link) ?? { url: link, aliasOf, ...referredBy(null) };
+      addFoundOn(alias, pageUrl);
       this.indexAliases.set(link, alias);
       return null;
     }
     if (!(await robots.isAllowed(link))) {
-      this.recordDisallowed(link, depth, [pageUrl]);
+      this.recordDisallowed(link, depth, referredBy(pageUrl));
       return null;
     }
     if (depth > CRAWL_LIMITS.maxDepth || NON_DOCUMENT_EXT.test(new URL(link).pathname)) {
-      this.uncrawled.set(link, { foundOn: [pageUrl] });
+      this.uncrawled.set(link, referredBy(pageUrl));
       return null;
     }
-    const found: Discovered = { url: link, depth, foundOn: [pageUrl] };
+    const found: Discovered = { url: link, depth, ...referredBy(pageUrl) };
     this.discovered.set(link, found);
     this.byAliasKey.set(indexAliasKey(link), link);
     this.seen.add(link);

@@ -2,7 +2,7 @@ import type { LinkCheck, SnapshotResource } from '../analyzers/snapshot';
 import { OutboundError } from '../outbound/errors';
 import { runPool } from './abort';
 import type { CrawlContext } from './context';
-import type { Frontier } from './frontier';
+import type { Frontier, Referrers } from './frontier';
 import { CRAWL_LIMITS } from './limits';
 import { crawlRequest, fetchWithBackoff } from './polite-fetch';
 
@@ -25,7 +25,8 @@ export async function checkTargets(context: CrawlContext, frontier: Frontier): P
     .filter(([url]) => !crawledUrls.has(url))
     .slice(0, CRAWL_LIMITS.maxLinkChecks);
   await runPool(context.aborter, linkList, CRAWL_LIMITS.concurrencyPerHost, async ([url, ref]) => {
-    checked.linkChecks.push({ url, status: await finalStatus(context, url), foundOn: ref.foundOn, kind: 'page' });
+    const status = await finalStatus(context, url);
+    checked.linkChecks.push({ url, status, foundOn: ref.foundOn, linkedFrom: ref.linkedFrom, kind: 'page' });
   });
   for (const unreachable of frontier.unreachablePages) checked.linkChecks.push(unreachable);
   const order = new Map(resourceList.map(([url], index) => [url, index]));
@@ -36,7 +37,7 @@ export async function checkTargets(context: CrawlContext, frontier: Frontier): P
 async function checkResource(
   context: CrawlContext,
   url: string,
-  ref: { kind: SnapshotResource['kind']; foundOn: string[] },
+  ref: { kind: SnapshotResource['kind'] } & Referrers,
   checked: CheckedTargets,
 ): Promise<void> {
   try {
@@ -60,11 +61,15 @@ async function checkResource(
       foundOn: ref.foundOn,
     });
     if (response.status >= 400)
-      checked.linkChecks.push({ url, status: response.status, foundOn: ref.foundOn, kind: 'resource' });
+      checked.linkChecks.push({ url, status: response.status, ...referrers(ref), kind: 'resource' });
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
-    checked.linkChecks.push({ url, status: null, foundOn: ref.foundOn, kind: 'resource' });
+    checked.linkChecks.push({ url, status: null, ...referrers(ref), kind: 'resource' });
   }
+}
+
+function referrers(ref: Referrers): Referrers {
+  return { foundOn: ref.foundOn, linkedFrom: ref.linkedFrom };
 }
 
 /** Final status of a URL after redirects (HEAD, GET when HEAD is refused); null when unreachable. */

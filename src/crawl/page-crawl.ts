@@ -100,11 +100,15 @@ async function expandLevel(
       frontier.recordUnreachablePage(discovered);
       continue;
     }
-    frontier.pages.push({ ...page, ...(discovered.depth > 0 ? { foundOn: discovered.foundOn } : {}) });
+    frontier.pages.push({
+      ...page,
+      ...(discovered.depth > 0 ? { foundOn: discovered.foundOn, linkedFrom: discovered.linkedFrom } : {}),
+    });
     if (!links) continue;
     const pageUrl = page.finalUrl;
     frontier.recordResources(pageUrl, links.resources);
-    for (const link of links.links) {
+    // Each distinct target once per page, so the frontier's referrer counts are exact.
+    for (const link of new Set(links.links)) {
       const found = await frontier.discover(context, robots, link, pageUrl, discovered.depth + 1);
       if (found) nextLevel.push(found);
     }

@@ -3,7 +3,7 @@ import type { SitemapFetch } from '../analyzers/snapshot';
 import { OutboundError } from '../outbound/errors';
 import { isSameSite, type CrawlContext } from './context';
 import { decodeBodyText } from './decode';
-import type { Frontier } from './frontier';
+import { referredBy, type Frontier } from './frontier';
 import { CRAWL_LIMITS } from './limits';
 import { resolveUrl } from './page-links';
 import { crawlRequest, fetchWithBackoff } from './polite-fetch';
@@ -157,9 +157,9 @@ export async function mergeSitemapUrls(
     )
       continue;
     if (!(await robots.isAllowed(url))) {
-      frontier.recordDisallowed(url, 1, [], true);
+      frontier.recordDisallowed(url, 1, referredBy(null), true);
       continue;
     }
-    frontier.uncrawled.set(url, { foundOn: [] });
+    frontier.uncrawled.set(url, referredBy(null)); // only in a sitemap: no page links here
   }
 }

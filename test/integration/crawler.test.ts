@@ -195,7 +195,7 @@ describe('crawlSite (loopback fixtures)', function () {
     it('skips and records URLs disallowed by robots.txt', () => {
       assert.ok(!site.requests.some((r) => r.url.startsWith('/private')));
       assert.deepEqual(snap.robotsDisallowed, [
-        { url: `${site.origin}/private/x`, depth: 1, foundOn: [`${site.origin}/`], inSitemap: true },
+        { url: `${site.origin}/private/x`, depth: 1, foundOn: [`${site.origin}/`], linkedFrom: 1, inSitemap: true },
       ]);
       assert.equal(snap.robots.kind, 'fetched');
     });
@@ -260,6 +260,7 @@ describe('crawlSite (loopback fixtures)', function () {
       assert.deepEqual(checks.get('/logo.png'), {
         url: `${site.origin}/logo.png`,
         status: 404,
+        linkedFrom: 1,
         foundOn: [`${site.origin}/`],
         kind: 'resource',
       });
@@ -567,10 +568,42 @@ describe('crawlSite (loopback fixtures)', function () {
     });
   });
 
+  describe('one URL, one record', () => {
+    it('does not crawl /index.html aliases again and counts every page linking to a URL', async () => {
+      const pages = Array.from({ length: 12 }, (_, i) => `/p${i}`);
+      const routes: Record<string, Reply> = {
+        '/': { body: page('Home', [...pages, '/docs/', '/docs/index.html']) },
+        '/docs/': { body: page('Docs', ['/docs/index.html']) },
+      };
+      for (const p of pages) routes[p] = { body: page(p, ['/gone', '/', '/docs/index.html']) };
+      const site = await serve(routes);
+      try {
+        const snap = await crawl(site.origin, 20);
+        assert.ok(!site.requests.some((r) => r.url === '/docs/index.html'));
+        assert.deepEqual(snap.indexAliases, [
+          {
+            url: `${site.origin}/docs/index.html`,
+            aliasOf: `${site.origin}/docs/`,
+            foundOn: [`${site.origin}/`, ...pages.slice(0, 9).map((p) => `${site.origin}${p}`)], // crawl order
+            linkedFrom: 14,
+          },
+        ]);
+        const gone = snap.pages.find((p) => p.url.endsWith('/gone'))!;
+        assert.equal(gone.status, 404);
+        assert.equal(gone.foundOn!.length, 10); // the evidence is capped
+        assert.equal(gone.linkedFrom, 12); // the count is not
+      } finally {
+        await site.close();
+      }
+    });
+  });
+
   describe('a third-party host that does not resolve', () => {
     it('is looked up once per crawl, however many resources and links point at it', async () => {
       const dead = 'cdn.dead-host.invalid';
-      const images = [1, 2, 3, 4, 5, 6].map((i) => `<img src="http://${dead}/img${i}.png" alt="" width="1" height="1">`);
+      const images = [1, 2, 3, 4, 5, 6].map(
+        (i) => `<img src="http://${dead}/img${i}.png" alt="" width="1" height="1">`,
+      );
       const site = await serve({
         '/': { body: page('Home', ['/about'], images.join('')) },
         '/about': { body: page('About', [], images.join('')) },
