@@ -28,6 +28,7 @@ import { startTemporalWorker, type TemporalWorkerOptions, type RunningWorker } f
 import { ensurePruneSchedule } from '../temporal/schedules';
 import { TemporalDeliveryControl } from '../temporal/delivery-control';
 import { dashboardMiddleware } from '../src/dashboard/router';
+import { createMailer } from '../src/mail/mailer';
 
 interface CommonOptions {
   config: Config;
@@ -97,6 +98,7 @@ export async function startApi(
       config,
       baseUrl: () => config.publicBaseUrl ?? url,
       log: opts.log,
+      mailer: createMailer({ transport: config.mailTransport, from: config.mailFrom, db, clock }),
       scheduler,
       deliveries: new TemporalDeliveryControl(temporal.client),
     }),

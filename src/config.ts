@@ -46,6 +46,10 @@ export interface Config {
   workerKind: 'audits' | 'reports';
   /** The workflow bundle its supervisor prebuilt for a worker process; unset: the worker bundles itself. */
   workflowBundlePath: string | undefined;
+  /** MAIL_TRANSPORT: an smtp:// or smtps:// URL sends mail through it; unset, mail goes to the mail_outbox table. */
+  mailTransport: string | undefined;
+  /** MAIL_FROM: the sender of the dashboard's mail (invitations). */
+  mailFrom: string;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number): number {
@@ -109,5 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     roles: roles(env.SERVICE_ROLES),
     workerKind: workerKind(env.WORKER_KIND),
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
+    mailTransport: env.MAIL_TRANSPORT || undefined,
+    mailFrom: env.MAIL_FROM || 'Domain audits <no-reply@localhost>',
   };
 }

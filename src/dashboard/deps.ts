@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
+import type { Mailer } from '../mail/mailer';
 import type { AuditScheduler } from '../audits/scheduler';
 
 /** What the dashboard's routes need from the composition root (processes/service.ts). */
@@ -11,6 +12,8 @@ export interface DashboardDeps {
   /** Public base URL of the service (for links in mail and the Origin check when set). */
   baseUrl: () => string;
   log?: (message: string, err?: unknown) => void;
+  /** Sends invitations (the mail_outbox table unless MAIL_TRANSPORT is set). */
+  mailer: Mailer;
   /** Starts audits run from the dashboard (the API's trigger). */
   scheduler: AuditScheduler;
   /** The redeliver signal of temporal/delivery-control, as the API's retry route sends it. */

@@ -61,7 +61,7 @@ export function Layout(props: { ctx: DashboardContext; title: string; children: 
         {props.children}
       </main>
       <footer>
-        Signed in as {me.user.email} · {me.workspace.role}
+        Signed in as {me.user.email} · {me.workspace.role} · <a href="/password">Change password</a>
       </footer>
     </Document>
   );

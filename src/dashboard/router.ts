@@ -5,8 +5,11 @@ import { csrfProtection } from './csrf';
 import type { DashboardDeps } from './deps';
 import { pageRoutes } from './pages';
 import { keyRoutes } from './pages/keys';
+import { invitationRoutes } from './pages/invitation';
 import { loginRoutes } from './pages/login';
+import { memberRoutes } from './pages/members';
 import { overviewRoutes } from './pages/overview';
+import { passwordRoutes } from './pages/password';
 import { planRoutes } from './pages/plan';
 import { auditPageRoutes } from './pages/audits-routes';
 import { webhookPageRoutes } from './pages/webhooks-routes';
@@ -39,10 +42,13 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
 
   signupRoutes(router, deps);
   loginRoutes(router, deps);
+  invitationRoutes(router, deps);
   const pages = pageRoutes(router);
   overviewRoutes(pages, deps);
   keyRoutes(pages, deps);
   planRoutes(pages, deps);
+  memberRoutes(pages, deps);
+  passwordRoutes(pages, deps);
   auditPageRoutes(pages, deps);
   webhookPageRoutes(pages, deps);
   brandingPageRoutes(pages, deps);

@@ -92,6 +92,9 @@ export async function axe(page: Page): Promise<string[]> {
   try {
     await context.addCookies(await page.context().cookies());
     const copy = await context.newPage();
+    // The page as it is (also the answer to a POST), served again at its own URL so its assets load.
+    const html = await page.content();
+    await copy.route(page.url(), (route) => route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' }));
     await copy.goto(page.url());
     await copy.addScriptTag({ path: AXE_SOURCE });
     const violations = await copy.evaluate(async () => {
