@@ -3,6 +3,7 @@ import { registerAccountCommands } from './commands/account';
 import { registerBrandingCommands } from './commands/branding';
 import { registerKeyCommands } from './commands/key';
 import { registerReportKeyCommands } from './commands/report-key';
+import { registerUserCommands } from './commands/user';
 
 /** Operator CLI: `npm run --silent admin -- <command> [--json]` (see README). */
 
@@ -11,6 +12,7 @@ registerAccountCommands(program);
 registerKeyCommands(program);
 registerBrandingCommands(program);
 registerReportKeyCommands(program);
+registerUserCommands(program);
 
 // Exit explicitly: the tsx wrapper does not pass a bare process.exitCode on.
 program.parseAsync(process.argv).then(
