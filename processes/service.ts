@@ -28,6 +28,8 @@ import { startTemporalWorker, type TemporalWorkerOptions, type RunningWorker } f
 import { ensurePruneSchedule } from '../temporal/schedules';
 import { TemporalDeliveryControl } from '../temporal/delivery-control';
 import { dashboardMiddleware } from '../src/dashboard/router';
+import type { Logger } from 'pino';
+import { trackAuditBacklog } from '../src/observability/metrics';
 import { createMailer } from '../src/mail/mailer';
 
 interface CommonOptions {
@@ -52,6 +54,8 @@ export async function startApi(
     databaseUrl: string;
     /** States of the worker processes audits need, by component name (e.g. worker, report_worker); {} when run elsewhere. */
     workers: () => Record<string, SupervisedState>;
+    /** Where the one line per request goes (the process's logger by default). */
+    accessLog?: Logger;
   },
 ): Promise<RunningApi> {
   const { config, db, clock } = opts;
@@ -74,6 +78,7 @@ export async function startApi(
     log: opts.log,
   });
   const health = healthProbe({ db, temporal, workers: opts.workers });
+  const stopTrackingBacklog = trackAuditBacklog(() => auditBacklog(db));
   let url = '';
   const app = createApp({
     db,
@@ -89,6 +94,7 @@ export async function startApi(
     scheduler,
     baseUrl: () => config.publicBaseUrl ?? url,
     log: opts.log,
+    accessLog: opts.accessLog,
   });
   // The customer dashboard shares the API's app and port (docs/dashboard.md).
   app.use(
@@ -101,6 +107,8 @@ export async function startApi(
       mailer: createMailer({ transport: config.mailTransport, from: config.mailFrom, db, clock }),
       scheduler,
       deliveries: new TemporalDeliveryControl(temporal.client),
+      reports: new TemporalReportRenders(temporal.client, config.reportTaskQueue),
+      keyring,
     }),
   );
   const server = http.createServer(app.callback());
@@ -123,6 +131,7 @@ export async function startApi(
       server.closeIdleConnections();
       await closing;
       health.stop();
+      stopTrackingBacklog();
       await changes.stop();
       await authenticator.close();
       await reconciler.stop();
@@ -182,6 +191,17 @@ export async function startReportWorker(
       fallbackFont: opts.config.reportFallbackFont,
     }),
   });
+}
+
+/** Audits queued and running, for the backlog gauge of /metrics. */
+async function auditBacklog(db: Db): Promise<Record<'queued' | 'running', number>> {
+  const rows: Array<{ status: string; count: string }> = await db('audits')
+    .whereIn('status', ['queued', 'running'])
+    .groupBy('status')
+    .select('status')
+    .count('* as count');
+  const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0);
+  return { queued: count('queued'), running: count('running') };
 }
 
 /** Temporal is probed every 5 s, every second while it is down so its return shows at once. */

@@ -3,6 +3,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import type { Mailer } from '../mail/mailer';
 import type { AuditScheduler } from '../audits/scheduler';
+import type { ReportRenderRequests } from '../reports/render-requests';
+import type { SigningKeyring } from '../reports/signing-keys';
 
 /** What the dashboard's routes need from the composition root (processes/service.ts). */
 export interface DashboardDeps {
@@ -18,4 +20,7 @@ export interface DashboardDeps {
   scheduler: AuditScheduler;
   /** The redeliver signal of temporal/delivery-control, as the API's retry route sends it. */
   deliveries: { redeliver(deliveryId: string): Promise<'signalled' | 'closed'> };
+  /** PDF reports: the API's render requests and link signing keys. */
+  reports: ReportRenderRequests;
+  keyring: SigningKeyring;
 }

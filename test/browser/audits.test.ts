@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { accountUsage } from '../../src/accounts/usage';
-import { createApiKey } from '../../src/accounts/repository';
+import { createApiKey, setAccountTier } from '../../src/accounts/repository';
 import { axe, newPage, screenshot, signUp } from '../support/browser';
 import { serveFixtureSite, type FixtureServer } from '../support/fixture-server';
 import { api, getStack, newAccount, waitForAudit } from '../support/stack';
@@ -55,6 +55,29 @@ describe('dashboard: audits', function () {
     await page.goto('/test/audits');
     await screenshot(page, 'audits');
     assert.deepEqual(await axe(page), []);
+  });
+
+  it('links a completed audit of a pro account to its PDF report through the signed report link', async () => {
+    const page = await newPage();
+    const { workspaceId } = await signUp(page);
+    const { db, clock } = await getStack();
+    const { account_id } = await db('workspaces').where({ id: workspaceId }).first('account_id');
+    await setAccountTier(db, { accountId: account_id, tier: 'pro', now: clock.now() });
+    await page.goto('/test/audits');
+    await page.getByLabel('Domain').fill('https://pdf.example.com');
+    await page.getByRole('button', { name: 'Run audit' }).click();
+    const pdfLink = page.getByRole('link', { name: 'Download PDF report' });
+    await pdfLink.waitFor({ timeout: 30_000 });
+    const pdf = await page.request.get((await pdfLink.getAttribute('href'))!, { timeout: 60_000 });
+    assert.equal(pdf.status(), 200);
+    assert.match(new URL(pdf.url()).pathname, /^\/v1\/reports\/aud_[0-9A-Za-z]+\.pdf$/);
+    assert.equal(pdf.headers()['content-type'], 'application/pdf');
+    assert.equal(
+      Buffer.from(await pdf.body())
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
+    );
   });
 
   it('shows a refused run in plain language with a request id, and the form keeps the domain', async () => {

@@ -7,9 +7,11 @@ import { hasIdShape, newRequestId } from '../../ids';
 import { completedAuditJson, presentAuditStatus, presentAuditSummary } from '../../presenters/audits';
 import { decodeCursor, encodeCursor } from '../../presenters/cursor';
 import { presentPage } from '../../presenters/page';
+import { requestReportLink } from '../../reports/report-request';
 import { TIERS, type AuditJson, type Tier } from '../../schemas/audit';
 import { requireLogin, may, requireRole } from '../access';
 import type { DashboardDeps } from '../deps';
+import { featureGate } from '../feature-gate';
 import { field, readForm } from '../form';
 import { Layout } from '../layout';
 import type { PageRoutes } from '../pages';
@@ -78,6 +80,27 @@ export function auditPageRoutes(pages: PageRoutes, deps: DashboardDeps): void {
       </Layout>,
     );
   });
+
+  pages.get(
+    '/audits/:auditId/pdf',
+    requireLogin,
+    featureGate(deps, 'pdf_reports', 'PDF reports need the pro plan'),
+    async (ctx) => {
+      const c = ctx as DashboardContext;
+      const row = await auditInView(c, deps);
+      if (!row || row.status !== 'completed') return notFound(c);
+      const link = await requestReportLink(deps, row);
+      if (link === 'rendering')
+        return renderStatus(
+          c,
+          202,
+          'The PDF report is being prepared',
+          'It is usually ready within a few seconds: use the PDF link on the audit page again.',
+        );
+      c.status = 303;
+      c.redirect(link.url);
+    },
+  );
 
   pages.get('/audits/:auditId/json', requireLogin, async (ctx) => {
     const c = ctx as DashboardContext;
