@@ -8,7 +8,7 @@ import { SEO_SITE_ANALYZERS } from './seo-site';
 import { BEST_PRACTICE_ANALYZERS } from './best-practices';
 import { catalogIndex } from './catalog';
 import { FindingIdAllocator, makeAnalyzerResult, makeFinding } from './findings';
-import { parsePage, type ParsedPage } from './parse';
+import { parsePage, stylesheetTexts, type ParsedPage, type StylesheetTexts } from './parse';
 import { PERFORMANCE_PAGE_ANALYZERS } from './performance-page';
 import { SECURITY_HEADER_ANALYZERS } from './security-headers';
 import { SECURITY_CONTENT_ANALYZERS } from './security-content';
@@ -62,7 +62,7 @@ export interface AnalysisResult {
  * the next page, so memory stays bounded by one DOM plus the analyzers' small observations.
  */
 export function runAnalyzers(snapshot: CrawlSnapshot, options: RunOptions = {}): AnalysisResult {
-  const run = new AnalysisRun(options);
+  const run = new AnalysisRun(options, stylesheetTexts(snapshot));
   for (const page of snapshot.pages) run.observe(page);
   return run.finish(snapshot);
 }
@@ -76,7 +76,7 @@ export async function runAnalyzersInSlices(
   options: RunOptions & { sliceMs?: number; onSlice?: (pagesDone: number) => void } = {},
 ): Promise<AnalysisResult> {
   const sliceMs = options.sliceMs ?? 50;
-  const run = new AnalysisRun(options);
+  const run = new AnalysisRun(options, stylesheetTexts(snapshot));
   let sliceStart = performance.now();
   for (const [index, page] of snapshot.pages.entries()) {
     run.observe(page);
@@ -96,14 +96,17 @@ class AnalysisRun {
   private readonly failed: boolean[];
   private readonly pages: CrawledPage[] = [];
 
-  constructor(private readonly options: RunOptions) {
+  constructor(
+    private readonly options: RunOptions,
+    private readonly stylesheets: StylesheetTexts,
+  ) {
     this.list = options.analyzers ?? ANALYZERS;
     this.observed = this.list.map(() => []);
     this.failed = this.list.map(() => false);
   }
 
   observe(page: CrawlSnapshot['pages'][number]): void {
-    const parsed = parsePage(page);
+    const parsed = parsePage(page, this.stylesheets);
     this.list.forEach((analyzer, i) => {
       if (this.failed[i]) return;
       try {

@@ -1,14 +1,14 @@
 import { isTag, type Element } from 'domhandler';
 import { textContent } from 'domutils';
-import { attr, type ParsedPage } from './parse';
+import { attr, type ParsedPage, type StylesheetTexts } from './parse';
 
 /**
- * What the page's own CSS says about an element, as far as the accuracy rules need it: whether it is
+ * What the site's own CSS says about an element, as far as the accuracy rules need it: whether it is
  * hidden (`display:none`, `visibility:hidden`, the `hidden` attribute, `aria-hidden="true"`, on it or
- * an ancestor) and whether a rule gives it a width and a height. Rules come from inline `style`
- * attributes and the page's <style> elements; at-rules (@media…) are skipped and so are selectors
- * beyond type, #id, .class and [attribute] compounds joined by descendant or child combinators, so
- * an unknown selector never hides anything (a missed hide only keeps today's verdict).
+ * an ancestor) and whether rules give it a width and a height. Rules come from inline `style`
+ * attributes, the page's <style> elements and the site stylesheets it links. At-rules (@media…)
+ * are skipped and so are selectors beyond type, #id, .class and [attribute] compounds joined by
+ * descendant or child combinators: an unknown selector never hides anything.
  */
 
 interface Compound {
@@ -41,8 +41,35 @@ export function pageCss(p: ParsedPage): PageCss {
   return css;
 }
 
+/** Each site stylesheet is parsed once per analysis, however many pages link it. */
+const parsedSheets = new WeakMap<StylesheetTexts, Map<string, CssRule[]>>();
+
+/** Rules of the site stylesheets the page links for screens (print-only sheets hide nothing on screen). */
+function linkedRules(p: ParsedPage): CssRule[] {
+  if (p.stylesheets.size === 0) return [];
+  let cache = parsedSheets.get(p.stylesheets);
+  if (!cache) parsedSheets.set(p.stylesheets, (cache = new Map()));
+  const rules: CssRule[] = [];
+  for (const link of p.elements('link')) {
+    if (!(attr(link, 'rel') ?? '').toLowerCase().split(/\s+/).includes('stylesheet')) continue;
+    if (!/^\s*(all|screen)?\s*$/i.test(attr(link, 'media') ?? '')) continue;
+    let url: string;
+    try {
+      url = new URL(attr(link, 'href') ?? '', p.url).href;
+    } catch {
+      continue;
+    }
+    const text = p.stylesheets.get(url);
+    if (text === undefined) continue;
+    let parsed = cache.get(url);
+    if (!parsed) cache.set(url, (parsed = parseStylesheet(text)));
+    rules.push(...parsed);
+  }
+  return rules;
+}
+
 function buildPageCss(p: ParsedPage): PageCss {
-  const rules = p.elements('style').flatMap((s) => parseStylesheet(textContent(s)));
+  const rules = [...linkedRules(p), ...p.elements('style').flatMap((s) => parseStylesheet(textContent(s)))];
   const hiding = rules.filter((r) => hides(r.declarations));
   const sizing = rules.filter((r) => r.declarations.has('width') || r.declarations.has('height'));
   const hiddenMemo = new Map<Element, boolean>();

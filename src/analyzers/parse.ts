@@ -1,6 +1,6 @@
 import { parseDocument } from 'htmlparser2';
 import { isComment, isDirective, isTag, isText, type ChildNode, type Document, type Element } from 'domhandler';
-import { mediaType, type SnapshotPage } from './snapshot';
+import { mediaType, type SiteStylesheet, type SnapshotPage } from './snapshot';
 
 /**
  * Each page's HTML is parsed once (htmlparser2: fast, forgiving, with source offsets) and indexed by
@@ -8,6 +8,10 @@ import { mediaType, type SnapshotPage } from './snapshot';
  */
 
 const NO_ELEMENTS: readonly Element[] = Object.freeze([]);
+
+/** The site's own stylesheets the crawl fetched: URL → CSS text. */
+export type StylesheetTexts = ReadonlyMap<string, string>;
+const NO_STYLESHEETS: StylesheetTexts = new Map();
 
 export interface ParsedPage {
   readonly page: SnapshotPage;
@@ -22,6 +26,8 @@ export interface ParsedPage {
   readonly doctype: string | null;
   /** Elements by lower-case tag name, in document order. */
   elements(tag: string): readonly Element[];
+  /** The site's stylesheets, which the page's <link rel="stylesheet"> may name. */
+  readonly stylesheets: StylesheetTexts;
 }
 
 const PARSE_OPTIONS = {
@@ -40,7 +46,7 @@ export function isHtmlDocument(page: SnapshotPage): boolean {
   return type === '' && /^\s*</.test(page.body.slice(0, 512));
 }
 
-export function parsePage(page: SnapshotPage): ParsedPage {
+export function parsePage(page: SnapshotPage, stylesheets: StylesheetTexts = NO_STYLESHEETS): ParsedPage {
   if (!isHtmlDocument(page) || page.body === null) {
     return {
       page,
@@ -50,6 +56,7 @@ export function parsePage(page: SnapshotPage): ParsedPage {
       doc: null,
       doctype: null,
       elements: () => NO_ELEMENTS,
+      stylesheets,
     };
   }
   // A BOM is not markup; offsets stay aligned because the parser sees the same string we slice.
@@ -75,11 +82,17 @@ export function parsePage(page: SnapshotPage): ParsedPage {
     doc,
     doctype: leadingDoctype(doc),
     elements: (tag) => index.get(tag) ?? NO_ELEMENTS,
+    stylesheets,
   };
 }
 
-export function parsePages(pages: readonly SnapshotPage[]): ParsedPage[] {
-  return pages.map(parsePage);
+export function parsePages(pages: readonly SnapshotPage[], stylesheets?: StylesheetTexts): ParsedPage[] {
+  return pages.map((page) => parsePage(page, stylesheets));
+}
+
+/** The snapshot's stylesheets by URL, for parsePage. */
+export function stylesheetTexts(snapshot: { readonly stylesheets?: readonly SiteStylesheet[] }): StylesheetTexts {
+  return new Map((snapshot.stylesheets ?? []).map((sheet) => [sheet.url, sheet.text]));
 }
 
 /** The doctype only counts before any element or non-blank text (comments may precede it). */

@@ -156,6 +156,8 @@ export interface CrawlSnapshot {
   readonly sitemaps?: readonly SitemapFetch[];
   /** `/index.html` URLs linked on the site whose directory URL was crawled: not crawled again (SEO_CANONICAL_INVALID). */
   readonly indexAliases?: readonly IndexAlias[];
+  /** Text of the site's own stylesheets that pages link (hidden and sized elements, page-css.ts). */
+  readonly stylesheets?: readonly SiteStylesheet[];
   /** Status checks of link and resource targets that were not crawled as pages (SEO_BROKEN_LINK). */
   readonly linkChecks?: readonly LinkCheck[];
   /** GET /llms.txt (SEO_LLMS_TXT). */
@@ -261,4 +263,10 @@ export interface IndexAlias {
   /** The crawled URL it is an alias of. */
   readonly aliasOf: string;
   readonly foundOn: readonly string[];
+}
+
+/** A same-site stylesheet as fetched by the crawl (decoded, capped at CRAWL_LIMITS.stylesheetMaxChars). */
+export interface SiteStylesheet {
+  readonly url: string;
+  readonly text: string;
 }

@@ -55,7 +55,7 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
 
   const sitemaps = await context.aborter.race(sitemapsPromise);
   await mergeSitemapUrls(context, frontier, siteRobots, sitemaps);
-  const { resources, linkChecks } = await checkTargets(context, frontier);
+  const { resources, linkChecks, stylesheets } = await checkTargets(context, frontier);
   const [llmsTxt, securityTxt, notFoundProbe, corsProbe, httpsRedirect, tls, dns] = await context.aborter.race(
     sideProbes ?? startSideProbes(context),
   );
@@ -75,6 +75,7 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
     ...(frontier.indexAliases.size > 0 ? { indexAliases: [...frontier.indexAliases.values()] } : {}),
     sitemaps,
     linkChecks,
+    ...(stylesheets.length > 0 ? { stylesheets } : {}),
     llmsTxt,
     notFoundProbe,
   };

@@ -13,6 +13,8 @@ export const CRAWL_LIMITS = {
   maxTries: 3,
   maxResources: 100,
   resourceMaxBytes: 256 * 1024,
+  /** Decoded text kept of each same-site stylesheet (for hidden and sized elements). */
+  stylesheetMaxChars: 1024 * 1024,
   maxLinkChecks: 100,
   maxSitemapFetches: 20,
   sitemapMaxBytes: 10 * 1024 * 1024,

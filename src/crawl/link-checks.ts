@@ -1,7 +1,8 @@
-import type { LinkCheck, SnapshotResource } from '../analyzers/snapshot';
+import type { LinkCheck, SiteStylesheet, SnapshotResource } from '../analyzers/snapshot';
 import { OutboundError } from '../outbound/errors';
 import { runPool } from './abort';
-import type { CrawlContext } from './context';
+import { isSameSite, type CrawlContext } from './context';
+import { decodeBodyText } from './decode';
 import type { Frontier, Referrers } from './frontier';
 import { CRAWL_LIMITS } from './limits';
 import { crawlRequest, fetchWithBackoff } from './polite-fetch';
@@ -12,10 +13,11 @@ export interface CheckedTargets {
   /** In the order the pages referenced them. */
   resources: SnapshotResource[];
   linkChecks: LinkCheck[];
+  stylesheets: SiteStylesheet[];
 }
 
 export async function checkTargets(context: CrawlContext, frontier: Frontier): Promise<CheckedTargets> {
-  const checked: CheckedTargets = { resources: [], linkChecks: [] };
+  const checked: CheckedTargets = { resources: [], linkChecks: [], stylesheets: [] };
   const resourceList = [...frontier.resourceRefs].slice(0, CRAWL_LIMITS.maxResources);
   await runPool(context.aborter, resourceList, CRAWL_LIMITS.concurrencyPerHost * 2, ([url, ref]) =>
     checkResource(context, url, ref, checked),
@@ -60,6 +62,9 @@ async function checkResource(
       ...(ref.kind ? { kind: ref.kind } : {}),
       foundOn: ref.foundOn,
     });
+    // The site's own CSS says which elements it hides or sizes; the analyzers read it (page-css.ts).
+    if (ref.kind === 'stylesheet' && response.status < 300 && isSameSite(context, url))
+      checked.stylesheets.push({ url, text: decodeBodyText(response, CRAWL_LIMITS.stylesheetMaxChars) });
     if (response.status >= 400)
       checked.linkChecks.push({ url, status: response.status, ...referrers(ref), kind: 'resource' });
   } catch (error) {

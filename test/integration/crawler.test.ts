@@ -256,6 +256,8 @@ describe('crawlSite (loopback fixtures)', function () {
       assert.equal(res.get('/app.js')!.headers['content-encoding'], 'gzip');
       assert.equal(res.get('/logo.png')!.kind, 'image');
       assert.deepEqual(res.get('/logo.png')!.foundOn, [`${site.origin}/`]);
+      // The site's own stylesheet text is kept for the analyzers, decoded.
+      assert.deepEqual(snap.stylesheets, [{ url: `${site.origin}/s.css`, text: 'body{color:red}' }]);
       const checks = new Map(snap.linkChecks!.map((c) => [new URL(c.url).pathname, c]));
       assert.deepEqual(checks.get('/logo.png'), {
         url: `${site.origin}/logo.png`,

@@ -7,7 +7,7 @@ import { imgAltMissing } from '../../src/analyzers/a11y-page';
 import { controlNameMissing, formLabelMissing } from '../../src/analyzers/a11y-forms';
 import { displayWidth } from '../../src/analyzers/display-width';
 import { GENERIC_LINK_TEXT_LANGUAGES } from '../../src/analyzers/generic-link-texts';
-import { parsePages } from '../../src/analyzers/parse';
+import { parsePages, stylesheetTexts } from '../../src/analyzers/parse';
 import { imgUnsized } from '../../src/analyzers/performance-page';
 import { anchorNotCrawlable, linkTextGeneric } from '../../src/analyzers/seo-anchors';
 import { canonicalInvalid } from '../../src/analyzers/seo-links';
@@ -35,6 +35,10 @@ function page(body: string, over: Partial<SnapshotPage> & { path?: string } = {}
     redirectChain: [],
     ...over,
   };
+}
+
+function snapshotOf(pages: SnapshotPage[]): CrawlSnapshot {
+  return { origin: ORIGIN, robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' }, pages };
 }
 
 function run(a: Analyzer, pages: SnapshotPage[], extra: Partial<CrawlSnapshot> = {}): AnalyzerOutcome {
@@ -92,6 +96,26 @@ describe('accuracy rules', () => {
       status(imgUnsized, `<style>.hidden-logo{display:none}</style><img class="hidden-logo" src="/l.png">`),
       'pass',
     );
+  });
+
+  it('rules of the site stylesheets a page links apply; unlinked or print-only sheets do not', () => {
+    const stylesheets = [
+      { url: `${ORIGIN}/css/site.css`, text: '.site-logo{width:120px;height:40px} .toggle{display:none}' },
+    ];
+    const logo = (link: string) => page(`${link}<img class="site-logo" src="/logo.png" alt="Logo">`);
+    const analyse = (a: Analyzer, p: SnapshotPage) => {
+      const s: CrawlSnapshot = { ...snapshotOf([p]), stylesheets };
+      return a.run(s, parsePages(s.pages, stylesheetTexts(s))).status;
+    };
+    assert.equal(analyse(imgUnsized, logo('<link rel="stylesheet" href="/css/site.css">')), 'pass');
+    assert.equal(analyse(imgUnsized, logo('<link rel="stylesheet" href="/css/other.css">')), 'fail');
+    assert.equal(analyse(imgUnsized, logo('<link rel="stylesheet" href="/css/site.css" media="print">')), 'fail');
+    const toggle = '<input type="checkbox" class="toggle">';
+    assert.equal(
+      analyse(formLabelMissing, page(`<link rel="stylesheet" href="css/site.css">${toggle}`, { path: '/' })),
+      'not_applicable',
+    );
+    assert.equal(analyse(formLabelMissing, page(toggle)), 'fail');
   });
 
   it('a placeholder names a field at info level; an empty placeholder does not', () => {
