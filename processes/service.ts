@@ -28,6 +28,7 @@ import { startTemporalWorker, type TemporalWorkerOptions, type RunningWorker } f
 import { ensurePruneSchedule } from '../temporal/schedules';
 import { TemporalDeliveryControl } from '../temporal/delivery-control';
 import { dashboardMiddleware } from '../src/dashboard/router';
+import type { DashboardDeps } from '../src/dashboard/deps';
 import type { Logger } from 'pino';
 import { trackAuditBacklog } from '../src/observability/metrics';
 import { createMailer } from '../src/mail/mailer';
@@ -97,20 +98,8 @@ export async function startApi(
     accessLog: opts.accessLog,
   });
   // The customer dashboard shares the API's app and port (docs/dashboard.md).
-  app.use(
-    dashboardMiddleware({
-      db,
-      clock,
-      config,
-      baseUrl: () => config.publicBaseUrl ?? url,
-      log: opts.log,
-      mailer: createMailer({ transport: config.mailTransport, from: config.mailFrom, db, clock }),
-      scheduler,
-      deliveries: new TemporalDeliveryControl(temporal.client),
-      reports: new TemporalReportRenders(temporal.client, config.reportTaskQueue),
-      keyring,
-    }),
-  );
+  const dashboard = { db, clock, config, temporal, scheduler, keyring, log: opts.log };
+  app.use(dashboardMiddleware(dashboardDeps(dashboard, () => config.publicBaseUrl ?? url)));
   const server = http.createServer(app.callback());
   // Requests Node's HTTP parser refuses get the error envelope too, not Node's bare 400.
   const rawAnswers = { docsUrl: errorDocsUrl({ config, baseUrl: () => config.publicBaseUrl ?? url }), clock };
@@ -137,6 +126,26 @@ export async function startApi(
       await reconciler.stop();
       await temporal.connection.close();
     },
+  };
+}
+
+/** What the dashboard's pages need: the same clients and rules as the API's routes, and the mailer. */
+function dashboardDeps(
+  input: Omit<DashboardDeps, 'baseUrl' | 'mailer' | 'deliveries' | 'reports'> & { temporal: TemporalClientBundle },
+  baseUrl: () => string,
+): DashboardDeps {
+  const { temporal, ...shared } = input;
+  return {
+    ...shared,
+    baseUrl,
+    mailer: createMailer({
+      transport: input.config.mailTransport,
+      from: input.config.mailFrom,
+      db: input.db,
+      clock: input.clock,
+    }),
+    deliveries: new TemporalDeliveryControl(temporal.client),
+    reports: new TemporalReportRenders(temporal.client, input.config.reportTaskQueue),
   };
 }
 
