@@ -16,7 +16,11 @@ import { brokenLink } from '../../src/analyzers/seo-site';
 import { sitemapInvalid } from '../../src/analyzers/seo-sitemap';
 import type { CrawlSnapshot, SnapshotPage } from '../../src/analyzers/snapshot';
 import type { Analyzer, AnalyzerOutcome } from '../../src/analyzers/types';
+import { syntheticAudit } from '../../src/audits/synthetic';
+import { renderAuditReport } from '../../src/reports/pdf';
 import { codeSpans } from '../../src/reports/pdf/code-spans';
+import { extract, flat } from '../support/pdf';
+import { syntheticInput } from '../support/synthetic-input';
 
 const ORIGIN = 'https://example.com';
 
@@ -250,5 +254,17 @@ describe('accuracy rules', () => {
       { text: ' tag.', code: false },
     ]);
     assert.deepEqual(codeSpans('An unpaired ` stays text.'), [{ text: 'An unpaired ` stays text.', code: false }]);
+  });
+
+  it('the PDF report prints those recommendations without backticks', async function () {
+    this.timeout(30_000);
+    const audit = syntheticAudit(syntheticInput('https://www.shop-7.co.uk'));
+    assert.ok(
+      audit.findings.some((f) => f.recommendation.includes('`')),
+      'the sample marks code with backticks',
+    );
+    const { text } = await extract(await renderAuditReport(audit, null, { generatedAt: new Date(0) }));
+    assert.ok(!text.includes('`'));
+    assert.match(flat(text), /Send Strict-Transport-Security: max-age=31536000; includeSubDomains on/);
   });
 });

@@ -101,11 +101,8 @@ function writeTopIssues(w: ReportWriter): void {
       .text(`${i + 1}. ${f.title} `, MARGIN.left, doc.y, { continued: true, width: CONTENT_WIDTH })
       .fillColor(SEVERITY_COLORS[f.severity])
       .text(`(${SEVERITY_LABELS[f.severity]}, ${CATEGORY_LABELS[f.category]})`);
-    doc
-      .font('body')
-      .fontSize(9.5)
-      .fillColor(TEXT)
-      .text(f.recommendation, MARGIN.left + 14, doc.y, { width: CONTENT_WIDTH - 14 });
+    doc.fontSize(9.5).fillColor(TEXT);
+    w.codeText(f.recommendation, CONTENT_WIDTH - 14, MARGIN.left + 14);
     doc.moveDown(0.5);
   });
 }

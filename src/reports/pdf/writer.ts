@@ -98,13 +98,23 @@ export class ReportWriter {
       .fontSize(9.5)
       .fillColor(TEXT)
       .text(`${label} `, MARGIN.left + 10, doc.y, { continued: true, width: CONTENT_WIDTH - 10 });
-    const spans = codeSpans(text);
-    spans.forEach((span, i) =>
-      doc
-        .font(span.code ? 'mono' : 'body')
-        .text(span.text, { width: CONTENT_WIDTH - 10, continued: i < spans.length - 1 }),
-    );
+    this.codeText(text, CONTENT_WIDTH - 10);
     doc.moveDown(0.25);
+  }
+
+  /**
+   * Body text whose backtick-marked parts (`noindex`) are set in monospace, without the backticks.
+   * At `x` on the current line, or (no x) continuing the text before it.
+   */
+  codeText(text: string, width: number, x?: number): void {
+    const doc = this.doc;
+    const spans = codeSpans(text);
+    spans.forEach((span, i) => {
+      doc.font(span.code ? 'mono' : 'body');
+      const options = { width, continued: i < spans.length - 1 };
+      if (i === 0 && x !== undefined) doc.text(span.text, x, doc.y, options);
+      else doc.text(span.text, options);
+    });
   }
 }
 
