@@ -6,6 +6,7 @@ import { loadAudit, markCompleted, markFailed, markRunning, markWaitingForRetry 
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 import { recordCrawlSpeed } from '../src/audits/crawl-speed';
 import { untilDatabaseAnswers } from './database-outage';
+import { auditAttemptDuration, auditsFinished, pagesCrawled } from '../src/observability/metrics';
 
 export interface AuditActivityDeps {
   db: Db;
@@ -65,9 +66,10 @@ export function createAuditActivities(deps: AuditActivityDeps) {
         }),
         input.auditId,
       );
+      auditsFinished.inc({ outcome: 'failed', mode: (await loadAudit(deps.db, input.auditId))?.mode ?? 'unknown' });
     },
 
-    runAudit: (input: RunAuditInput) => runAudit(deps, input),
+    runAudit: (input: RunAuditInput) => timedAttempt(() => runAudit(deps, input)),
   };
 }
 
@@ -126,9 +128,26 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
     }).catch((err) => {
       throw unexpected(err, input.auditId);
     });
+    auditsFinished.inc({ outcome: 'completed', mode: audit.mode });
+    if (audit.mode === 'live') pagesCrawled.inc(audit.crawl.pages_crawled);
     return { score: audit.score, grade: audit.grade };
   } finally {
     clearInterval(beat);
+  }
+}
+
+/** Times the attempt into the metrics: completed, the site's failure, or an error of ours. */
+async function timedAttempt<T>(attempt: () => Promise<T>): Promise<T> {
+  const end = auditAttemptDuration.startTimer();
+  try {
+    const result = await attempt();
+    end({ outcome: 'completed' });
+    return result;
+  } catch (err) {
+    const ours = ['internal_error', 'audit_abandoned'];
+    const siteFailure = err instanceof ApplicationFailure && err.nonRetryable && !ours.includes(err.type ?? '');
+    end({ outcome: siteFailure ? 'site_failure' : 'error' });
+    throw err;
   }
 }
 

@@ -4,6 +4,7 @@ import { attemptDelivery, markDeliveryFailed, type AttemptDeps } from '../src/we
 import { planDeliveries, recordDelivery, type PlannedDelivery } from '../src/webhooks/planning';
 import type { DeliveryRecord, EventDetails } from '../workflows/contracts';
 import { untilDatabaseAnswers } from './database-outage';
+import { deliveryAttempts, deliveryDuration } from '../src/observability/metrics';
 
 /** Activities of webhook delivery: planning an event's deliveries, recording each, and one signed POST each. */
 export function createDeliveryActivities(deps: AttemptDeps & { db: Db; clock: Clock }) {
@@ -26,7 +27,12 @@ export function createDeliveryActivities(deps: AttemptDeps & { db: Db; clock: Cl
     }) {
       // Once the POST has gone out, its outcome is stored through any database outage rather than
       // retrying the activity and sending the delivery again.
-      return attemptDelivery(deps, input, untilDatabaseAnswers);
+      const end = deliveryDuration.startTimer();
+      const outcome = await attemptDelivery(deps, input, untilDatabaseAnswers);
+      const label = outcome.delivered ? 'delivered' : outcome.stop ? 'dropped' : 'failed';
+      deliveryAttempts.inc({ outcome: label });
+      end({ outcome: label });
+      return outcome;
     },
     async markDeliveryFailed(input: { deliveryId: string }): Promise<void> {
       await markDeliveryFailed(deps.db, input.deliveryId);

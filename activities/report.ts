@@ -6,6 +6,7 @@ import { tierAtLeast, FEATURE_MIN_TIER } from '../src/accounts/tiers';
 import { brandingRevision } from '../src/reports/branding-repository';
 import { renderAndStoreReport, type ReportRenderDeps } from '../src/reports/stored-reports';
 import { AUDIT_NOT_COMPLETED } from '../workflows/contracts';
+import { reportRenderDuration, reportRenders } from '../src/observability/metrics';
 
 /** AuditWorkflow's question after completion: does the audit get its report rendered now? */
 export function createReportPlanningActivities(deps: { db: Db }) {
@@ -33,7 +34,12 @@ export function createReportRenderingActivities(deps: ReportRenderDeps) {
   return {
     /** Renders and stores the audit's PDF unless the stored one is current. */
     async renderReport(input: { auditId: string }) {
-      const result = await renderAndStoreReport(deps, input.auditId);
+      const result = await renderAndStoreReport(deps, input.auditId).catch((err: unknown) => {
+        reportRenders.inc({ outcome: 'failed' });
+        throw err;
+      });
+      reportRenders.inc({ outcome: result.outcome });
+      if (result.outcome === 'rendered') reportRenderDuration.observe(result.renderMs / 1000);
       if (result.outcome === 'not_completed') {
         throw ApplicationFailure.nonRetryable(
           `audit ${input.auditId} has no completed result to render`,

@@ -11,6 +11,7 @@ import { ensureTemporalCli } from '../temporal/cli';
 import { superviseDevServer } from '../temporal/supervised-dev-server';
 import { connectClient } from '../temporal/connection';
 import { registerSearchAttributes } from '../temporal/search-attributes';
+import { logger } from '../src/observability/logger';
 
 /**
  * `npm start`: everything a user needs locally in one process tree — Postgres (embedded when
@@ -21,7 +22,9 @@ import { registerSearchAttributes } from '../temporal/search-attributes';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = (message: string) => console.log(`[audit-service] ${message}`);
+  logger.level = config.logLevel;
+  const serviceLog = logger.child({ name: 'audit-service' });
+  const log = (message: string) => serviceLog.info(message);
   fs.mkdirSync(config.dataDir, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
   let stopping = false;
@@ -32,7 +35,8 @@ async function main(): Promise<void> {
     stopping = true;
     shuttingDown.abort();
     log('stopping…');
-    for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
+    for (const stop of stops.reverse())
+      await stop().catch((err: unknown) => serviceLog.error({ err }, 'stopping failed'));
     log('stopped');
     process.exit(code);
   };
@@ -78,12 +82,12 @@ async function main(): Promise<void> {
       clock: systemClock,
       temporalAddress,
       workers,
-      log: (message, err) => console.error(`[audit-service] ${message}`, err ?? ''),
+      log: (message, err) => serviceLog.error({ err }, message),
     });
     stops.push(() => api.stop());
     log(`API listening at ${api.url}/v1 (OpenAPI: ${api.url}/v1/openapi.json)`);
   } catch (err) {
-    console.error('[audit-service] failed to start:', err);
+    serviceLog.fatal({ err }, 'failed to start');
     await shutdown(1);
   }
 }

@@ -1,4 +1,3 @@
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createLiveEngine } from '../src/audits/live-engine';
 import { systemClock } from '../src/clock';
 import { loadConfig } from '../src/config';
@@ -6,31 +5,46 @@ import { createDb } from '../src/db/knex';
 import { startReportWorker, startWorker } from './service';
 import { bundleWorkflows } from '../temporal/worker';
 import { waitForNamespace } from '../temporal/connection';
+import { logger } from '../src/observability/logger';
+import { serveMetrics } from '../src/observability/metrics-server';
+import { installWorkerRuntime } from '../src/observability/temporal-runtime';
 
 /**
  * A worker process `npm start` runs beside the API (own process, so audits being worked on do not
  * slow API responses down): WORKER_KIND=audits (default) for audits, deliveries and maintenance,
  * WORKER_KIND=reports for PDF renders. Needs DATABASE_URL and TEMPORAL_ADDRESS; waits for Temporal
- * if it is down; stops on SIGTERM/SIGINT or when its supervisor is gone.
+ * if it is down; stops on SIGTERM/SIGINT or when its supervisor is gone. With METRICS_PORT, serves
+ * GET /metrics there (the report worker on the next port).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl || !config.temporalAddress)
     throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS');
   const kind = config.workerKind === 'reports' ? 'report worker' : 'worker';
+  logger.level = config.logLevel;
+  const log = logger.child({ name: kind });
   const stopRequested = new AbortController();
   process.once('SIGTERM', () => stopRequested.abort());
   process.once('SIGINT', () => stopRequested.abort());
   // The supervisor's IPC channel closed: it died, and nobody would stop (or restart) this process.
   process.once('disconnect', () => stopRequested.abort());
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  const runtime = await installWorkerRuntime(log, { metrics: config.metricsPort > 0 });
+  const metricsPort = config.workerKind === 'reports' ? config.metricsPort + 1 : config.metricsPort;
+  // A port already taken costs the metrics, not the worker.
+  const metrics =
+    config.metricsPort > 0
+      ? await serveMetrics(metricsPort, runtime.sdkMetrics).catch((err: unknown) => {
+          log.error({ err }, `metrics not served: port ${metricsPort} is not available`);
+          return null;
+        })
+      : null;
 
   const temporalUp = await waitForNamespace(config.temporalAddress, config.temporalNamespace, {
     signal: stopRequested.signal,
     onUnavailable: (reason) =>
-      console.error(`[${kind}] Temporal at ${config.temporalAddress} is not available (${reason}); waiting for it`),
+      log.warn(`Temporal at ${config.temporalAddress} is not available (${reason}); waiting for it`),
   });
-  if (!temporalUp) return;
+  if (!temporalUp) return void (await metrics?.stop());
 
   const db = createDb(config.databaseUrl);
   const common = {
@@ -58,13 +72,14 @@ async function main(): Promise<void> {
   // and the supervisor starts another.
   await worker.done;
   await db.destroy();
+  await metrics?.stop();
 }
 
 // Exits explicitly: the IPC channel to the supervisor would otherwise keep the process alive.
 main().then(
   () => process.exit(0),
   (err) => {
-    console.error('[worker] failed:', err);
+    logger.fatal({ err }, 'worker failed');
     process.exit(1);
   },
 );

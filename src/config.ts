@@ -50,6 +50,20 @@ export interface Config {
   mailTransport: string | undefined;
   /** MAIL_FROM: the sender of the dashboard's mail (invitations). */
   mailFrom: string;
+  /** LOG_LEVEL: the least severe level that is logged (info by default). */
+  logLevel: string;
+  /** METRICS_PORT: the audit worker's /metrics (the report worker's is the next port); unset or 0: off. */
+  metricsPort: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** LOG_LEVEL, checked: one of pino's levels, info when unset. */
+export function logLevel(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'info';
+  const level = raw.toLowerCase();
+  if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number): number {
@@ -115,5 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
     mailTransport: env.MAIL_TRANSPORT || undefined,
     mailFrom: env.MAIL_FROM || 'Domain audits <no-reply@localhost>',
+    logLevel: logLevel(env.LOG_LEVEL),
+    metricsPort: integer('METRICS_PORT', env.METRICS_PORT, 0),
   };
 }

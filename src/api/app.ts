@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
+import type { Logger } from 'pino';
 import type { KeyAuthenticator } from '../accounts/authenticator';
 import type { AuditScheduler } from '../audits/scheduler';
 import type { Clock } from '../clock';
@@ -10,6 +11,9 @@ import type { ApiState } from './context';
 import type { ReadModel } from './read-model';
 import { authenticate, limitRetrieval } from './middleware/auth';
 import { envelope } from './middleware/envelope';
+import { observeRequests } from './middleware/observe';
+import { logger as processLogger } from '../observability/logger';
+import { metricsContentType, renderMetrics } from '../observability/metrics';
 import { auditRoutes } from './routes/audits';
 import { brandingRoutes } from './routes/branding';
 import { mockReceiverRoutes } from './routes/mock-receiver';
@@ -34,13 +38,16 @@ export interface AppDeps {
   /** Public base URL of this API (for links in the OpenAPI document and error envelopes). */
   baseUrl: () => string;
   log?: (message: string, err?: unknown) => void;
+  /** Where the one line per request goes (the process's logger by default). */
+  accessLog?: Logger;
 }
 
 /** The Koa application: request id → error envelope → public routes | auth → /v1 routes. */
 export function createApp(deps: AppDeps): Koa<ApiState> {
   // Behind a reverse proxy (TRUST_PROXY=1) the client address comes from X-Forwarded-For.
   const app = new Koa<ApiState>({ proxy: deps.config.trustProxy });
-  const log = deps.log ?? ((message, err) => console.error(message, err));
+  const log = deps.log ?? ((message, err) => processLogger.error({ err }, message));
+  app.use(observeRequests(deps.accessLog ?? processLogger));
   app.use(
     envelope({
       docsUrl: errorDocsUrl(deps),
@@ -49,6 +56,8 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
     }),
   );
   app.use(rejectUnmatchedMethods);
+  // Prometheus scrapes without a key: meant for a private network (README "Metrics and logs").
+  app.use(metricsRoute().routes());
 
   const system = systemRoutes({
     health: deps.health,
@@ -86,6 +95,13 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
 /** Where `docs_url` points; resolved per response: the listening address is known only once the server is up. */
 export function errorDocsUrl(deps: Pick<AppDeps, 'config' | 'baseUrl'>): () => string {
   return () => deps.config.docsUrl ?? `${deps.baseUrl()}/docs/errors`;
+}
+
+function metricsRoute(): Router<ApiState> {
+  return new Router<ApiState>().get('/metrics', async (ctx) => {
+    ctx.body = await renderMetrics();
+    ctx.type = metricsContentType;
+  });
 }
 
 /** Turns the router's bare 405/501 (known path, other method) into the error envelope. */

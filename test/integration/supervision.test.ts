@@ -156,9 +156,11 @@ describe('npm start supervision (real processes)', function () {
       assert.equal(list.status, 200, list.text);
     }
     // The back-off doubled between the crashes instead of giving up.
-    const restarts = service.output().match(/^\[audit-service\] worker .*\(SIGKILL\).*; restarting in .*$/gm) ?? [];
+    const restarts =
+      service.output().match(/^\{.*"name":"audit-service".*"msg":"worker [^"]*\(SIGKILL\)[^"]*; restarting in .*$/gm) ??
+      [];
     assert.deepEqual(
-      restarts.map((line) => /restarting in (.*)$/.exec(line)![1]),
+      restarts.map((line) => /restarting in ([^"]*)"/.exec(line)![1]),
       ['1 s', '2 s', '4 s'],
       service.output(),
     );
@@ -209,7 +211,8 @@ describe('npm start supervision (real processes)', function () {
       assert.equal(read.status, 200, read.text);
       assert.equal(read.body.audit_id, audit.audit_id);
       await until(
-        async () => /\[report worker\] Temporal at .* is not available/.test(outageLog()) || (await pause(100)),
+        async () =>
+          /"name":"report worker".*"msg":"Temporal at [^"]* is not available/.test(outageLog()) || (await pause(100)),
         60_000,
         'the restarted report worker to wait for Temporal',
       );
@@ -227,7 +230,8 @@ describe('npm start supervision (real processes)', function () {
     console.log(`      healthy again ${Date.now() - t0} ms after the port was released`);
     assert.deepEqual(up.body.components, { api: 'up', temporal: 'up', worker: 'up', report_worker: 'up' });
     assert.ok(devServer()!.pid !== server.pid);
-    const workerRestarts = outageLog().match(/^\[audit-service\] (report )?worker .*restarting in.*$/gm) ?? [];
+    const workerRestarts =
+      outageLog().match(/^\{.*"name":"audit-service".*"msg":"(report )?worker [^"]*restarting in.*$/gm) ?? [];
     assert.equal(
       workerRestarts.length,
       1,

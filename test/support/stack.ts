@@ -11,6 +11,7 @@ import { startApi, startReportWorker, startWorker, type RunningApi } from '../..
 import type { RunningWorker } from '../../temporal/worker';
 import type { Tier } from '../../src/schemas/audit';
 import { bundleWorkflows } from '../../temporal/worker';
+import { createLogger } from '../../src/observability/logger';
 
 /**
  * The service as integration tests see it: API + worker in this process, on the run's real
@@ -26,6 +27,9 @@ export interface Stack {
   url: string;
   temporalAddress: string;
 }
+
+// Request logs would drown the test report; tests that read them pass their own accessLog.
+const quietLog = createLogger({ level: 'silent' });
 
 let stackPromise: Promise<Stack> | null = null;
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | null = null;
@@ -68,6 +72,7 @@ export function getStack(): Promise<Stack> {
       temporalAddress,
       workers: () => ({ worker: workerState() ? 'up' : 'starting' }),
       log: () => undefined,
+      accessLog: quietLog,
     });
     const worker = await startWorker({
       config,
@@ -102,6 +107,7 @@ export async function startExtraApi(overrides: Partial<Parameters<typeof startAp
     temporalAddress: stack.temporalAddress,
     workers: () => ({}),
     log: () => undefined,
+    accessLog: quietLog,
     ...overrides,
   });
   extraServices.push(service);

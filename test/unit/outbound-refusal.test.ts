@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { parseCidrList } from '../../src/outbound/policy';
 import { HOST_REFUSED, hostRefusal, type RefusalLog } from '../../src/outbound/refusal';
 import { resolveAllowed, type LookupAllFn } from '../../src/outbound/resolve';
+import { logger } from '../../src/observability/logger';
 import { ADDRESS_PATTERN } from '../support/addresses';
 
 const NONE = parseCidrList(undefined);
@@ -89,24 +90,26 @@ describe('host refusals', () => {
     assert.equal(lookups, 0);
   });
 
-  it('logs as one JSON line on stderr by default', async () => {
+  it('logs through the process logger by default, at warn', async () => {
     const err = await resolveAllowed('10.1.2.3', NONE).catch((e: unknown) => e);
-    const original = console.warn;
-    const lines: string[] = [];
-    console.warn = (line: string) => lines.push(line);
+    const original = logger.warn;
+    const calls: unknown[][] = [];
+    logger.warn = ((...args: unknown[]) => calls.push(args)) as typeof logger.warn;
     try {
       assert.equal(hostRefusal(err), HOST_REFUSED);
     } finally {
-      console.warn = original;
+      logger.warn = original;
     }
-    assert.equal(lines.length, 1);
-    assert.deepEqual(JSON.parse(lines[0]), {
-      level: 'warn',
-      msg: 'outbound host refused',
-      host: '10.1.2.3',
-      kind: 'blocked_address',
-      detail: '10.1.2.3 (private network address (RFC 1918) (10.0.0.0/8))',
-    });
+    assert.deepEqual(calls, [
+      [
+        {
+          host: '10.1.2.3',
+          kind: 'blocked_address',
+          detail: '10.1.2.3 (private network address (RFC 1918) (10.0.0.0/8))',
+        },
+        'outbound host refused',
+      ],
+    ]);
   });
 
   it('rethrows anything that is not a refusal: a fault is no answer to the client', () => {
