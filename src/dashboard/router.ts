@@ -14,6 +14,7 @@ import { planRoutes } from './pages/plan';
 import { auditPageRoutes } from './pages/audits-routes';
 import { webhookPageRoutes } from './pages/webhooks-routes';
 import { brandingPageRoutes } from './pages/branding-routes';
+import { fallbackRoutes } from './not-found';
 import { signupRoutes } from './pages/signup';
 import { renderStatus } from './render';
 import { securityHeaders } from './security-headers';
@@ -52,6 +53,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   auditPageRoutes(pages, deps);
   webhookPageRoutes(pages, deps);
   brandingPageRoutes(pages, deps);
+  fallbackRoutes(router, deps);
 
   const composed = [assets.routes(), router.routes(), router.allowedMethods()];
   return async (ctx, next) => {
