@@ -7,8 +7,8 @@ import type { DashboardContext, DashboardState } from './state';
 const NOT_OURS = /^\/(v1|docs)(\/|$)/;
 
 /**
- * Registered last: a page address nothing else answered gets a real 404 page that helps a lost
- * visitor on, and `/.well-known/security.txt` (RFC 9116) names where to report a vulnerability.
+ * Registered last: a page address nothing else answered gets, when HTML is asked for, a real 404
+ * page that helps a lost visitor on, and `/.well-known/security.txt` (RFC 9116) names where to report a vulnerability.
  */
 export function fallbackRoutes(router: Router<DashboardState>, deps: DashboardDeps): void {
   router.get('/.well-known/security.txt', (ctx) => {
@@ -26,7 +26,8 @@ export function fallbackRoutes(router: Router<DashboardState>, deps: DashboardDe
   });
 
   router.get('/{*rest}', async (ctx, next) => {
-    if (NOT_OURS.test(ctx.path)) return next();
+    // Browsers and crawlers ask for HTML by name; API clients keep the API's JSON 404.
+    if (NOT_OURS.test(ctx.path) || !/\btext\/html\b/.test(ctx.get('Accept'))) return next();
     render(ctx as DashboardContext, <NotFoundPage />, 404);
   });
 }
