@@ -65,6 +65,52 @@ function MemberRow(props: { ctx: DashboardContext; member: Member; owner: boolea
   );
 }
 
+function InviteForm(props: { ctx: DashboardContext }) {
+  return (
+    <>
+      <h2>Invite someone</h2>
+      <PostForm ctx={props.ctx} action={modePath(props.ctx.state.mode, '/members/invite')} class="stack">
+        <div>
+          <label for="invite-email">Email</label>
+          <input id="invite-email" name="email" type="email" required />
+        </div>
+        <div>
+          <RoleSelect id="invite-role" label="Role" />
+        </div>
+        <button type="submit">Invite</button>
+      </PostForm>
+    </>
+  );
+}
+
+function PendingInvitations(props: { ctx: DashboardContext; pending: Pending; owner: boolean }) {
+  if (props.pending.length === 0) return null;
+  return (
+    <>
+      <h2>Waiting for an answer</h2>
+      <ul>
+        {props.pending.map((invitation) => (
+          <li>
+            {invitation.email} as {invitation.role}, until <When at={invitation.expires_at} />
+            {props.owner && (
+              <PostForm
+                ctx={props.ctx}
+                action={modePath(props.ctx.state.mode, `/members/invitations/${invitation.id}/withdraw`)}
+                class="inline"
+              >
+                {' '}
+                <button type="submit" class="secondary" aria-label={`Withdraw the invitation of ${invitation.email}`}>
+                  Withdraw
+                </button>
+              </PostForm>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function MembersPage(props: {
   ctx: DashboardContext;
   members: Member[];
@@ -74,7 +120,6 @@ function MembersPage(props: {
 }) {
   const { ctx } = props;
   const owner = may(ctx, 'owner');
-  const mode = ctx.state.mode;
   return (
     <Layout ctx={ctx} title="Members">
       <p class="hint">{ROLE_HELP}</p>
@@ -104,49 +149,8 @@ function MembersPage(props: {
           </tbody>
         </table>
       </div>
-      {owner && (
-        <>
-          <h2>Invite someone</h2>
-          <PostForm ctx={ctx} action={modePath(mode, '/members/invite')} class="stack">
-            <div>
-              <label for="invite-email">Email</label>
-              <input id="invite-email" name="email" type="email" required />
-            </div>
-            <div>
-              <RoleSelect id="invite-role" label="Role" />
-            </div>
-            <button type="submit">Invite</button>
-          </PostForm>
-        </>
-      )}
-      {props.pending.length > 0 && (
-        <>
-          <h2>Waiting for an answer</h2>
-          <ul>
-            {props.pending.map((invitation) => (
-              <li>
-                {invitation.email} as {invitation.role}, until <When at={invitation.expires_at} />
-                {owner && (
-                  <PostForm
-                    ctx={ctx}
-                    action={modePath(mode, `/members/invitations/${invitation.id}/withdraw`)}
-                    class="inline"
-                  >
-                    {' '}
-                    <button
-                      type="submit"
-                      class="secondary"
-                      aria-label={`Withdraw the invitation of ${invitation.email}`}
-                    >
-                      Withdraw
-                    </button>
-                  </PostForm>
-                )}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      {owner && <InviteForm ctx={ctx} />}
+      <PendingInvitations ctx={ctx} pending={props.pending} owner={owner} />
     </Layout>
   );
 }
