@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { createAccount, createApiKey, setAccountTier } from '../../src/accounts/repository';
 import { addMembership, insertUser } from '../../src/people/users';
 import { axe, logIn, newPage, screenshot, signUp, TEST_PASSWORD, uniqueEmail } from '../support/browser';
 import { api, getStack } from '../support/stack';
@@ -21,6 +22,13 @@ async function usageStatusBecomes(key: string, expected: number): Promise<number
     if (status !== expected) await new Promise((r) => setTimeout(r, 200));
   }
   return status;
+}
+
+/** A live key of a workspace the test user does not belong to. */
+async function createAccountKey() {
+  const { db, clock } = await getStack();
+  const other = await createAccount(db, { tier: 'team', now: clock.now() });
+  return createApiKey(db, { workspaceId: other.workspace_id, mode: 'live', now: clock.now() });
 }
 
 describe('dashboard: API keys', function () {
@@ -65,6 +73,38 @@ describe('dashboard: API keys', function () {
     const forged = await page.request.post('/test/keys', { form: { _csrf: csrf }, headers: { Origin: url } });
     assert.equal(forged.status(), 403);
     assert.equal((await db('api_keys').where({ workspace_id: workspaceId }).count('* as n'))[0].n, '0');
+  });
+
+  it("edits IP allowlists on team accounts with the CLI's parser, and never touches another workspace's key", async () => {
+    const page = await newPage();
+    const { workspaceId } = await signUp(page);
+    const { db, clock, url } = await getStack();
+    const { account_id: accountId } = await db('workspaces').where({ id: workspaceId }).first('account_id');
+    await setAccountTier(db, { accountId, tier: 'team', now: clock.now() });
+    await createKey(page, '/keys');
+    const [key] = await db('api_keys').where({ workspace_id: workspaceId });
+
+    await page.goto('/keys');
+    const allowlist = page.getByLabel(`Allowed addresses for ${key.prefix}`);
+    await allowlist.fill('203.0.113.0/24\n2001:db8::/32');
+    await page.getByRole('button', { name: 'Save addresses' }).click();
+    await page.waitForURL((u) => u.pathname === '/keys');
+    assert.deepEqual((await db('api_keys').where({ id: key.id }).first('allowed_cidrs')).allowed_cidrs, [
+      '203.0.113.0/24',
+      '2001:db8::/32',
+    ]);
+    await page.getByLabel(`Allowed addresses for ${key.prefix}`).fill('10.0.0.0/8x');
+    await page.getByRole('button', { name: 'Save addresses' }).click();
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /10\.0\.0\.0\/8x/);
+
+    const other = await createAccountKey();
+    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+    const revoke = await page.request.post(`/keys/${other.key_id}/revoke`, {
+      form: { _csrf: csrf },
+      headers: { Origin: url },
+    });
+    assert.equal(revoke.status(), 200, 'sent back to its own keys page');
+    assert.equal((await db('api_keys').where({ id: other.key_id }).first('revoked_at')).revoked_at, null);
   });
 
   it('has no serious accessibility violation on the overview, keys and plan pages', async () => {
