@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { bundleWorkflows } from '../temporal/worker';
+import { logger } from '../src/observability/logger';
 
 /**
  * `node --import tsx processes/bundle-main.ts <file>`: writes the workflow bundle to a file, in a
@@ -14,6 +15,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err);
+  logger.fatal({ err }, 'bundling the workflow code failed');
   process.exit(1);
 });

@@ -67,6 +67,7 @@ async function main(): Promise<void> {
         });
   if (stopRequested.signal.aborted) void worker.shutdown();
   stopRequested.signal.addEventListener('abort', () => void worker.shutdown(), { once: true });
+  log.info({ taskQueue: worker.worker.options.taskQueue, metricsPort: metrics?.port }, `${kind} running`);
   if (process.connected) process.send?.({ ready: true });
   // Polls survive a Temporal outage (the SDK retries them); a fatal worker error ends this process
   // and the supervisor starts another.

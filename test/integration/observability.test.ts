@@ -8,7 +8,7 @@ import { freePort } from '../../src/db/embedded';
 import { createLogger } from '../../src/observability/logger';
 import { api, getStack, newAccount, startExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { ensurePromtool, promtoolProblems, samples } from '../support/promtool';
-import { until } from '../support/receiver';
+import { startReceiver, until } from '../support/receiver';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -26,15 +26,27 @@ describe('observability: metrics and logs', function () {
     if (!ensurePromtool((line) => console.log(`      ${line}`))) this.skip();
   });
 
-  it("the API's /metrics passes promtool: requests by route template and status, audits, backlog", async () => {
+  it("the API's /metrics passes promtool: requests by route template and status, audits, deliveries, backlog", async () => {
     const stack = await getStack();
     const account = await newAccount('pro');
+    // Test-mode deliveries go to the API's mock receiver, never to this URL.
+    const customer = await startReceiver();
+    const webhook = await api('POST', '/v1/webhooks', { key: account.testKey, body: { url: customer.url } });
+    await customer.close();
+    assert.equal(webhook.status, 201, webhook.text);
     const created = await api('POST', '/v1/audits', {
       key: account.testKey,
       body: { domain: 'https://shop.example.com' },
     });
     assert.equal(created.status, 202, created.text);
     assert.equal((await waitForAudit(account.testKey, created.body.audit_id)).body.status, 'completed');
+    await until(
+      async () =>
+        (await stack.db('deliveries').where({ webhook_id: webhook.body.webhook_id }).first('state'))?.state ===
+        'delivered',
+      30_000,
+      'the delivery',
+    );
     assert.equal((await api('GET', '/v1/audits/aud_doesnotexist', { key: account.testKey })).status, 404);
     assert.equal((await api('GET', '/no/such/path/aud_raw')).status, 404);
 
@@ -59,6 +71,12 @@ describe('observability: metrics and logs', function () {
     const audits = samples(exposition, 'audit_service_audits_total');
     assert.ok(audits.some((s) => s.labels.outcome === 'completed' && s.labels.mode === 'test' && s.value >= 1));
     assert.ok(samples(exposition, 'audit_service_audit_attempt_duration_seconds_count').length > 0);
+    const delivered = samples(exposition, 'audit_service_webhook_delivery_attempts_total');
+    assert.ok(
+      delivered.some((s) => s.labels.outcome === 'delivered' && s.value >= 1),
+      JSON.stringify(delivered),
+    );
+    assert.ok(samples(exposition, 'audit_service_webhook_delivery_duration_seconds_count').length > 0);
     assert.deepEqual(
       samples(exposition, 'audit_service_audits_backlog')
         .map((s) => s.labels.status)
@@ -163,11 +181,14 @@ describe('observability: metrics and logs', function () {
       assert.match(exposition, /^# TYPE audit_service_webhook_delivery_duration_seconds histogram$/m);
       assert.equal((await fetch(`${url}/other`)).status, 404);
 
+      await until(() => output.includes('"msg":"worker running"'), 10_000, 'the worker to log that it runs');
       const logged = output
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line));
-      assert.ok(logged.length > 0, 'the worker logged');
+      const running = logged.find((entry) => entry.msg === 'worker running');
+      assert.equal(running?.taskQueue, `observability-${process.pid}`, output);
+      assert.equal(running?.metricsPort, port);
       assert.ok(
         logged.every((entry) => entry.name === 'worker' && typeof entry.level === 'number'),
         output,
