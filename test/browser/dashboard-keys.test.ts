@@ -112,8 +112,26 @@ describe('dashboard: API keys', function () {
     await signUp(page);
     for (const path of ['/', '/keys', '/test/keys', '/plan']) {
       await page.goto(path);
-      await screenshot(page, `page${path.replace(/\//g, '-') || '-overview'}`);
+      await screenshot(page, path === '/' ? 'overview' : path.slice(1).replace(/\//g, '-'));
       assert.deepEqual(await axe(page), [], path);
+    }
+  });
+
+  it('fits a phone screen: no page-wide sideways scrolling on the keys and plan pages', async () => {
+    const page = await newPage();
+    await signUp(page);
+    await createKey(page, '/test/keys');
+    await page.setViewportSize({ width: 375, height: 740 });
+    for (const path of ['/test/keys', '/plan', '/members']) {
+      await page.goto(path);
+      await screenshot(page, `phone-${path.split('/').pop()}`);
+      const overflow = await page.evaluate(() => {
+        const root = (
+          globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+        ).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+      assert.equal(overflow, 0, path);
     }
   });
 });

@@ -16,10 +16,12 @@ type Pending = Awaited<ReturnType<typeof pendingInvitations>>;
 const ROLE_HELP =
   'Owner: members, plan and everything else. Developer: keys, webhooks, audits, branding. Viewer: read only.';
 
-function RoleSelect(props: { id: string; label: string; value?: string }) {
+function RoleSelect(props: { id: string; label: string; value?: string; hideLabel?: boolean }) {
   return (
     <>
-      <label for={props.id}>{props.label}</label>
+      <label for={props.id} class={props.hideLabel ? 'visually-hidden' : undefined}>
+        {props.label}
+      </label>
       <select id={props.id} name="role">
         {ROLES.map((role) => (
           <option value={role} selected={role === (props.value ?? 'developer')}>
@@ -40,7 +42,7 @@ function MemberRow(props: { ctx: DashboardContext; member: Member; owner: boolea
       <td>
         {props.owner ? (
           <PostForm ctx={ctx} action={`${base}/role`} class="inline">
-            <RoleSelect id={`role-${member.userId}`} label={`Role of ${member.email}`} value={member.role} />
+            <RoleSelect id={`role-${member.userId}`} label={`Role of ${member.email}`} value={member.role} hideLabel />
             <button type="submit" class="secondary">
               Change role
             </button>
