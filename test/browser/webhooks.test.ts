@@ -67,6 +67,18 @@ describe('dashboard: webhooks', function () {
     const expected = `sha256=${createHmac('sha256', secret).update(delivered.body).digest('hex')}`;
     assert.equal(delivered.headers['x-service-signature'], expected);
     assert.equal(JSON.parse(delivered.body).audit_id, auditId);
+
+    // Removing asks for confirmation first (the script's dialog), then the webhook is gone.
+    await page.goto('/webhooks');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Remove webhook to ${receiver.url}` }).click();
+    await page.getByText('No webhooks yet.').waitFor();
+    assert.equal(await page.getByRole('link', { name: `Deliveries to ${receiver.url}` }).count(), 0);
+    const { db } = await getStack();
+    assert.equal(
+      (await db('webhooks').where({ url: receiver.url }).whereNull('deleted_at').count('* as n'))[0]!.n,
+      '0',
+    );
   });
 
   it('retries a failed delivery from the delivery log: the same delivery id arrives again', async () => {
