@@ -185,6 +185,7 @@ describe('dashboard audit, webhook and branding pages (rendered to HTML)', () =>
     assert.match(html, /action="\/webhooks\/wh_1\/deliveries\/dlv_in\/retry"/);
     assert.match(html, /Retry was possible until 2026-11-21 12:00 UTC/);
     assert.match(html, /HTTP 500/);
+    assert.match(html, /<time datetime="2026-11-21T10:15:00.000Z">2026-11-21 10:15:00 UTC<\/time>/);
     assert.match(html, /<code>boom<\/code>/);
   });
 

@@ -35,3 +35,8 @@ export const SEVERITY_LABELS: Record<Severity, string> = {
 export function shortTime(isoTime: string): string {
   return `${isoTime.replace('T', ' ').slice(0, 16)} UTC`;
 }
+
+/** A timestamp to the second, for delivery attempts that may be seconds apart: "2026-11-23 04:28:05 UTC". */
+export function timeToSecond(isoTime: string): string {
+  return `${isoTime.replace('T', ' ').slice(0, 19)} UTC`;
+}

@@ -1,4 +1,4 @@
-import { shortTime } from './audits-labels';
+import { shortTime, timeToSecond } from './audits-labels';
 import { ProblemNotice } from './audits-notices';
 import type { WebhookItem } from './webhooks';
 
@@ -132,13 +132,13 @@ function AttemptTable(props: { attempts: DeliveryAttemptView[] }) {
           <tr>
             <th scope="row">{attempt.attempt}</th>
             <td>
-              <time dateTime={attempt.started_at}>{shortTime(attempt.started_at)}</time>
+              <time dateTime={attempt.started_at}>{timeToSecond(attempt.started_at)}</time>
             </td>
             <td>{attempt.trigger === 'manual' ? 'Retry' : 'Automatic'}</td>
             <td>{attempt.duration_ms} ms</td>
             <td>{attemptOutcome(attempt)}</td>
             <td>{attempt.response_excerpt ? <code>{attempt.response_excerpt}</code> : '—'}</td>
-            <td>{attempt.next_attempt_at ? shortTime(attempt.next_attempt_at) : '—'}</td>
+            <td>{attempt.next_attempt_at ? timeToSecond(attempt.next_attempt_at) : '—'}</td>
           </tr>
         ))}
       </tbody>
