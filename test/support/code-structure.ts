@@ -117,7 +117,13 @@ function stronglyConnected(edges: Map<string, Set<string>>): string[][] {
 function resolveImport(fromFile: string, specifier: string): string | null {
   if (!specifier.startsWith('.')) return null;
   const base = path.resolve(path.dirname(fromFile), specifier);
-  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts'), base]) {
+  for (const candidate of [
+    `${base}.ts`,
+    `${base}.tsx`,
+    path.join(base, 'index.ts'),
+    path.join(base, 'index.tsx'),
+    base,
+  ]) {
     if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return relative(candidate);
   }
   return null;
@@ -136,7 +142,7 @@ function listTs(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return listTs(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
   });
 }
 

@@ -29,90 +29,90 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * and its stored JSON as a download.
  */
 export function auditPageRoutes(pages: PageRoutes, deps: DashboardDeps): void {
-  pages.get('/audits', requireLogin, async (ctx) => {
-    await renderList(ctx as DashboardContext, deps);
-  });
-
-  pages.post('/audits', requireLogin, requireRole('developer'), async (ctx) => {
-    const c = ctx as DashboardContext;
-    const me = signedIn(c);
-    const form = await readForm(c);
-    const domain = field(form, 'domain');
-    const tier = field(form, 'tier');
-    try {
-      const usage = await accountUsage(deps.db, me.workspace.accountId, deps.clock.now());
-      const identity = {
-        keyId: `user:${me.user.id}`,
-        workspaceId: me.workspace.id,
-        accountId: me.workspace.accountId,
-        mode: c.state.mode,
-        revoked: false,
-        allowedCidrs: null,
-      };
-      const body = { domain, ...((TIERS as readonly string[]).includes(tier) ? { tier: tier as Tier } : {}) };
-      const result = await triggerAudit(deps, { identity, usage }, body);
-      c.redirect(modePath(c.state.mode, `/audits/${result.response.audit_id}`));
-      c.status = 303;
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status >= 500) throw err;
-      const requestId = newRequestId();
-      deps.log?.(`dashboard audit refused (${requestId}): ${err.code}`);
-      await renderList(c, deps, { problem: { message: err.message, requestId }, domain, status: err.status });
-    }
-  });
-
-  pages.get('/audits/:auditId', requireLogin, async (ctx) => {
-    const c = ctx as DashboardContext;
-    const row = await auditInView(c, deps);
-    if (!row) return notFound(c);
-    const usage = await accountUsage(deps.db, row.account_id, deps.clock.now());
-    const json = completedAuditJson(row);
-    render(
-      c,
-      <Layout ctx={c} title={`Audit of ${row.domain}`}>
-        <AuditDetailPage
-          basePath={modePath(c.state.mode, '')}
-          plansHref="/plan"
-          status={presentAuditStatus(row)}
-          result={json === null ? null : (JSON.parse(json) as AuditJson)}
-          pdfAllowed={tierAtLeast(usage.tier, 'pro')}
-        />
-      </Layout>,
-    );
-  });
-
+  pages.get('/audits', requireLogin, (ctx) => renderList(ctx as DashboardContext, deps));
+  pages.post('/audits', requireLogin, requireRole('developer'), (ctx) => runAudit(ctx as DashboardContext, deps));
+  pages.get('/audits/:auditId', requireLogin, (ctx) => showAudit(ctx as DashboardContext, deps));
   pages.get(
     '/audits/:auditId/pdf',
     requireLogin,
     featureGate(deps, 'pdf_reports', 'PDF reports need the pro plan'),
-    async (ctx) => {
-      const c = ctx as DashboardContext;
-      const row = await auditInView(c, deps);
-      if (!row || row.status !== 'completed') return notFound(c);
-      const link = await requestReportLink(deps, row);
-      if (link === 'rendering')
-        return renderStatus(
-          c,
-          202,
-          'The PDF report is being prepared',
-          'It is usually ready within a few seconds: use the PDF link on the audit page again.',
-        );
-      c.status = 303;
-      c.redirect(link.url);
-    },
+    (ctx) => openReport(ctx as DashboardContext, deps),
   );
+  pages.get('/audits/:auditId/json', requireLogin, (ctx) => downloadJson(ctx as DashboardContext, deps));
+}
 
-  pages.get('/audits/:auditId/json', requireLogin, async (ctx) => {
-    const c = ctx as DashboardContext;
-    const row = await auditInView(c, deps);
-    const json = row ? completedAuditJson(row) : null;
-    if (!row || json === null) return notFound(c);
-    // The stored bytes as they are: identical to GET /v1/audits/{id} and the webhook body.
-    c.type = 'application/json';
-    c.set('Content-Disposition', `attachment; filename="${row.id}.json"`);
-    c.set('Cache-Control', 'no-store');
-    c.body = json;
-  });
+/** "Run audit": the API's trigger with the signed-in user's workspace and mode, charged alike. */
+async function runAudit(c: DashboardContext, deps: DashboardDeps): Promise<void> {
+  const me = signedIn(c);
+  const form = await readForm(c);
+  const domain = field(form, 'domain');
+  const tier = field(form, 'tier');
+  try {
+    const usage = await accountUsage(deps.db, me.workspace.accountId, deps.clock.now());
+    const identity = {
+      keyId: `user:${me.user.id}`,
+      workspaceId: me.workspace.id,
+      accountId: me.workspace.accountId,
+      mode: c.state.mode,
+      revoked: false,
+      allowedCidrs: null,
+    };
+    const body = { domain, ...((TIERS as readonly string[]).includes(tier) ? { tier: tier as Tier } : {}) };
+    const result = await triggerAudit(deps, { identity, usage }, body);
+    c.redirect(modePath(c.state.mode, `/audits/${result.response.audit_id}`));
+    c.status = 303;
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status >= 500) throw err;
+    const requestId = newRequestId();
+    deps.log?.(`dashboard audit refused (${requestId}): ${err.code}`);
+    await renderList(c, deps, { problem: { message: err.message, requestId }, domain, status: err.status });
+  }
+}
+
+async function showAudit(c: DashboardContext, deps: DashboardDeps): Promise<void> {
+  const row = await auditInView(c, deps);
+  if (!row) return notFound(c);
+  const usage = await accountUsage(deps.db, row.account_id, deps.clock.now());
+  const json = completedAuditJson(row);
+  render(
+    c,
+    <Layout ctx={c} title={`Audit of ${row.domain}`}>
+      <AuditDetailPage
+        basePath={modePath(c.state.mode, '')}
+        plansHref="/plan"
+        status={presentAuditStatus(row)}
+        result={json === null ? null : (JSON.parse(json) as AuditJson)}
+        pdfAllowed={tierAtLeast(usage.tier, 'pro')}
+      />
+    </Layout>,
+  );
+}
+
+/** The PDF through the API's render-and-sign step, then a redirect to the signed link. */
+async function openReport(c: DashboardContext, deps: DashboardDeps): Promise<void> {
+  const row = await auditInView(c, deps);
+  if (!row || row.status !== 'completed') return notFound(c);
+  const link = await requestReportLink(deps, row);
+  if (link === 'rendering')
+    return renderStatus(
+      c,
+      202,
+      'The PDF report is being prepared',
+      'It is usually ready within a few seconds: use the PDF link on the audit page again.',
+    );
+  c.status = 303;
+  c.redirect(link.url);
+}
+
+async function downloadJson(c: DashboardContext, deps: DashboardDeps): Promise<void> {
+  const row = await auditInView(c, deps);
+  const json = row ? completedAuditJson(row) : null;
+  if (!row || json === null) return notFound(c);
+  // The stored bytes as they are: identical to GET /v1/audits/{id} and the webhook body.
+  c.type = 'application/json';
+  c.set('Content-Disposition', `attachment; filename="${row.id}.json"`);
+  c.set('Cache-Control', 'no-store');
+  c.body = json;
 }
 
 async function renderList(

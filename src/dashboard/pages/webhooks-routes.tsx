@@ -38,97 +38,76 @@ type Problem = { message: string; requestId: string };
  * sends the API's redeliver signal within the same window.
  */
 export function webhookPageRoutes(pages: PageRoutes, deps: DashboardDeps): void {
-  pages.get('/webhooks', requireLogin, async (ctx) => {
-    await renderList(ctx as DashboardContext, deps, {});
-  });
-
-  pages.post(
-    '/webhooks',
-    requireLogin,
-    requireRole('developer'),
-    featureGate(deps, 'webhooks', 'Webhooks need the pro plan'),
-    async (ctx) => {
-      const c = ctx as DashboardContext;
-      const form = await readForm(c);
-      const url = field(form, 'url');
-      const events = form
-        .getAll('events')
-        .filter((e): e is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(e));
-      if (events.length === 0)
-        return renderList(c, deps, { url, problem: refusal(deps, 'Choose at least one event to send.'), status: 422 });
-      let checked: string;
-      try {
-        checked = await checkWebhookUrl('url', url, deps.config.outboundAllow);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        return renderList(c, deps, { url, problem: refusal(deps, err.message), status: err.status });
-      }
-      const row = {
-        id: newWebhookId(),
-        workspace_id: signedIn(c).workspace.id,
-        mode: c.state.mode,
-        url: checked,
-        events,
-        secret: generateWebhookSecret(),
-        created_at: deps.clock.now(),
-      };
-      await insertWebhook(deps.db, row);
-      // Answered in place, not redirected: the secret is shown in this answer only.
-      await renderList(c, deps, { created: presentCreatedWebhook(row) });
-    },
+  const gate = featureGate(deps, 'webhooks', 'Webhooks need the pro plan');
+  const editor = [requireLogin, requireRole('developer'), gate] as const;
+  pages.get('/webhooks', requireLogin, (ctx) => renderList(ctx as DashboardContext, deps, {}));
+  pages.post('/webhooks', ...editor, (ctx) => addWebhook(ctx as DashboardContext, deps));
+  pages.post('/webhooks/:webhookId/remove', ...editor, (ctx) => removeWebhook(ctx as DashboardContext, deps));
+  pages.get('/webhooks/:webhookId', requireLogin, gate, (ctx) => showWebhook(ctx as DashboardContext, deps));
+  pages.post('/webhooks/:webhookId/deliveries/:deliveryId/retry', ...editor, (ctx) =>
+    retryDelivery(ctx as DashboardContext, deps),
   );
+}
 
-  pages.post(
-    '/webhooks/:webhookId/remove',
-    requireLogin,
-    requireRole('developer'),
-    featureGate(deps, 'webhooks', 'Webhooks need the pro plan'),
-    async (ctx) => {
-      const c = ctx as DashboardContext;
-      const webhookId = c.params.webhookId ?? '';
-      if (hasIdShape('webhook', webhookId)) await deleteWebhook(deps.db, scopeOf(c), webhookId, deps.clock.now());
-      c.status = 303;
-      c.redirect(modePath(c.state.mode, '/webhooks'));
-    },
-  );
+async function addWebhook(c: DashboardContext, deps: DashboardDeps): Promise<void> {
+  const form = await readForm(c);
+  const url = field(form, 'url');
+  const events = form
+    .getAll('events')
+    .filter((e): e is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(e));
+  if (events.length === 0)
+    return renderList(c, deps, { url, problem: refusal(deps, 'Choose at least one event to send.'), status: 422 });
+  let checked: string;
+  try {
+    checked = await checkWebhookUrl('url', url, deps.config.outboundAllow);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return renderList(c, deps, { url, problem: refusal(deps, err.message), status: err.status });
+  }
+  const row = {
+    id: newWebhookId(),
+    workspace_id: signedIn(c).workspace.id,
+    mode: c.state.mode,
+    url: checked,
+    events,
+    secret: generateWebhookSecret(),
+    created_at: deps.clock.now(),
+  };
+  await insertWebhook(deps.db, row);
+  // Answered in place, not redirected: the secret is shown in this answer only.
+  await renderList(c, deps, { created: presentCreatedWebhook(row) });
+}
 
-  pages.get(
-    '/webhooks/:webhookId',
-    requireLogin,
-    featureGate(deps, 'webhooks', 'Webhooks need the pro plan'),
-    async (ctx) => {
-      const c = ctx as DashboardContext;
-      const webhook = await webhookInView(c, deps);
-      if (!webhook) return notFound(c);
-      const retried =
-        typeof c.query.retried === 'string' && hasIdShape('delivery', c.query.retried) ? c.query.retried : undefined;
-      await renderDetail(c, deps, webhook, { retried });
-    },
-  );
+async function removeWebhook(c: DashboardContext, deps: DashboardDeps): Promise<void> {
+  const webhookId = c.params.webhookId ?? '';
+  if (hasIdShape('webhook', webhookId)) await deleteWebhook(deps.db, scopeOf(c), webhookId, deps.clock.now());
+  c.status = 303;
+  c.redirect(modePath(c.state.mode, '/webhooks'));
+}
 
-  pages.post(
-    '/webhooks/:webhookId/deliveries/:deliveryId/retry',
-    requireLogin,
-    requireRole('developer'),
-    featureGate(deps, 'webhooks', 'Webhooks need the pro plan'),
-    async (ctx) => {
-      const c = ctx as DashboardContext;
-      const webhook = await webhookInView(c, deps);
-      const deliveryId = c.params.deliveryId ?? '';
-      const delivery =
-        webhook && hasIdShape('delivery', deliveryId) ? await findDelivery(deps.db, webhook.id, deliveryId) : undefined;
-      if (!webhook || !delivery) return notFound(c);
-      const windowEnd = new Date(delivery.created_at).getTime() + deps.config.redeliveryWindowMs;
-      const open =
-        deps.clock.now().getTime() < windowEnd && (await deps.deliveries.redeliver(delivery.id)) === 'signalled';
-      if (!open) {
-        const message = `Retry was possible until ${new Date(windowEnd).toISOString()}; open the audit to get its result instead.`;
-        return renderDetail(c, deps, webhook, { problem: refusal(deps, message), status: 409 });
-      }
-      c.status = 303;
-      c.redirect(`${modePath(c.state.mode, `/webhooks/${webhook.id}`)}?retried=${delivery.id}`);
-    },
-  );
+async function showWebhook(c: DashboardContext, deps: DashboardDeps): Promise<void> {
+  const webhook = await webhookInView(c, deps);
+  if (!webhook) return notFound(c);
+  const retried =
+    typeof c.query.retried === 'string' && hasIdShape('delivery', c.query.retried) ? c.query.retried : undefined;
+  await renderDetail(c, deps, webhook, { retried });
+}
+
+/** Sends the API's redeliver signal, within the same redelivery window. */
+async function retryDelivery(c: DashboardContext, deps: DashboardDeps): Promise<void> {
+  const webhook = await webhookInView(c, deps);
+  const deliveryId = c.params.deliveryId ?? '';
+  const delivery =
+    webhook && hasIdShape('delivery', deliveryId) ? await findDelivery(deps.db, webhook.id, deliveryId) : undefined;
+  if (!webhook || !delivery) return notFound(c);
+  const windowEnd = new Date(delivery.created_at).getTime() + deps.config.redeliveryWindowMs;
+  const open = deps.clock.now().getTime() < windowEnd && (await deps.deliveries.redeliver(delivery.id)) === 'signalled';
+  if (!open) {
+    const message = `Retry was possible until ${new Date(windowEnd).toISOString()}; open the audit to get its result instead.`;
+    return renderDetail(c, deps, webhook, { problem: refusal(deps, message), status: 409 });
+  }
+  c.status = 303;
+  c.redirect(`${modePath(c.state.mode, `/webhooks/${webhook.id}`)}?retried=${delivery.id}`);
 }
 
 async function renderList(
