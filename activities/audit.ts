@@ -3,6 +3,7 @@ import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
 import { AuditFailure, INTERNAL_ERROR_MESSAGE, type AuditFailureCode } from '../workflows/contracts';
 import { loadAudit, markCompleted, markFailed, markRunning, markWaitingForRetry } from '../src/audits/repository';
+import { createProgressRecorder, pagesCrawledOf } from '../src/audits/progress';
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 import { recordCrawlSpeed } from '../src/audits/crawl-speed';
 import { untilDatabaseAnswers } from './database-outage';
@@ -96,9 +97,12 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
     const row = await untilDatabaseAnswers(() => loadAudit(deps.db, input.auditId));
     if (!row) throw ApplicationFailure.nonRetryable(INTERNAL_ERROR_MESSAGE, 'internal_error');
     // Progress is passed on at once (the SDK throttles what it sends) and repeated by the clock above.
+    const recordProgress = createProgressRecorder(deps, input.auditId);
     const report = (p?: unknown) => {
       progress = p;
       context.heartbeat(p);
+      const pages = pagesCrawledOf(p);
+      if (pages !== undefined) recordProgress(pages);
     };
     const run = { heartbeat: report, signal: context.cancellationSignal, finalAttempt: input.finalAttempt };
     const audit = await produceAuditJson(deps.engine, row, deps.clock, run).catch((err) => {

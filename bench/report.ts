@@ -122,6 +122,7 @@ function liveRow(domain: string, tier: Tier): AuditRow {
     started_at: now,
     completed_at: null,
     failed_at: null,
+    pages_crawled: null,
   };
 }
 

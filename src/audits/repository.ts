@@ -26,6 +26,8 @@ export interface AuditRow {
   started_at: Date | null;
   completed_at: Date | null;
   failed_at: Date | null;
+  /** Pages crawled so far by the running attempt (src/audits/progress.ts); null before the crawl reports. */
+  pages_crawled: number | null;
 }
 
 export async function loadAudit(db: Db, auditId: string): Promise<AuditRow | undefined> {
@@ -90,6 +92,7 @@ export async function insertAudit(
     | 'started_at'
     | 'completed_at'
     | 'failed_at'
+    | 'pages_crawled'
   >,
 ): Promise<void> {
   await trx('audits').insert({ ...row, updated_at: row.created_at });
@@ -102,6 +105,7 @@ export async function markRunning(db: Db, auditId: string, attempt: number, at: 
     .update({
       status: 'running',
       attempts: attempt,
+      pages_crawled: null,
       started_at: db.raw('coalesce(started_at, ?)', [at]),
       error_code: null,
       error_message: null,

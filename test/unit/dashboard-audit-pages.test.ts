@@ -100,6 +100,23 @@ describe('dashboard audit, webhook and branding pages (rendered to HTML)', () =>
     );
     assert.match(running, /Crawling the site and running the checks/);
     assert.match(running, /id="audit-state" data-poll="\/test\/audits\/aud_2"/);
+    assert.doesNotMatch(running, /crawled so far/, 'no figure before the crawl reports one');
+    const crawling = render(
+      h(AuditDetailPage, {
+        basePath: '/test',
+        plansHref: '/plan',
+        status: {
+          audit_id: 'aud_2',
+          domain: 'https://b.example',
+          status: 'running',
+          estimated_completion: null,
+          pages_crawled: 37,
+        },
+        result: null,
+        pdfAllowed: true,
+      }),
+    );
+    assert.match(crawling, /<strong data-pages-crawled="37">37 pages<\/strong> crawled so far\./);
     assert.match(running, /<a href="\/test\/audits\/aud_2">Refresh<\/a>/);
     assert.doesNotMatch(running, /Download JSON/);
     const failed = render(

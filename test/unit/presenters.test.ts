@@ -38,6 +38,7 @@ function audit(overrides: Partial<AuditRow>): AuditRow {
     started_at: null,
     completed_at: null,
     failed_at: null,
+    pages_crawled: null,
     ...overrides,
   };
 }

@@ -9,6 +9,8 @@ export interface AuditStatusView {
   domain: string;
   status: string;
   estimated_completion: string | null;
+  /** Pages the running attempt has crawled so far, when it has reported any. */
+  pages_crawled?: number | null;
   attempts?: number;
   error?: { code: string; message: string };
 }
@@ -61,6 +63,15 @@ function AuditProgress(props: { status: AuditStatusView; self: string }) {
         {status.status === 'queued'
           ? 'Waiting for a worker to start the crawl.'
           : 'Crawling the site and running the checks.'}
+        {status.status === 'running' && typeof status.pages_crawled === 'number' ? (
+          <>
+            {' '}
+            <strong data-pages-crawled={status.pages_crawled}>
+              {status.pages_crawled === 1 ? '1 page' : `${status.pages_crawled} pages`}
+            </strong>{' '}
+            crawled so far.
+          </>
+        ) : null}
         {status.estimated_completion ? (
           <>
             {' '}

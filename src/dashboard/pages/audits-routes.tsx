@@ -80,7 +80,7 @@ async function showAudit(c: DashboardContext, deps: DashboardDeps): Promise<void
       <AuditDetailPage
         basePath={modePath(c.state.mode, '')}
         plansHref="/plan"
-        status={presentAuditStatus(row)}
+        status={{ ...presentAuditStatus(row), pages_crawled: row.pages_crawled }}
         result={json === null ? null : (JSON.parse(json) as AuditJson)}
         pdfAllowed={tierAtLeast(usage.tier, 'pro')}
       />
