@@ -1,26 +1,10 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveSlowSite } from '../support/sites';
 import { api, getStack, newAccount, waitForAudit } from '../support/stack';
-
-/** A site of 13 pages whose pages answer slowly, so its crawl lasts a few seconds. */
-async function slowSite(delayMs: number): Promise<{ origin: string; close(): Promise<void> }> {
-  const links = Array.from({ length: 12 }, (_, i) => `<a href="/p${i}">Page ${i}</a>`).join(' ');
-  const server = http.createServer((req, res) => {
-    if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('');
-    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${req.url}</title></head><body>${req.url === '/' ? links : '<p>hi</p>'}</body></html>`;
-    setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(body), delayMs);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('progress of a running audit', () => {
   it('is projected to the audit row as pages crawled so far, while the crawl runs', async () => {
-    const site = await slowSite(700);
+    const site = await serveSlowSite(700);
     try {
       const { db } = await getStack();
       const account = await newAccount('pro');

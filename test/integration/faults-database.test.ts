@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { api, getStack, newAccount, waitForAudit } from '../support/stack';
 import { startReceiver, until } from '../support/receiver';
-import { serveSite } from '../support/sites';
+import { serveSite, serveSlowSite } from '../support/sites';
 
 const HOME =
   '<!doctype html><html lang="en"><head><title>Database outage fixture site</title></head><body><h1>Hi</h1></body></html>';
@@ -95,26 +93,8 @@ describe('a database outage', function () {
   it('during a live crawl: the audit completes in its one attempt, crawled once, and no audit.retried is sent', async () => {
     const stack = await getStack();
     // 12 pages of 400 ms each: the outage begins while the crawl is under way and outlasts it.
-    const requests: string[] = [];
-    const server = http.createServer((req, res) => {
-      requests.push(req.url ?? '');
-      const match = /^\/(p(\d+))?$/.exec(req.url ?? '');
-      if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('');
-      if (!match)
-        return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
-      setTimeout(() => {
-        const links = Array.from({ length: 12 }, (_, k) => `<a href="/p${k}">Page ${k} of this slow site</a>`).join(
-          ' ',
-        );
-        res
-          .writeHead(200, { 'content-type': 'text/html' })
-          .end(
-            `<!doctype html><html lang="en"><title>Slow page number ${match[2] ?? 'home'} here</title><body>${links}</body></html>`,
-          );
-      }, 400);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const slowSite = await serveSlowSite(400);
+    const { origin, requests } = slowSite;
     const receiver = await startReceiver(() => 200);
     let outage: { end(): Promise<void> } | null = null;
     try {
@@ -157,7 +137,7 @@ describe('a database outage', function () {
     } finally {
       await (outage as { end(): Promise<void> } | null)?.end();
       await receiver.close();
-      await new Promise((resolve) => server.close(resolve));
+      await slowSite.close();
     }
   });
 });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { superviseWorker, type SupervisedWorker } from '../../processes/worker-process';
 import { api, getStack, newAccount, startExtraApi, waitForAudit } from '../support/stack';
 import { until } from '../support/receiver';
+import { serveSlowSite } from '../support/sites';
 
 describe('a worker killed mid-crawl', function () {
   this.timeout(90_000);
@@ -12,26 +11,8 @@ describe('a worker killed mid-crawl', function () {
     const stack = await getStack();
     const taskQueue = 'audits-worker-restart-test';
     // A slow 12-page site: every page takes 300 ms, so the crawl is surely under way when the worker dies.
-    const requests: string[] = [];
-    const site = http.createServer((req, res) => {
-      requests.push(req.url ?? '');
-      const match = /^\/(p(\d+))?$/.exec(req.url ?? '');
-      if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('');
-      if (!match)
-        return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
-      setTimeout(() => {
-        const links = Array.from({ length: 12 }, (_, k) => `<a href="/p${k}">Page ${k} of this slow site</a>`).join(
-          ' ',
-        );
-        res
-          .writeHead(200, { 'content-type': 'text/html' })
-          .end(
-            `<!doctype html><html lang="en"><title>Slow page number ${match[2] ?? 'home'} here</title><body>${links}</body></html>`,
-          );
-      }, 300);
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const site = await serveSlowSite(300);
+    const { origin, requests } = site;
     const env = {
       ...process.env,
       DATABASE_URL: stack.config.databaseUrl,
@@ -71,7 +52,7 @@ describe('a worker killed mid-crawl', function () {
       assert.equal(row.attempts, 1, 'a lost worker is not an audit retry');
     } finally {
       await worker?.stop();
-      await new Promise((resolve) => site.close(resolve));
+      await site.close();
     }
   });
 });

@@ -32,6 +32,38 @@ export async function serveSite(
   };
 }
 
+/**
+ * A 13-page site whose pages answer after `delayMs`: the home page and /p0…/p11 each link to all
+ * twelve, so a crawl of it lasts a few seconds — long enough to interrupt it or watch its progress.
+ */
+export async function serveSlowSite(delayMs: number): Promise<LocalSite> {
+  const requests: string[] = [];
+  const links = Array.from({ length: 12 }, (_, k) => `<a href="/p${k}">Page ${k} of this slow site</a>`).join(' ');
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    const match = /^\/(p(\d+))?$/.exec(req.url ?? '');
+    if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('');
+    if (!match)
+      return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+    const title = `Slow page number ${match[2] ?? 'home'} here`;
+    setTimeout(() => {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><html lang="en"><title>${title}</title><body>${links}</body></html>`);
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** A port with nothing listening on it (bound, then released). */
 export async function closedPort(): Promise<number> {
   const server = http.createServer();
