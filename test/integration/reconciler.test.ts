@@ -60,7 +60,16 @@ describe('reconciler: owed workflow starts (README "Reliability")', function () 
     const account = await newAccount('pro');
     const auditId = await commitWithoutStart(account, site.origin);
     await assert.rejects(service.temporal.client.workflow.getHandle(auditId).describe(), WorkflowNotFoundError);
-    const done = await waitForAudit(account.liveKey, auditId, 40_000);
+    const done = await waitForAudit(account.liveKey, auditId, 40_000).catch(async (err: Error) => {
+      // Say where it stuck: still owed (and claimed until when), or started but not run.
+      const pending = await (await getStack()).db('pending_audit_starts').where({ audit_id: auditId }).first();
+      const workflow = await service.temporal.client.workflow
+        .getHandle(auditId)
+        .describe()
+        .then((d) => d.status.name)
+        .catch((e: Error) => e.name);
+      throw new Error(`${err.message}; owed start: ${JSON.stringify(pending ?? null)}; workflow: ${workflow}`);
+    });
     assert.equal(done.body.status, 'completed', done.text);
     assert.equal(await owed(auditId), false);
     assert.equal(
