@@ -7,6 +7,7 @@ import { Layout } from '../layout';
 import type { PageRoutes } from '../pages';
 import { render } from '../render';
 import { modePath, signedIn, type DashboardContext } from '../state';
+import { statusLabel } from './audits-labels';
 
 const RECENT_AUDITS = 5;
 
@@ -55,7 +56,7 @@ function RecentAudits(props: { ctx: DashboardContext; audits: AuditRow[] }) {
                   <td>
                     <a href={modePath(mode, `/audits/${audit.id}`)}>{audit.domain}</a>
                   </td>
-                  <td>{audit.status}</td>
+                  <td>{statusLabel(audit.status)}</td>
                   <td>{audit.score ?? '—'}</td>
                   <td>
                     <When at={audit.created_at} />
