@@ -18,7 +18,7 @@ const UNAVAILABLE_MESSAGES =
   /connection terminated|not currently accepting connections|not queryable|timeout acquiring a connection|server closed the connection|connection.*(refused|reset|ended)/i;
 
 /** Whether an error says Postgres is unreachable (an outage to wait out) rather than a failing query. */
-export function isDatabaseUnavailable(err: unknown): boolean {
+function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
   if (

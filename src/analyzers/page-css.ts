@@ -121,7 +121,7 @@ function parseDeclarations(block: string): Map<string, string> {
 }
 
 /** Top-level style rules of a stylesheet; at-rules and their blocks are dropped. */
-export function parseStylesheet(text: string): CssRule[] {
+function parseStylesheet(text: string): CssRule[] {
   const source = text.replace(/\/\*[\s\S]*?\*\//g, '');
   const rules: CssRule[] = [];
   let depth = 0;

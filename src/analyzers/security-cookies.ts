@@ -54,7 +54,7 @@ function isDeletion(c: ParsedCookie, now: number): boolean {
   return false;
 }
 
-export function cookieIssues(line: string, https: boolean, now: number): Issue[] {
+function cookieIssues(line: string, https: boolean, now: number): Issue[] {
   const c = parseSetCookie(line);
   if (!c || isDeletion(c, now)) return [];
   const issues: Issue[] = [];

@@ -8,7 +8,7 @@ import { EVIDENCE_MAX, pageAnalyzer, pageIssues, type Issue } from './types';
 export type CspPolicy = Map<string, string[]>;
 
 /** Parses a serialized policy (CSP3 §2.2.1): `;`-separated directives, the first of a name wins. */
-export function parseCsp(text: string): CspPolicy {
+function parseCsp(text: string): CspPolicy {
   const policy: CspPolicy = new Map();
   for (const raw of text.split(';')) {
     const tokens = raw
@@ -50,7 +50,7 @@ export function enforcedPolicies(p: ParsedPage): EnforcedPolicy[] {
 const lower = (list: readonly string[]) => list.map((s) => s.toLowerCase());
 
 /** The unsafe script sources a policy allows (script-src, else default-src); [] when it is safe. */
-export function scriptSourceProblems(policy: CspPolicy): string[] {
+function scriptSourceProblems(policy: CspPolicy): string[] {
   const list = policy.get('script-src') ?? policy.get('default-src');
   const name = policy.has('script-src') ? 'script-src' : 'default-src';
   if (!list) return ['no script-src or default-src, so scripts may load from anywhere'];

@@ -60,7 +60,7 @@ function hasHandler(a: Element): boolean {
  * empty hrefs fail; an anchor without href fails only when a handler makes it act as a link; an
  * anchor with a role (a `role=button` toggle), a name or a mailto: URL is not judged.
  */
-export function anchorProblem(a: Element): string | null {
+function anchorProblem(a: Element): string | null {
   if (hasAncestor(a, 'svg')) return null;
   const role = (attr(a, 'role') ?? '').trim().toLowerCase();
   if (NON_LINK_ROLES.test(role)) return null;

@@ -15,7 +15,7 @@ import {
 // ── SEO_ROBOTS_TXT_INVALID ───────────────────────────────────────────────────────────────────────
 
 /** Google and Bing read at most 500 KiB of robots.txt; rules after that are ignored. */
-export const ROBOTS_MAX_BYTES = 500 * 1024;
+const ROBOTS_MAX_BYTES = 500 * 1024;
 
 /** RFC 9309 rules plus the widely supported extensions (as Lighthouse's robots-txt audit accepts). */
 const ROBOTS_DIRECTIVES = new Set([

@@ -15,8 +15,8 @@ import {
 /** SEO_SITEMAP_INVALID: the sitemap files themselves, and the entries they list that answer non-200 or noindex. */
 
 /** sitemaps.org limits per file. */
-export const SITEMAP_MAX_URLS = 50_000;
-export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
+const SITEMAP_MAX_URLS = 50_000;
+const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 
 type Flag = (outcome: 'warn' | 'fail', finding: FindingDraft) => void;
 
@@ -28,7 +28,7 @@ function metaNoindex(content: string): boolean {
 }
 
 /** Whether the page asks not to be indexed (robots/googlebot meta or X-Robots-Tag). */
-export function pageNoindex(p: ParsedPage): boolean {
+function pageNoindex(p: ParsedPage): boolean {
   if (headerValues(p.page.headers, 'x-robots-tag').some(xRobotsNoindex)) return true;
   if (!p.isHtml) return false;
   return ['robots', 'googlebot'].some((n) => metaNamed(p, n).some((m) => metaNoindex(attr(m, 'content') ?? '')));

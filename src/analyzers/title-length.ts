@@ -2,8 +2,8 @@ import { displayWidth } from './display-width';
 import type { Issue } from './types';
 
 /** How long a title may be, in display width: search results show about 60 columns of it. */
-export const TITLE_MIN_WIDTH = 30;
-export const TITLE_MAX_WIDTH = 60;
+const TITLE_MIN_WIDTH = 30;
+const TITLE_MAX_WIDTH = 60;
 
 /** A warning when the title is too short or too long to describe the page in search results. */
 export function titleLengthIssue(title: string, evidence: string): Issue | null {

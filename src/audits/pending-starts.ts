@@ -18,7 +18,7 @@ export interface PendingStart {
  * longer than a start's deadline, so a live claimant is never overtaken; after a crash the
  * reconciler takes over once it lapses.
  */
-export const START_CLAIM_MS = 15_000;
+const START_CLAIM_MS = 15_000;
 
 /** In the trigger's transaction: the audit's workflow start is owed, claimed by this trigger. */
 export async function recordPendingStart(trx: Knex.Transaction, auditId: string): Promise<PendingStart> {

@@ -14,7 +14,7 @@ export interface Mailer {
 }
 
 /** The default: mail is kept in the mail_outbox table, for an operator or another system to deliver. */
-export class OutboxMailer implements Mailer {
+class OutboxMailer implements Mailer {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,

@@ -21,7 +21,7 @@ const SECRET_FIELDS = [
   'set-cookie',
 ];
 
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   ...SECRET_FIELDS,
   ...SECRET_FIELDS.map((field) => `*.${field}`),
   ...SECRET_FIELDS.map((field) => `*.headers.${field}`),

@@ -16,7 +16,7 @@ export interface Membership {
   role: Role;
 }
 
-export const newUserId = (): string => `usr_${randomBase62(16)}`;
+const newUserId = (): string => `usr_${randomBase62(16)}`;
 
 /** E-mail addresses compare case-insensitively and without surrounding blanks. */
 export function normalizeEmail(raw: string): string {

@@ -92,7 +92,7 @@ export const statusEnvelopeSchema = {
   },
 } as const;
 
-export const auditSummarySchema = {
+const auditSummarySchema = {
   $id: 'AuditSummary',
   type: 'object',
   required: ['audit_id', 'domain', 'score', 'completed_at', 'status'],

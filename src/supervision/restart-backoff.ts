@@ -9,7 +9,7 @@ export interface BackoffPolicy {
 }
 
 /** 1 s doubling to 30 s; a minute of uptime resets it (README "Reliability"). */
-export const DEFAULT_RESTART_BACKOFF: BackoffPolicy = { initialMs: 1000, maxMs: 30_000, stableMs: 60_000 };
+const DEFAULT_RESTART_BACKOFF: BackoffPolicy = { initialMs: 1000, maxMs: 30_000, stableMs: 60_000 };
 
 /**
  * Capped exponential back-off without a give-up: a crash loop slows down to one start per maxMs
