@@ -6,8 +6,13 @@ import { loadAudit, markCompleted, markFailed, markRunning, markWaitingForRetry 
 import { createProgressRecorder, pagesCrawledOf } from '../src/audits/progress';
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 import { recordCrawlSpeed } from '../src/audits/crawl-speed';
+import { assertValidAuditJson } from '../src/audits/validate-audit';
+import { comparisonBasis } from '../src/monitoring/basis';
+import { attachMonitoring } from '../src/monitoring/previous';
 import { untilDatabaseAnswers } from './database-outage';
 import { auditAttemptDuration, auditsFinished, pagesCrawled } from '../src/observability/metrics';
+import { samplePages } from '../src/browser/sampling';
+import { saveSample, savePendingAudit } from '../src/browser/store';
 
 export interface AuditActivityDeps {
   db: Db;
@@ -80,6 +85,12 @@ interface RunAuditInput {
   auditId: string;
   attempt: number;
   finalAttempt: boolean;
+  /**
+   * With the browser stage (workflow patch browser-stage): the crawl's sample is stored for the
+   * browser worker as soon as the crawl ends, and the analysed audit JSON waits for the stage's
+   * result (completeAuditRun completes the audit) instead of completing it here.
+   */
+  browserStage?: boolean;
 }
 
 /**
@@ -104,13 +115,28 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
       const pages = pagesCrawledOf(p);
       if (pages !== undefined) recordProgress(pages);
     };
-    const run = { heartbeat: report, signal: context.cancellationSignal, finalAttempt: input.finalAttempt };
-    const audit = await produceAuditJson(deps.engine, row, deps.clock, run).catch((err) => {
+    const key = { auditId: input.auditId, attempt: input.attempt };
+    const run = {
+      heartbeat: report,
+      signal: context.cancellationSignal,
+      finalAttempt: input.finalAttempt,
+      onCrawled: input.browserStage
+        ? (pages: Parameters<typeof samplePages>[0]) =>
+            untilDatabaseAnswers(() => saveSample(deps.db, key, samplePages(pages, row.tier)))
+        : undefined,
+    };
+    const produced = await produceAuditJson(deps.engine, row, deps.clock, run).catch((err) => {
       // Classified failures are decided by the workflow's audit-level retry loop, not here.
       if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);
       throw unexpected(err, input.auditId);
     });
     progress = { phase: 'storing' };
+    // Comparison with the previous audit and the site's triage go into the stored bytes (served and POSTed).
+    const site = { auditId: row.id, workspaceId: row.workspace_id, mode: row.mode, domain: row.domain };
+    const audit = await untilDatabaseAnswers(() => attachMonitoring(deps.db, site, produced)).catch((err) => {
+      throw unexpected(err, input.auditId);
+    });
+    assertValidAuditJson(audit);
     await untilDatabaseAnswers(async () => {
       if (audit.mode === 'live') {
         await recordCrawlSpeed(deps.db, {
@@ -120,20 +146,24 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
         });
       }
       const resultJson = JSON.stringify(audit);
+      if (input.browserStage) return savePendingAudit(deps.db, key, resultJson);
       ensureRow(
         await markCompleted(deps.db, input.auditId, {
           resultJson,
           score: audit.score,
           grade: audit.grade,
           completedAt: new Date(audit.completed_at),
+          comparisonBasis: comparisonBasis(audit),
         }),
         input.auditId,
       );
     }).catch((err) => {
       throw unexpected(err, input.auditId);
     });
-    auditsFinished.inc({ outcome: 'completed', mode: audit.mode });
-    if (audit.mode === 'live') pagesCrawled.inc(audit.crawl.pages_crawled);
+    if (!input.browserStage) {
+      auditsFinished.inc({ outcome: 'completed', mode: audit.mode });
+      if (audit.mode === 'live') pagesCrawled.inc(audit.crawl.pages_crawled);
+    }
     return { score: audit.score, grade: audit.grade };
   } finally {
     clearInterval(beat);

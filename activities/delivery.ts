@@ -1,6 +1,13 @@
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
-import { attemptDelivery, markDeliveryFailed, type AttemptDeps } from '../src/webhooks/attempt';
+import {
+  attemptDelivery,
+  markDeliveryFailed,
+  recordAttempt,
+  type AttemptDeps,
+  type AttemptOutcome,
+  type AttemptRecord,
+} from '../src/webhooks/attempt';
 import { planDeliveries, recordDelivery, type PlannedDelivery } from '../src/webhooks/planning';
 import type { DeliveryRecord, EventDetails } from '../workflows/contracts';
 import { untilDatabaseAnswers } from './database-outage';
@@ -19,20 +26,22 @@ export function createDeliveryActivities(deps: AttemptDeps & { db: Db; clock: Cl
     async recordDelivery(input: DeliveryRecord & { deliveryId: string; eventAt: string }): Promise<boolean> {
       return recordDelivery(deps.db, input);
     },
-    async attemptDelivery(input: {
-      deliveryId: string;
-      attempt: number;
-      trigger: 'automatic' | 'manual';
-      nextDelayMs: number | null;
-    }) {
+    async attemptDelivery(input: AttemptInput) {
       // Once the POST has gone out, its outcome is stored through any database outage rather than
       // retrying the activity and sending the delivery again.
-      const end = deliveryDuration.startTimer();
-      const outcome = await attemptDelivery(deps, input, untilDatabaseAnswers);
-      const label = outcome.delivered ? 'delivered' : outcome.stop ? 'dropped' : 'failed';
-      deliveryAttempts.inc({ outcome: label });
-      end({ outcome: label });
-      return outcome;
+      return measured(() => attemptDelivery(deps, input, untilDatabaseAnswers));
+    },
+    /**
+     * The same attempt as a local activity (a delivery's first): it does not wait out a database
+     * outage. Before the POST, a database error fails it (the workflow makes the attempt as an
+     * activity); after the POST, the outcome comes back `unrecorded` for recordDeliveryAttempt.
+     */
+    async attemptDeliveryOnce(input: AttemptInput) {
+      return measured(() => attemptDelivery(deps, input));
+    },
+    /** Stores an attempt whose POST already went out, through any database outage. */
+    async recordDeliveryAttempt(record: AttemptRecord): Promise<void> {
+      await untilDatabaseAnswers(() => recordAttempt(deps.db, record));
     },
     async markDeliveryFailed(input: { deliveryId: string }): Promise<void> {
       await markDeliveryFailed(deps.db, input.deliveryId);
@@ -41,3 +50,20 @@ export function createDeliveryActivities(deps: AttemptDeps & { db: Db; clock: Cl
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
+
+interface AttemptInput {
+  deliveryId: string;
+  attempt: number;
+  trigger: 'automatic' | 'manual';
+  nextDelayMs: number | null;
+}
+
+/** An attempt counted and timed in the metrics by its outcome. */
+async function measured(attempt: () => Promise<AttemptOutcome>): Promise<AttemptOutcome> {
+  const end = deliveryDuration.startTimer();
+  const outcome = await attempt();
+  const label = outcome.delivered ? 'delivered' : outcome.stop ? 'dropped' : 'failed';
+  deliveryAttempts.inc({ outcome: label });
+  end({ outcome: label });
+  return outcome;
+}

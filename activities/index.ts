@@ -1,6 +1,13 @@
 export { createAuditActivities, type AuditActivities, type AuditActivityDeps } from './audit';
+export {
+  createBrowserCompletionActivities,
+  createBrowserStageActivities,
+  type BrowserCompletionActivities,
+  type BrowserStageActivities,
+} from './browser';
 export { createDeliveryActivities, type DeliveryActivities } from './delivery';
 export { createMaintenanceActivities, type MaintenanceActivities } from './maintenance';
+export { createSiteActivities, type SiteActivities } from './sites';
 export {
   createReportPlanningActivities,
   createReportRenderingActivities,

@@ -5,6 +5,7 @@ import { accountTier } from '../src/accounts/repository';
 import { tierAtLeast, FEATURE_MIN_TIER } from '../src/accounts/tiers';
 import { brandingRevision } from '../src/reports/branding-repository';
 import { renderAndStoreReport, type ReportRenderDeps } from '../src/reports/stored-reports';
+import { collectAfterRender } from '../src/reports/pdf/memory';
 import { AUDIT_NOT_COMPLETED } from '../workflows/contracts';
 import { reportRenderDuration, reportRenders } from '../src/observability/metrics';
 
@@ -34,10 +35,12 @@ export function createReportRenderingActivities(deps: ReportRenderDeps) {
   return {
     /** Renders and stores the audit's PDF unless the stored one is current. */
     async renderReport(input: { auditId: string }) {
-      const result = await renderAndStoreReport(deps, input.auditId).catch((err: unknown) => {
-        reportRenders.inc({ outcome: 'failed' });
-        throw err;
-      });
+      const result = await renderAndStoreReport(deps, input.auditId)
+        .catch((err: unknown) => {
+          reportRenders.inc({ outcome: 'failed' });
+          throw err;
+        })
+        .finally(collectAfterRender);
       reportRenders.inc({ outcome: result.outcome });
       if (result.outcome === 'rendered') reportRenderDuration.observe(result.renderMs / 1000);
       if (result.outcome === 'not_completed') {

@@ -6,6 +6,7 @@ import { systemClock } from '../src/clock';
 import { loadConfig } from '../src/config';
 import { validateBranding, type Branding } from '../src/reports/branding';
 import { renderAuditReport, type RenderOptions } from '../src/reports/pdf';
+import { collectAfterRender } from '../src/reports/pdf/memory';
 import type { AuditJson, Tier } from '../src/schemas/audit';
 import { serveGeneratedSite } from './generated-site';
 import { tinyPng } from '../test/support/pdf';
@@ -162,7 +163,54 @@ async function measureCrawled(total: number, tier: Tier): Promise<void> {
   }
 }
 
+/**
+ * `npm run bench:report -- --memory [N]`: N reports rendered back to back as the report worker
+ * renders them (a stored audit JSON parsed, branded or not, sample in test mode), different audits
+ * each time; resident memory and heap every 25 renders, and the growth after the warm-up (the
+ * first 25). Run as `node --expose-gc --import tsx bench/report.ts --memory` to collect after each
+ * render as the report worker does; without the flag it shows memory without that collection.
+ */
+async function memoryOverRenders(n: number): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const sample = () => {
+    const m = process.memoryUsage();
+    return { rss: m.rss / 2 ** 20, heap: m.heapUsed / 2 ** 20, external: m.external / 2 ** 20 };
+  };
+  console.log(
+    `report worker memory over ${n} renders (node ${process.version}${gc ? ', collected after each render' : ', no --expose-gc: never collected explicitly'})`,
+  );
+  const started = performance.now();
+  let warm = sample();
+  for (let i = 1; i <= n; i++) {
+    const stored = JSON.stringify(
+      syntheticAudit(
+        syntheticInput(`https://www.shop-${i}.example.com`, {
+          auditId: 'aud_01JBENCHREPORT0000000000000',
+          workspaceId: 'ws_bench',
+          tier: i % 3 === 0 ? 'enterprise' : 'pro',
+        }),
+      ),
+    );
+    await renderAuditReport(JSON.parse(stored) as AuditJson, i % 2 ? branding : null, { sample: true });
+    // As the report worker does after each render (a no-op unless node runs with --expose-gc).
+    collectAfterRender();
+    if (i % 25 === 0 || i === n) {
+      const m = sample();
+      if (i === 25) warm = m;
+      console.log(
+        `  ${String(i).padStart(4)} renders  ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s  rss ${m.rss.toFixed(0).padStart(4)} MiB  heap ${m.heap.toFixed(0).padStart(4)} MiB  external ${m.external.toFixed(0).padStart(3)} MiB`,
+      );
+    }
+  }
+  const end = sample();
+  console.log(
+    `rss after warm-up (25 renders) ${warm.rss.toFixed(0)} MiB → after ${n}: ${end.rss.toFixed(0)} MiB (${end.rss - warm.rss >= 0 ? '+' : ''}${(end.rss - warm.rss).toFixed(0)} MiB)`,
+  );
+}
+
 async function main(): Promise<void> {
+  const memoryFlag = process.argv.indexOf('--memory');
+  if (memoryFlag >= 0) return memoryOverRenders(Number(process.argv[memoryFlag + 1] || 250));
   console.log(`report render, ${RUNS} runs each (node ${process.version})`);
   await measure('~10 pages (10 findings)', withFindings(base('pro'), 10));
   await measure('synthetic audit (enterprise)', base('enterprise'));

@@ -156,11 +156,12 @@ async function main(): Promise<void> {
     for (const [name, s] of Object.entries(series)) printSeries(name, s);
     console.log(`live audits: ${liveIds.length} accepted; after ${drainedS} s of drain: ${formatCounts(live)}`);
     console.log(`test audits (${TEST_DOMAINS} domains, each re-triggered): ${formatCounts(tests)}`);
-    console.log('\nRSS per process (MiB): start → end of load');
+    console.log('\nRSS per process (MiB): start → end of load; CPU seconds used during the load');
     for (const [pid, start] of rssStart) {
       const end = rssEnd.get(pid);
+      const cpu = end ? `   cpu ${end.cpuS - start.cpuS} s` : '';
       console.log(
-        `  ${String(start.name).padEnd(40)} ${start.rssMiB.toFixed(0).padStart(5)} → ${end ? end.rssMiB.toFixed(0) : 'gone'}`,
+        `  ${String(start.name).padEnd(40)} ${start.rssMiB.toFixed(0).padStart(5)} → ${end ? end.rssMiB.toFixed(0) : 'gone'}${cpu}`,
       );
     }
     for (const [pid, end] of rssEnd)
@@ -220,23 +221,24 @@ function printSeries(name: string, s: Series): void {
 }
 
 /** RSS of the service process and every descendant, named by their command line. */
-async function processTreeRss(rootPid: number): Promise<Map<number, { name: string; rssMiB: number }>> {
-  const { stdout } = await exec('ps', ['-e', '-o', 'pid=,ppid=,rss=,args=']);
+async function processTreeRss(rootPid: number): Promise<Map<number, { name: string; rssMiB: number; cpuS: number }>> {
+  const { stdout } = await exec('ps', ['-e', '-o', 'pid=,ppid=,rss=,times=,args=']);
   const rows = stdout
     .trim()
     .split('\n')
     .map((line) => {
-      const [pid, ppid, rss, ...args] = line.trim().split(/\s+/);
-      return { pid: Number(pid), ppid: Number(ppid), rssKiB: Number(rss), args: args.join(' ') };
+      const [pid, ppid, rss, cpu, ...args] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), rssKiB: Number(rss), cpuS: Number(cpu), args: args.join(' ') };
     });
   const tree = new Set([rootPid]);
   for (let grew = true; grew;) {
     grew = false;
     for (const row of rows) if (tree.has(row.ppid) && !tree.has(row.pid)) (tree.add(row.pid), (grew = true));
   }
-  const result = new Map<number, { name: string; rssMiB: number }>();
+  const result = new Map<number, { name: string; rssMiB: number; cpuS: number }>();
   for (const row of rows)
-    if (tree.has(row.pid)) result.set(row.pid, { name: describe(row.pid, row.args), rssMiB: row.rssKiB / 1024 });
+    if (tree.has(row.pid))
+      result.set(row.pid, { name: describe(row.pid, row.args), rssMiB: row.rssKiB / 1024, cpuS: row.cpuS });
   return result;
 }
 
@@ -247,7 +249,8 @@ function describe(pid: number, args: string): string {
   if (/\bpostgres\b/.test(args) && args.includes(' -D ')) return 'postgres (postmaster)';
   if (args.includes('worker-main')) {
     const environ = fs.existsSync(`/proc/${pid}/environ`) ? fs.readFileSync(`/proc/${pid}/environ`, 'utf8') : '';
-    return environ.includes('WORKER_KIND=reports') ? 'report worker' : 'audit worker';
+    const kind = /WORKER_KIND=(\w+)/.exec(environ)?.[1] ?? 'audits';
+    return { audits: 'audit worker', reports: 'report worker', browser: 'browser worker' }[kind] ?? `${kind} worker`;
   }
   if (args.includes('processes/main.ts')) return 'npm start (API + supervisor)';
   return args.slice(0, 40);

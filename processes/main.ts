@@ -5,13 +5,23 @@ import { systemClock } from '../src/clock';
 import { createDb, migrateLatest } from '../src/db/knex';
 import { openDatabase } from '../src/db/open';
 import { startApi } from './service';
-import { superviseWorker } from './worker-process';
+import { superviseWorker, type SupervisedWorker } from './worker-process';
 import type { SupervisedState } from '../src/supervision/supervisor';
 import { ensureTemporalCli } from '../temporal/cli';
+import { ensureChromium } from '../src/setup/debian-package';
 import { superviseDevServer } from '../temporal/supervised-dev-server';
 import { connectClient } from '../temporal/connection';
 import { registerSearchAttributes } from '../temporal/search-attributes';
 import { logger } from '../src/observability/logger';
+
+/** The worker process each worker role of SERVICE_ROLES runs (WORKER_KIND), and its /healthz component. */
+const WORKER_ROLES = [
+  { role: 'worker', kind: 'audits', component: 'worker' },
+  { role: 'reports', kind: 'reports', component: 'report_worker' },
+  // Chromium and Lighthouse in a process of their own: a crashed or memory-hungry render never
+  // takes crawls down with it.
+  { role: 'browser', kind: 'browser', component: 'browser_worker' },
+] as const;
 
 /**
  * `npm start`: everything a user needs locally in one process tree — Postgres (embedded when
@@ -56,24 +66,12 @@ async function main(): Promise<void> {
     if (temporal.stop) stops.push(temporal.stop);
     const temporalAddress = temporal.address;
 
-    // SERVICE_ROLES=api runs one more API instance beside an existing deployment (no worker).
-    let workers = (): Record<string, SupervisedState> => ({});
-    if (config.roles.worker) {
-      const env = {
-        ...process.env,
-        DATABASE_URL: database.url,
-        TEMPORAL_ADDRESS: temporalAddress,
-        TEMPORAL_NAMESPACE: config.temporalNamespace,
-      };
-      const supervision = { signal: shuttingDown.signal };
-      const worker = await superviseWorker({ ...env, WORKER_KIND: 'audits' }, log, supervision);
-      stops.push(() => worker.stop());
-      const reportWorker = await superviseWorker({ ...env, WORKER_KIND: 'reports' }, log, supervision);
-      stops.push(() => reportWorker.stop());
-      workers = () => ({ worker: worker.state(), report_worker: reportWorker.state() });
-      // The API does not wait for them: it serves reads meanwhile, and /healthz says they are starting.
-      void Promise.all([worker.ready(), reportWorker.ready()]).then(() => log('workers running (audits, reports)'));
-    }
+    // Each worker role is a supervised child process; SERVICE_ROLES=api alone runs none (docs/operations.md).
+    const workers = await superviseWorkers(
+      config,
+      { DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.temporalNamespace },
+      { log, signal: shuttingDown.signal, stops },
+    );
     if (!config.roles.api) return;
     const api = await startApi({
       config,
@@ -92,6 +90,30 @@ async function main(): Promise<void> {
   }
 }
 
+/** One supervised worker process per worker role in SERVICE_ROLES; their states for /healthz. */
+async function superviseWorkers(
+  config: Config,
+  env: Record<string, string>,
+  opts: { log: (message: string) => void; signal: AbortSignal; stops: Array<() => Promise<void>> },
+): Promise<() => Record<string, SupervisedState>> {
+  const kinds = WORKER_ROLES.filter(({ role }) => config.roles[role]);
+  // The browser worker renders in Debian's Chromium: installed here when missing, like the test set-up does.
+  if (config.roles.browser && config.browserStage) ensureChromium(config.chromiumPath, opts.log);
+  const running: Array<[string, SupervisedWorker]> = [];
+  for (const { kind, component } of kinds) {
+    const worker = await superviseWorker({ ...process.env, ...env, WORKER_KIND: kind }, opts.log, {
+      signal: opts.signal,
+    });
+    opts.stops.push(() => worker.stop());
+    running.push([component, worker]);
+  }
+  // The API does not wait for them: it serves reads meanwhile, and /healthz says they are starting.
+  const names = kinds.map(({ kind }) => kind).join(', ');
+  if (running.length)
+    void Promise.all(running.map(([, worker]) => worker.ready())).then(() => opts.log(`workers running (${names})`));
+  return () => Object.fromEntries(running.map(([component, worker]) => [component, worker.state()]));
+}
+
 /**
  * The configured Temporal cluster (its search attributes registered), or else a supervised dev
  * server started here, with the way to stop it.
@@ -102,7 +124,11 @@ async function startTemporal(
   signal: AbortSignal,
 ): Promise<{ address: string; stop?: () => Promise<void> }> {
   if (config.temporalAddress) {
-    const { connection } = await connectClient(config.temporalAddress, config.temporalNamespace);
+    const { connection } = await connectClient(
+      config.temporalAddress,
+      config.temporalNamespace,
+      config.temporalSecurity,
+    );
     await registerSearchAttributes(connection, config.temporalNamespace);
     await connection.close();
     return { address: config.temporalAddress };

@@ -2,12 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createAuditActivities,
+  createBrowserCompletionActivities,
   createDeliveryActivities,
   createMaintenanceActivities,
   createReportPlanningActivities,
   createReportRenderingActivities,
+  createSiteActivities,
 } from '../activities';
-import { FileReportStorage } from '../src/reports/storage';
+import { createReportStorage } from '../src/reports/storage';
 import { SigningKeyring } from '../src/reports/signing-keys';
 import { TemporalReportRenders } from '../temporal/report-control';
 import { KeyAuthenticator } from '../src/accounts/authenticator';
@@ -26,12 +28,17 @@ import { runReconciler } from '../src/audits/reconciler';
 import { connectClient, type TemporalClientBundle } from '../temporal/connection';
 import { startTemporalWorker, type TemporalWorkerOptions, type RunningWorker } from '../temporal/worker';
 import { ensurePruneSchedule } from '../temporal/schedules';
+import { connectRunScheduler, startSiteSchedules } from '../temporal/site-schedules';
 import { TemporalDeliveryControl } from '../temporal/delivery-control';
 import { dashboardMiddleware } from '../src/dashboard/router';
 import type { DashboardDeps } from '../src/dashboard/deps';
 import type { Logger } from 'pino';
 import { trackAuditBacklog } from '../src/observability/metrics';
 import { createMailer } from '../src/mail/mailer';
+import { drainable } from './http-drain';
+
+// The browser worker lives in its own module (the Chromium pool); started from here like the others.
+export { startBrowserWorker } from './browser-worker';
 
 interface CommonOptions {
   config: Config;
@@ -60,7 +67,7 @@ export async function startApi(
   },
 ): Promise<RunningApi> {
   const { config, db, clock } = opts;
-  const temporal = await connectClient(opts.temporalAddress, config.temporalNamespace);
+  const temporal = await connectClient(opts.temporalAddress, config.temporalNamespace, config.temporalSecurity);
   const authenticator = new KeyAuthenticator(db, clock);
   await ensurePruneSchedule(temporal.client, config.taskQueue);
   const changes = new ChangeFeed(opts.databaseUrl);
@@ -78,6 +85,7 @@ export async function startApi(
     intervalMs: config.auditReconcileIntervalMs,
     log: opts.log,
   });
+  const { schedules: siteSchedules, stop: stopSites } = startSiteSchedules(temporal.client, db, config, opts.log);
   const health = healthProbe({ db, temporal, workers: opts.workers });
   const stopTrackingBacklog = trackAuditBacklog(() => auditBacklog(db));
   let url = '';
@@ -89,16 +97,17 @@ export async function startApi(
     readModel,
     deliveries: new TemporalDeliveryControl(temporal.client),
     reports: new TemporalReportRenders(temporal.client, config.reportTaskQueue),
-    storage: new FileReportStorage(config.reportsDir),
+    storage: createReportStorage(config),
     keyring,
     health,
     scheduler,
+    siteSchedules,
     baseUrl: () => config.publicBaseUrl ?? url,
     log: opts.log,
     accessLog: opts.accessLog,
   });
   // The customer dashboard shares the API's app and port (docs/dashboard.md).
-  const dashboard = { db, clock, config, temporal, scheduler, keyring, log: opts.log };
+  const dashboard = { db, clock, config, temporal, scheduler, keyring, siteSchedules, log: opts.log };
   app.use(dashboardMiddleware(dashboardDeps(dashboard, () => config.publicBaseUrl ?? url)));
   const server = http.createServer(app.callback());
   // Requests Node's HTTP parser refuses get the error envelope too, not Node's bare 400.
@@ -106,27 +115,33 @@ export async function startApi(
   server.on('clientError', answerClientError(rawAnswers));
   server.on('connect', refuseConnect(rawAnswers));
   server.keepAliveTimeout = 65_000;
+  const draining = drainable(server, config.apiDrainMs);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, '127.0.0.1', () => resolve());
+    server.listen(config.port, config.host, () => resolve());
   });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://${localHost(config.host)}:${(server.address() as AddressInfo).port}`;
   return {
     url,
     temporal,
     authenticator,
     async stop() {
-      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closing;
+      await draining.drain();
       health.stop();
       stopTrackingBacklog();
       await changes.stop();
       await authenticator.close();
       await reconciler.stop();
+      await stopSites();
       await temporal.connection.close();
     },
   };
+}
+
+/** How this machine reaches the API it listens on at `host` (a wildcard address: through loopback). */
+function localHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** What the dashboard's pages need: the same clients and rules as the API's routes, and the mailer. */
@@ -157,14 +172,18 @@ export async function startWorker(
     testWebhookMockUrl: string;
   },
 ): Promise<RunningWorker> {
-  const storage = new FileReportStorage(opts.config.reportsDir);
-  return startTemporalWorker({
+  const storage = createReportStorage(opts.config);
+  const trigger = await connectRunScheduler(opts.temporalAddress, opts.config);
+  const running = await startTemporalWorker({
     address: opts.temporalAddress,
     namespace: opts.config.temporalNamespace,
+    security: opts.config.temporalSecurity,
+    shutdownGraceMs: opts.config.workerShutdownGraceMs,
     taskQueue: opts.config.taskQueue,
     workflowBundle: opts.workflowBundle,
     activities: {
       ...createAuditActivities({ db: opts.db, clock: opts.clock, engine: opts.engine }),
+      ...createBrowserCompletionActivities({ db: opts.db, clock: opts.clock }),
       ...createMaintenanceActivities({ db: opts.db, clock: opts.clock, storage }),
       ...createReportPlanningActivities({ db: opts.db }),
       ...createDeliveryActivities({
@@ -174,8 +193,11 @@ export async function startWorker(
         allow: opts.config.outboundAllow,
         testMockUrl: opts.testWebhookMockUrl,
       }),
+      ...createSiteActivities({ ...opts, scheduler: trigger.scheduler }),
     },
   });
+  const done = running.done.finally(trigger.close);
+  return { ...running, done, shutdown: () => running.shutdown().then(() => done) };
 }
 
 /**
@@ -189,6 +211,8 @@ export async function startReportWorker(
   return startTemporalWorker({
     address: opts.temporalAddress,
     namespace: opts.config.temporalNamespace,
+    security: opts.config.temporalSecurity,
+    shutdownGraceMs: opts.config.workerShutdownGraceMs,
     taskQueue: opts.config.reportTaskQueue,
     workflowBundle: opts.workflowBundle,
     // One render at a time per process: CPU-bound, so more would only share the same core.
@@ -196,7 +220,7 @@ export async function startReportWorker(
     activities: createReportRenderingActivities({
       db: opts.db,
       clock: opts.clock,
-      storage: new FileReportStorage(opts.config.reportsDir),
+      storage: createReportStorage(opts.config),
       fallbackFont: opts.config.reportFallbackFont,
     }),
   });

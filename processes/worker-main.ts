@@ -2,7 +2,7 @@ import { createLiveEngine } from '../src/audits/live-engine';
 import { systemClock } from '../src/clock';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/knex';
-import { startReportWorker, startWorker } from './service';
+import { startBrowserWorker, startReportWorker, startWorker } from './service';
 import { bundleWorkflows } from '../temporal/worker';
 import { waitForNamespace } from '../temporal/connection';
 import { logger } from '../src/observability/logger';
@@ -12,15 +12,15 @@ import { installWorkerRuntime } from '../src/observability/temporal-runtime';
 /**
  * A worker process `npm start` runs beside the API (own process, so audits being worked on do not
  * slow API responses down): WORKER_KIND=audits (default) for audits, deliveries and maintenance,
- * WORKER_KIND=reports for PDF renders. Needs DATABASE_URL and TEMPORAL_ADDRESS; waits for Temporal
+ * WORKER_KIND=reports for PDF renders, WORKER_KIND=browser for the browser stage (Chromium). Needs DATABASE_URL and TEMPORAL_ADDRESS; waits for Temporal
  * if it is down; stops on SIGTERM/SIGINT or when its supervisor is gone. With METRICS_PORT, serves
- * GET /metrics there (the report worker on the next port).
+ * GET /metrics there (the report worker on the next port, the browser worker on the one after).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl || !config.temporalAddress)
     throw new Error('the worker needs DATABASE_URL and TEMPORAL_ADDRESS');
-  const kind = config.workerKind === 'reports' ? 'report worker' : 'worker';
+  const kind = { audits: 'worker', reports: 'report worker', browser: 'browser worker' }[config.workerKind];
   logger.level = config.logLevel;
   const log = logger.child({ name: kind });
   const stopRequested = new AbortController();
@@ -29,11 +29,11 @@ async function main(): Promise<void> {
   // The supervisor's IPC channel closed: it died, and nobody would stop (or restart) this process.
   process.once('disconnect', () => stopRequested.abort());
   const runtime = await installWorkerRuntime(log, { metrics: config.metricsPort > 0 });
-  const metricsPort = config.workerKind === 'reports' ? config.metricsPort + 1 : config.metricsPort;
+  const metricsPort = config.metricsPort + { audits: 0, reports: 1, browser: 2 }[config.workerKind];
   // A port already taken costs the metrics, not the worker.
   const metrics =
     config.metricsPort > 0
-      ? await serveMetrics(metricsPort, runtime.sdkMetrics).catch((err: unknown) => {
+      ? await serveMetrics(metricsPort, runtime.sdkMetrics, config.host).catch((err: unknown) => {
           log.error({ err }, `metrics not served: port ${metricsPort} is not available`);
           return null;
         })
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
 
   const temporalUp = await waitForNamespace(config.temporalAddress, config.temporalNamespace, {
     signal: stopRequested.signal,
+    security: config.temporalSecurity,
     onUnavailable: (reason) =>
       log.warn(`Temporal at ${config.temporalAddress} is not available (${reason}); waiting for it`),
   });
@@ -58,13 +59,15 @@ async function main(): Promise<void> {
   const worker =
     config.workerKind === 'reports'
       ? await startReportWorker(common)
-      : await startWorker({
-          ...common,
-          engine: createLiveEngine(config),
-          // Test-mode deliveries: the mock receiver of the API this worker runs beside, unless configured.
-          testWebhookMockUrl:
-            config.testWebhookMockUrl ?? `${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/mock/webhooks`,
-        });
+      : config.workerKind === 'browser'
+        ? await startBrowserWorker(common)
+        : await startWorker({
+            ...common,
+            engine: createLiveEngine(config),
+            // Test-mode deliveries: the mock receiver of the API this worker runs beside, unless configured.
+            testWebhookMockUrl:
+              config.testWebhookMockUrl ?? `${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/mock/webhooks`,
+          });
   if (stopRequested.signal.aborted) void worker.shutdown();
   stopRequested.signal.addEventListener('abort', () => void worker.shutdown(), { once: true });
   log.info({ taskQueue: worker.worker.options.taskQueue, metricsPort: metrics?.port }, `${kind} running`);

@@ -70,7 +70,9 @@ export async function superviseWorker(
 
 /** One worker process; it reports ready with an IPC message once its Temporal worker runs. */
 function forkWorker(env: NodeJS.ProcessEnv): Incarnation {
-  const proc = fork(path.join(__dirname, 'worker-main.ts'), [], { env, stdio: 'inherit' });
+  // The report worker collects garbage after each render (src/reports/pdf/memory.ts).
+  const execArgv = env.WORKER_KIND === 'reports' ? [...process.execArgv, '--expose-gc'] : process.execArgv;
+  const proc = fork(path.join(__dirname, 'worker-main.ts'), [], { env, execArgv, stdio: 'inherit' });
   const exited = new Promise<string>((resolve) => {
     proc.once('exit', (code, signal) => resolve(`exited (${signal ?? code})`));
     // A failed spawn emits 'error' and never 'exit'.

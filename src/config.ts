@@ -1,15 +1,20 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseCidrSetting, type CidrList } from './outbound/policy';
 
 /** Every environment knob of the service, parsed once, in one typed place. */
 export interface Config {
   port: number;
+  /** HOST: the address the API and the workers' /metrics listen on (loopback by default; 0.0.0.0 for other machines). */
+  host: string;
   databaseUrl: string | undefined;
   dataDir: string;
   /** Port of the embedded Postgres `npm start` runs when DATABASE_URL is unset. */
   embeddedPostgresPort: number;
   /** Rendered PDF reports (filesystem storage). */
   reportsDir: string;
+  /** REPORT_STORAGE_URL=s3://bucket/prefix: reports in an S3-compatible store instead (README "Reports in object storage"). */
+  reportObjectStore: ReportObjectStore | null;
   /** How long GET /audits/{id}/pdf waits for a render before answering 202. */
   reportWaitMs: number;
   /** A font file (`file.ttc#PostScriptName` for collections) for text DejaVu cannot show; else an installed CJK font. */
@@ -17,9 +22,21 @@ export interface Config {
   temporalAddress: string | undefined;
   temporalPort: number;
   temporalNamespace: string;
+  /** TEMPORAL_TLS_* and TEMPORAL_API_KEY: how every connection to Temporal authenticates (docs/operations.md). */
+  temporalSecurity: TemporalSecurity;
   taskQueue: string;
   /** Task queue of the report worker process: renders are CPU-heavy, so they run apart from crawls. */
   reportTaskQueue: string;
+  /**
+   * The browser stage of live audits (BROWSER_STAGE=off: none, performance scored from diagnostics):
+   * its task queue (BROWSER_TASK_QUEUE), and how long an audit waits for it at most
+   * (BROWSER_STAGE_TIMEOUT_MS, 30 minutes: docs/analyzers.md "Browser stage").
+   */
+  browserStage: { taskQueue: string; timeoutMs: number } | null;
+  /** BROWSER_CONCURRENCY: pages a browser worker renders at once (one Chromium each). */
+  browserConcurrency: number;
+  /** CHROMIUM_PATH: the browser worker's Chromium (Debian's package by default). */
+  chromiumPath: string;
   /** OUTBOUND_ALLOW_CIDRS: addresses exempt from the outbound block list (crawls, webhooks). */
   outboundAllow: CidrList;
   auditRetryDelaysMs: number[];
@@ -40,10 +57,14 @@ export interface Config {
   trustProxy: boolean;
   /** Failed authentications (bad or unknown keys) one client address may make per 60 s before 429. */
   authFailureLimit: number;
-  /** What `npm start` runs in this process tree (SERVICE_ROLES=api,worker by default). */
-  roles: { api: boolean; worker: boolean };
+  /** What `npm start` runs in this process tree (SERVICE_ROLES; all of them by default). */
+  roles: Record<ServiceRole, boolean>;
+  /** WORKER_SHUTDOWN_GRACE_MS: on SIGTERM a worker lets running activities finish this long, then hands them back. */
+  workerShutdownGraceMs: number;
+  /** API_DRAIN_MS: on SIGTERM the API lets requests in flight finish this long, then closes their connections. */
+  apiDrainMs: number;
   /** Which worker a worker process is (set by its supervisor): audits, deliveries and maintenance, or PDF reports. */
-  workerKind: 'audits' | 'reports';
+  workerKind: 'audits' | 'reports' | 'browser';
   /** The workflow bundle its supervisor prebuilt for a worker process; unset: the worker bundles itself. */
   workflowBundlePath: string | undefined;
   /** MAIL_TRANSPORT: an smtp:// or smtps:// URL sends mail through it; unset, mail goes to the mail_outbox table. */
@@ -54,6 +75,44 @@ export interface Config {
   logLevel: string;
   /** METRICS_PORT: the audit worker's /metrics (the report worker's is the next port); unset or 0: off. */
   metricsPort: number;
+  /** SITE_SCHEDULE_OVERRIDE_MS: every site's schedule fires at this interval instead of its own (tests, operators); unset or 0: off. */
+  siteScheduleOverrideMs: number;
+}
+
+export interface ReportObjectStore {
+  bucket: string;
+  /** Key prefix: '' or ending in '/'. */
+  prefix: string;
+  /** S3_ENDPOINT: an S3-compatible server (addressed path-style); unset: AWS S3 itself. */
+  endpoint: string | undefined;
+  /** S3_REGION (or AWS_REGION); us-east-1 when unset. */
+  region: string;
+  /** AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN); unset: the AWS SDK's default chain (roles, profiles). */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
+}
+
+function reportObjectStore(env: NodeJS.ProcessEnv): ReportObjectStore | null {
+  const raw = env.REPORT_STORAGE_URL;
+  if (!raw) return null;
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(raw);
+  if (!match) throw new Error(`REPORT_STORAGE_URL must be s3://bucket or s3://bucket/prefix, got "${raw}"`);
+  const endpoint = env.S3_ENDPOINT || undefined;
+  if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint))
+    throw new Error(`S3_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
+  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = env;
+  if (!accessKeyId !== !secretAccessKey)
+    throw new Error('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  return {
+    bucket: match[1]!,
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint,
+    region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
+    credentials:
+      accessKeyId && secretAccessKey
+        ? { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) }
+        : undefined,
+  };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -78,34 +137,119 @@ function delays(name: string, raw: string | undefined, fallback: number[]): numb
   return raw.split(',').map((part) => integer(name, part.trim(), 0));
 }
 
-function workerKind(raw: string | undefined): Config['workerKind'] {
-  if (raw === undefined || raw === '' || raw === 'audits') return 'audits';
-  if (raw === 'reports') return 'reports';
-  throw new Error(`WORKER_KIND must be audits or reports, got "${raw}"`);
+/**
+ * 5 s by default: a webhook POST in flight (DELIVERY_TIMEOUT_MS) still finishes, and a crawl handed
+ * back restarts sooner than the heartbeat time-out would notice a lost worker. Below the 30 s after
+ * which `npm start` kills a worker that has not stopped (processes/worker-process.ts).
+ */
+function shutdownGrace(raw: string | undefined): number {
+  const value = integer('WORKER_SHUTDOWN_GRACE_MS', raw, 5000);
+  if (value > 25_000) throw new Error(`WORKER_SHUTDOWN_GRACE_MS must be at most 25000, got "${raw}"`);
+  return value;
 }
 
+function workerKind(raw: string | undefined): Config['workerKind'] {
+  if (raw === undefined || raw === '' || raw === 'audits') return 'audits';
+  if (raw === 'reports' || raw === 'browser') return raw;
+  throw new Error(`WORKER_KIND must be audits, reports or browser, got "${raw}"`);
+}
+
+function browserStage(env: NodeJS.ProcessEnv): Config['browserStage'] {
+  const setting = (env.BROWSER_STAGE || 'on').toLowerCase();
+  if (setting !== 'on' && setting !== 'off')
+    throw new Error(`BROWSER_STAGE must be on or off, got "${env.BROWSER_STAGE}"`);
+  if (setting === 'off') return null;
+  return {
+    taskQueue: env.BROWSER_TASK_QUEUE || `${env.TEMPORAL_TASK_QUEUE || 'audits'}-browser`,
+    timeoutMs: integer('BROWSER_STAGE_TIMEOUT_MS', env.BROWSER_STAGE_TIMEOUT_MS, 30 * 60_000),
+  };
+}
+
+/** api: the HTTP API and dashboard; worker: audits, deliveries, maintenance; reports: PDF renders; browser: the browser stage. */
+export const SERVICE_ROLES = ['api', 'worker', 'reports', 'browser'] as const;
+export type ServiceRole = (typeof SERVICE_ROLES)[number];
+
 function roles(raw: string | undefined): Config['roles'] {
-  const names = (raw || 'api,worker').split(',').map((r) => r.trim());
-  const unknown = names.filter((r) => r !== 'api' && r !== 'worker');
-  if (unknown.length || names.length === 0) throw new Error(`SERVICE_ROLES must list api and/or worker, got "${raw}"`);
-  return { api: names.includes('api'), worker: names.includes('worker') };
+  const names = (raw || SERVICE_ROLES.join(',')).split(',').map((r) => r.trim());
+  const unknown = names.filter((r) => !(SERVICE_ROLES as readonly string[]).includes(r));
+  if (unknown.length) throw new Error(`SERVICE_ROLES must list some of ${SERVICE_ROLES.join(', ')}, got "${raw}"`);
+  return Object.fromEntries(SERVICE_ROLES.map((role) => [role, names.includes(role)])) as Config['roles'];
+}
+
+/** TLS settings as the Temporal SDK takes them (TLSConfig), or false for plain gRPC. */
+export interface TemporalSecurity {
+  tls:
+    | false
+    | {
+        clientCertPair?: { crt: Buffer; key: Buffer };
+        serverRootCACertificate?: Buffer;
+        serverNameOverride?: string;
+      };
+  /** Sent as `authorization: Bearer <key>` with every call (Temporal Cloud API keys). */
+  apiKey: string | undefined;
+}
+
+function pemFile(name: string, file: string): Buffer {
+  let content: Buffer;
+  try {
+    content = fs.readFileSync(file);
+  } catch (err) {
+    throw new Error(`${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  if (!content.includes('-----BEGIN ')) throw new Error(`${name}: ${file} is not a PEM file`);
+  return content;
+}
+
+/**
+ * mTLS with TEMPORAL_TLS_CERT + TEMPORAL_TLS_KEY (and TEMPORAL_TLS_CA / TEMPORAL_TLS_SERVER_NAME
+ * for a private CA); TEMPORAL_API_KEY implies TLS, as Temporal Cloud needs, unless TEMPORAL_TLS=false.
+ * Files are read here so that a wrong path stops the start, not the first connection.
+ */
+export function temporalSecurity(env: NodeJS.ProcessEnv): TemporalSecurity {
+  const { TEMPORAL_TLS_CERT: cert, TEMPORAL_TLS_KEY: key, TEMPORAL_TLS_CA: ca } = env;
+  const serverName = env.TEMPORAL_TLS_SERVER_NAME || undefined;
+  const apiKey = env.TEMPORAL_API_KEY || undefined;
+  if (!cert !== !key) throw new Error('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together');
+  const explicit = (env.TEMPORAL_TLS ?? '').toLowerCase();
+  if (!['', 'true', '1', 'false', '0'].includes(explicit))
+    throw new Error(`TEMPORAL_TLS must be true or false, got "${env.TEMPORAL_TLS}"`);
+  const wanted = explicit === '' ? Boolean(cert || ca || serverName || apiKey) : ['true', '1'].includes(explicit);
+  if (!wanted && (cert || ca || serverName))
+    throw new Error('TEMPORAL_TLS=false contradicts TEMPORAL_TLS_CERT/KEY/CA/SERVER_NAME');
+  if (!wanted) return { tls: false, apiKey };
+  return {
+    tls: {
+      ...(cert && key
+        ? { clientCertPair: { crt: pemFile('TEMPORAL_TLS_CERT', cert), key: pemFile('TEMPORAL_TLS_KEY', key) } }
+        : {}),
+      ...(ca ? { serverRootCACertificate: pemFile('TEMPORAL_TLS_CA', ca) } : {}),
+      ...(serverName ? { serverNameOverride: serverName } : {}),
+    },
+    apiKey,
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || path.join(__dirname, '..', '.data'));
   return {
     port: integer('PORT', env.PORT, 3000),
+    host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
     embeddedPostgresPort: integer('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329),
     reportsDir: path.resolve(env.REPORT_STORAGE_DIR || path.join(dataDir, 'reports')),
+    reportObjectStore: reportObjectStore(env),
     reportWaitMs: integer('REPORT_WAIT_MS', env.REPORT_WAIT_MS, 10_000),
     reportFallbackFont: env.REPORT_FALLBACK_FONT || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalPort: integer('TEMPORAL_PORT', env.TEMPORAL_PORT, 7233),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalSecurity: temporalSecurity(env),
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'audits',
     reportTaskQueue: env.REPORT_TASK_QUEUE || `${env.TEMPORAL_TASK_QUEUE || 'audits'}-reports`,
+    browserStage: browserStage(env),
+    browserConcurrency: Math.max(1, integer('BROWSER_CONCURRENCY', env.BROWSER_CONCURRENCY, 1)),
+    chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
     outboundAllow: parseCidrSetting('OUTBOUND_ALLOW_CIDRS', env.OUTBOUND_ALLOW_CIDRS),
     auditRetryDelaysMs: delays('AUDIT_RETRY_DELAYS_MS', env.AUDIT_RETRY_DELAYS_MS, [30_000, 120_000, 480_000]),
     auditHeartbeatTimeoutMs: integer('AUDIT_HEARTBEAT_TIMEOUT_MS', env.AUDIT_HEARTBEAT_TIMEOUT_MS, 10_000),
@@ -125,11 +269,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     authFailureLimit: integer('AUTH_FAILURE_LIMIT', env.AUTH_FAILURE_LIMIT, 60),
     roles: roles(env.SERVICE_ROLES),
+    workerShutdownGraceMs: shutdownGrace(env.WORKER_SHUTDOWN_GRACE_MS),
+    apiDrainMs: integer('API_DRAIN_MS', env.API_DRAIN_MS, 20_000),
     workerKind: workerKind(env.WORKER_KIND),
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
     mailTransport: env.MAIL_TRANSPORT || undefined,
     mailFrom: env.MAIL_FROM || 'Domain audits <no-reply@localhost>',
     logLevel: logLevel(env.LOG_LEVEL),
     metricsPort: integer('METRICS_PORT', env.METRICS_PORT, 0),
+    siteScheduleOverrideMs: integer('SITE_SCHEDULE_OVERRIDE_MS', env.SITE_SCHEDULE_OVERRIDE_MS, 0),
   };
 }

@@ -22,7 +22,7 @@ export const ERROR_CATALOG = {
   },
   tier_required: {
     status: 403,
-    when: 'The feature needs a higher tier (webhooks and PDF reports: pro; IP allowlists: team; an audit tier above the account tier).',
+    when: 'The feature needs a higher tier (webhooks, PDF reports and monitored sites: pro; IP allowlists: team; an audit tier above the account tier).',
     action: 'Upgrade; the message names the minimum tier.',
   },
   ip_not_allowed: {
@@ -52,6 +52,26 @@ export const ERROR_CATALOG = {
     action: 'Check the id.',
   },
   delivery_not_found: { status: 404, when: 'No delivery with that id for this webhook.', action: 'Check the ids.' },
+  site_not_found: {
+    status: 404,
+    when: 'No monitored site with that id in this workspace and environment.',
+    action: 'Check the id and the key you use (GET /sites lists them).',
+  },
+  finding_not_found: {
+    status: 404,
+    when: 'Triage of a fingerprint no completed audit of the site has reported.',
+    action: "Use a fingerprint from the findings of one of the site's audits.",
+  },
+  site_limit_reached: {
+    status: 403,
+    when: 'The account already has as many monitored sites in this environment as its tier allows (pro 10, team 50), or a site paused by a downgrade would exceed it again.',
+    action: 'Delete a site or upgrade; the message names the limit.',
+  },
+  site_already_exists: {
+    status: 409,
+    when: 'This workspace already monitors that domain in this environment.',
+    action: 'Change the existing site (the message names it) with PATCH /sites/{site_id}.',
+  },
   method_not_allowed: {
     status: 405,
     when: 'The route exists but not with this method; the Allow header lists the methods it takes.',

@@ -21,6 +21,9 @@ export const newAccountId = (): string => `acct_${randomBase62(16)}`;
 export const newWorkspaceId = (): string => `ws_${randomBase62(16)}`;
 export const newKeyId = (): string => `key_${randomBase62(16)}`;
 export const newRequestId = (): string => `req_${randomBase62(20)}`;
+/** Monitored sites and their runs: time-ordered, lower-case (docs/decisions.md, Monitoring). */
+export const newSiteId = (): string => `site_${nextUlid().toLowerCase()}`;
+export const newSiteRunId = (): string => `run_${nextUlid().toLowerCase()}`;
 
 /** Test-mode audit ids are derived from (workspace, normalized domain): same key and domain, same id. */
 export function testAuditId(workspaceId: string, domain: string): string {
@@ -38,6 +41,9 @@ export const ID_PATTERNS = {
   audit: '^aud_[0-9A-Za-z]{1,64}$',
   webhook: '^wh_[0-9A-Za-z]{1,64}$',
   delivery: '^dlv_[0-9A-Za-z]{1,64}$',
+  site: '^site_[0-9a-z]{1,64}$',
+  site_run: '^run_[0-9a-z]{1,64}$',
+  fingerprint: '^fp_[0-9a-z]{1,64}$',
 } as const;
 
 const ID_SHAPES = Object.fromEntries(

@@ -5,6 +5,8 @@ import {
   type WorkerOptions,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
+import type { TemporalSecurity } from '../src/config';
+import { securityOptions } from './connection';
 
 /** Bundles the workflow code once; workers created afterwards reuse the bundle (fast start). */
 export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
@@ -24,8 +26,12 @@ export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
 export interface TemporalWorkerOptions {
   address: string;
   namespace: string;
+  /** TLS / API key of the connection (plain gRPC when unset). */
+  security?: TemporalSecurity;
   taskQueue: string;
   activities: object;
+  /** After shutdown() running activities get this long to finish before they are cancelled (handed back). */
+  shutdownGraceMs?: number;
   /** Activities run at once by this worker (default: the SDK's). */
   maxConcurrentActivities?: number;
   /** The bundle itself, or `{ codePath }` of one written by processes/bundle-main.ts. */
@@ -40,7 +46,7 @@ export interface RunningWorker {
 }
 
 export async function startTemporalWorker(opts: TemporalWorkerOptions): Promise<RunningWorker> {
-  const connection = await NativeConnection.connect({ address: opts.address });
+  const connection = await NativeConnection.connect({ address: opts.address, ...securityOptions(opts.security) });
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,
@@ -56,6 +62,10 @@ export async function startTemporalWorker(opts: TemporalWorkerOptions): Promise<
     // worker's sticky queue moves to the shared queue after 5 s instead of 10 s.
     maxHeartbeatThrottleInterval: '2 seconds',
     stickyQueueScheduleToStartTimeout: '5 seconds',
+    // Graceful stop: no more polls, running activities may finish for this long, then they are
+    // cancelled and fail as WORKER_SHUTDOWN, so the server retries them on another worker at once
+    // instead of after the heartbeat time-out.
+    shutdownGraceTime: opts.shutdownGraceMs ?? 0,
   });
   const done = worker.run().finally(() => connection.close());
   return {

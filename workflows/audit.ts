@@ -1,21 +1,26 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   sleep,
   startChild,
   upsertSearchAttributes,
   workflowInfo,
+  type ActivityInterfaceFor,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { AuditActivities } from '../activities/audit';
+import type { BrowserCompletionActivities, BrowserStageActivities } from '../activities/browser';
 import type { DeliveryActivities } from '../activities/delivery';
 import type { ReportPlanningActivities } from '../activities/report';
 import {
   AUDIT_RUN_RETRY,
   AUDIT_STATUS,
+  BROWSER_STAGE_RETRY,
   DATABASE_WRITE_RETRY,
   INTERNAL_ERROR_MESSAGE,
   NOT_RETRIED,
@@ -48,6 +53,11 @@ const reportPlanning = proxyLocalActivities<ReportPlanningActivities>({
   retry: DATABASE_WRITE_RETRY,
 });
 
+const completion = proxyLocalActivities<BrowserCompletionActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: DATABASE_WRITE_RETRY,
+});
+
 /**
  * One audit, id = audit id. Projects every state change to Postgres and to the AuditStatus search
  * attribute; retries failed attempts after AUDIT_RETRY_DELAYS_MS (robots_disallowed is final).
@@ -68,7 +78,7 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
     await projection.markAuditRunning({ auditId: input.auditId, attempt });
     setStatus('running');
     try {
-      await auditRun.runAudit({ auditId: input.auditId, attempt, finalAttempt: attempt >= maxAttempts });
+      await runAttempt(input, auditRun, { auditId: input.auditId, attempt, finalAttempt: attempt >= maxAttempts });
       setStatus('completed');
       await emit(input, attempt, { event: 'audit.completed' });
       await renderReportAhead(input);
@@ -98,6 +108,44 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
 }
 
 /**
+ * One attempt. Live audits (patch browser-stage) run the browser stage on the browser workers' task
+ * queue alongside the crawl and analysis: it renders the home page at once and the crawl's sample as
+ * soon as the crawl ends; the audit completes once both are done. A failed attempt cancels the stage.
+ * The stage's schedule-to-close bound is the longest an audit waits for it (a browser worker down):
+ * then it completes without it, its performance category scored from diagnostics.
+ */
+async function runAttempt(
+  input: AuditWorkflowInput,
+  auditRun: ActivityInterfaceFor<AuditActivities>,
+  run: { auditId: string; attempt: number; finalAttempt: boolean },
+): Promise<void> {
+  const stage = input.browserStage;
+  if (input.mode !== 'live' || !stage || !patched('browser-stage')) {
+    await auditRun.runAudit(run);
+    return;
+  }
+  const browser = proxyActivities<BrowserStageActivities>({
+    taskQueue: stage.taskQueue,
+    scheduleToCloseTimeout: stage.timeoutMs,
+    heartbeatTimeout: '1 minute',
+    retry: BROWSER_STAGE_RETRY,
+  });
+  const scope = new CancellationScope();
+  // Its failure (time-out included) is no failure of the audit: it completes without the stage.
+  const rendered = scope
+    .run(() => browser.runBrowserStage({ auditId: run.auditId, attempt: run.attempt, homeUrl: input.domain }))
+    .catch(() => null);
+  try {
+    await auditRun.runAudit({ ...run, browserStage: true });
+  } catch (err) {
+    scope.cancel();
+    throw err;
+  }
+  await rendered;
+  await completion.completeAuditRun({ auditId: run.auditId, attempt: run.attempt });
+}
+
+/**
  * Sends an event to the workspace's webhooks: one DeliveryWorkflow per delivery (workflow id =
  * delivery id), abandoned by this workflow so that retries outlive the audit and never affect it.
  * Each delivery writes its own log row, so a run terminated in between leaves none dangling.
@@ -114,7 +162,13 @@ async function emit(input: AuditWorkflowInput, attempt: number, details: EventDe
             deliveryId: delivery.deliveryId,
             eventAt: delivery.createdAt,
             ...input.delivery,
-            record: { auditId: input.auditId, webhookId: delivery.webhookId, url: delivery.url, details },
+            // site.regressed rides along with audit.completed's planning: same commands, its own details.
+            record: {
+              auditId: input.auditId,
+              webhookId: delivery.webhookId,
+              url: delivery.url,
+              details: delivery.details ?? details,
+            },
           },
         ],
         parentClosePolicy: ParentClosePolicy.ABANDON,

@@ -9,6 +9,8 @@ const deliveryLog = proxyLocalActivities<DeliveryActivities>({
 
 /** Deliveries that write their own log row (before, the planning step wrote it). */
 const RECORDS_OWN_ROW = 'delivery-records-own-row';
+/** Deliveries whose first attempt runs as a local activity, in the workflow's first task. */
+const FIRST_ATTEMPT_LOCAL = 'delivery-first-attempt-local';
 
 /**
  * One webhook delivery (id = delivery id): record it in the delivery log, attempt at once, retry
@@ -43,14 +45,19 @@ export async function DeliveryWorkflow(
   let attempts = 0;
   let delivered = false;
 
-  const attempt = async (trigger: 'automatic' | 'manual', nextDelayMs: number | null): Promise<boolean> => {
+  const attempt = async (
+    trigger: 'automatic' | 'manual',
+    nextDelayMs: number | null,
+    local = false,
+  ): Promise<boolean> => {
     attempts++;
-    const outcome = await post.attemptDelivery({
-      deliveryId: input.deliveryId,
-      attempt: attempts,
-      trigger,
-      nextDelayMs,
-    });
+    const request = { deliveryId: input.deliveryId, attempt: attempts, trigger, nextDelayMs };
+    // A local first attempt that failed before its POST is the same attempt again as an activity,
+    // which waits out an outage. One whose POST went out but could not be stored hands the outcome
+    // back: an activity stores it, and nothing is sent twice.
+    const first = local ? await firstAttempt(input.timeoutMs, request).catch(() => null) : null;
+    if (first?.unrecorded) await post.recordDeliveryAttempt(first.unrecorded);
+    const outcome = first ?? (await post.attemptDelivery(request));
     delivered ||= outcome.delivered;
     return outcome.stop;
   };
@@ -66,7 +73,10 @@ export async function DeliveryWorkflow(
       }
     }
     const nextDelayMs = i < input.retryDelaysMs.length ? input.retryDelaysMs[i] : null;
-    if (await attempt(trigger, nextDelayMs)) return { delivered, attempts };
+    // The first attempt without a round trip through the server: no activity task to schedule and
+    // dispatch, and no second workflow task before the POST.
+    const local = i === 0 && patched(FIRST_ATTEMPT_LOCAL);
+    if (await attempt(trigger, nextDelayMs, local)) return { delivered, attempts };
   }
   if (!delivered) await deliveryLog.markDeliveryFailed({ deliveryId: input.deliveryId });
 
@@ -79,4 +89,16 @@ export async function DeliveryWorkflow(
     if (await attempt('manual', null)) break;
   }
   return { delivered, attempts };
+}
+
+/** The first attempt as a local activity: tried once, bounded by the POST's time-out. */
+function firstAttempt(
+  timeoutMs: number,
+  request: Parameters<DeliveryActivities['attemptDeliveryOnce']>[0],
+): ReturnType<DeliveryActivities['attemptDeliveryOnce']> {
+  const once = proxyLocalActivities<DeliveryActivities>({
+    startToCloseTimeout: timeoutMs + 10_000,
+    retry: { maximumAttempts: 1 },
+  });
+  return once.attemptDeliveryOnce(request);
 }

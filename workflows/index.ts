@@ -3,3 +3,4 @@ export { AuditWorkflow } from './audit';
 export { DeliveryWorkflow } from './delivery';
 export { PruneWorkflow } from './prune';
 export { ReportWorkflow } from './report';
+export { SiteRunWorkflow } from './site-run';

@@ -10,6 +10,7 @@ const FEATURE_NAMES: Record<GatedFeature, string> = {
   pdf_reports: 'PDF reports',
   branding: 'Report branding',
   ip_allowlists: 'IP allowlists',
+  sites: 'Monitored sites',
 };
 
 /** The gate of every surface that offers `feature` (API routes, pages): one rule, one message. */

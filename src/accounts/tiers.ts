@@ -28,4 +28,5 @@ export const FEATURE_MIN_TIER = {
   pdf_reports: 'pro',
   branding: 'pro',
   ip_allowlists: 'team',
+  sites: 'pro',
 } as const satisfies Record<string, Tier>;

@@ -2,6 +2,7 @@ import { getElementsByTagName, textContent } from 'domutils';
 import { isTag, type ChildNode, type Element } from 'domhandler';
 import { pageCss } from './page-css';
 import { attr, hasAncestor, snippet, truncate, type ParsedPage } from './parse';
+import { elementSubject } from './subject';
 import { EVIDENCE_MAX, MAX_ISSUES_PER_PAGE, pageAnalyzer, pageIssues, type Analyzer, type Issue } from './types';
 
 /** Accessibility checks of form fields, control names and the ids ARIA refers to. */
@@ -50,8 +51,15 @@ export const formLabelMissing = pageAnalyzer('A11Y_FORM_LABEL_MISSING', (p) => {
         severity: 'info',
         message: `A form field (<${f.name}>) is named only by its placeholder, which disappears while typing.`,
         evidence: snippet(p, f),
+        subject: elementSubject(f, p.url),
       });
-    else issues.push({ outcome: 'fail', message: `A form field (<${f.name}>) has no label.`, evidence: snippet(p, f) });
+    else
+      issues.push({
+        outcome: 'fail',
+        message: `A form field (<${f.name}>) has no label.`,
+        evidence: snippet(p, f),
+        subject: elementSubject(f, p.url),
+      });
   }
   return pageIssues(issues);
 });
@@ -88,6 +96,7 @@ export const controlNameMissing = pageAnalyzer('A11Y_CONTROL_NAME_MISSING', (p) 
         outcome: 'fail',
         message: `${what} has no accessible name (no text, aria-label, title or image alt).`,
         evidence: snippet(p, c),
+        subject: elementSubject(c, p.url),
       });
     }
   }
@@ -146,6 +155,7 @@ export const duplicateIdAria = pageAnalyzer('A11Y_DUPLICATE_ID_ARIA', (p) => {
       outcome: 'fail',
       message: `The id "${truncate(ref, 60)}" referenced by ARIA or a label appears ${use.count} times on the page.`,
       evidence,
+      subject: `id=${ref}`,
     });
   }
   return pageIssues(issues);

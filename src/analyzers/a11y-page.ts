@@ -1,5 +1,6 @@
 import type { Element } from 'domhandler';
 import { pageCss } from './page-css';
+import { elementSubject } from './subject';
 import { attr, metaNamed, snippet, startTag, truncate, type ParsedPage } from './parse';
 import {
   EVIDENCE_MAX,
@@ -33,13 +34,18 @@ export function isValidLangTag(tag: string): boolean {
 export const langInvalid = pageAnalyzer('A11Y_LANG_INVALID', (p) => {
   if (!p.isHtml) return null;
   const html = p.elements('html')[0];
-  if (!html) return pageFail('The page has no <html> element, so it declares no language.', '(no <html> element)');
+  if (!html)
+    return pageFail('The page has no <html> element, so it declares no language.', '(no <html> element)', 'no html');
   const lang = attr(html, 'lang');
   const evidence = truncate(startTag(html), EVIDENCE_MAX);
-  if (lang === undefined) return pageFail('The <html> element has no lang attribute.', evidence);
-  if (lang.trim() === '') return pageFail('The <html> element has an empty lang attribute.', evidence);
+  if (lang === undefined) return pageFail('The <html> element has no lang attribute.', evidence, 'missing');
+  if (lang.trim() === '') return pageFail('The <html> element has an empty lang attribute.', evidence, 'empty');
   if (!isValidLangTag(lang.trim()))
-    return pageFail(`The lang attribute "${lang}" is not a valid BCP 47 language tag.`, evidence);
+    return pageFail(
+      `The lang attribute "${lang}" is not a valid BCP 47 language tag.`,
+      evidence,
+      `invalid ${lang.trim().toLowerCase()}`,
+    );
   return PAGE_PASS;
 });
 
@@ -76,7 +82,12 @@ export const imgAltMissing = pageAnalyzer('A11Y_IMG_ALT_MISSING', (p) => {
   for (const img of imgs) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
     if (!imgHasAlt(img) && !pageCss(p).isHidden(img))
-      issues.push({ outcome: 'fail', message: 'Image without an alt attribute.', evidence: snippet(p, img) });
+      issues.push({
+        outcome: 'fail',
+        message: 'Image without an alt attribute.',
+        evidence: snippet(p, img),
+        subject: elementSubject(img, p.url),
+      });
   }
   for (const input of inputs) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
@@ -86,6 +97,7 @@ export const imgAltMissing = pageAnalyzer('A11Y_IMG_ALT_MISSING', (p) => {
         outcome: 'fail',
         message: 'Image button (input type="image") without alternative text.',
         evidence: snippet(p, input),
+        subject: elementSubject(input, p.url),
       });
     }
   }
@@ -135,7 +147,9 @@ export const zoomDisabled = pageAnalyzer('A11Y_ZOOM_DISABLED', (p) => {
   if (!Number.isNaN(max) && max < MIN_MAXIMUM_SCALE)
     problems.push(`maximum-scale=${vp.get('maximum-scale')} (below ${MIN_MAXIMUM_SCALE})`);
   if (problems.length === 0) return PAGE_PASS;
-  return pageFail(`The viewport prevents zooming: ${problems.join(', ')}.`, snippet(p, meta));
+  // Subject: which settings prevent zooming (not their values).
+  const settings = problems.map((s) => s.split('=')[0]!).join(' ');
+  return pageFail(`The viewport prevents zooming: ${problems.join(', ')}.`, snippet(p, meta), settings);
 });
 
 export const A11Y_PAGE_ANALYZERS: readonly Analyzer[] = [imgAltMissing, langInvalid, zoomDisabled];

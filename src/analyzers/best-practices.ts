@@ -11,11 +11,16 @@ import { EVIDENCE_MAX, PAGE_PASS, pageAnalyzer, pageFail, pageIssues, type Analy
 export const viewportMissing = pageAnalyzer('BP_VIEWPORT_MISSING', (p) => {
   if (!p.isHtml) return null;
   const meta = viewportMeta(p);
-  if (!meta) return pageFail('The page has no <meta name="viewport"> tag.', '(no <meta name="viewport"> element)');
+  if (!meta)
+    return pageFail('The page has no <meta name="viewport"> tag.', '(no <meta name="viewport"> element)', 'missing');
   const vp = parseViewport(attr(meta, 'content') ?? '');
   // Lighthouse: the tag only works with a width or an initial-scale.
   if (!vp.has('width') && !vp.has('initial-scale')) {
-    return pageFail('The viewport tag sets neither width nor initial-scale, so it has no effect.', snippet(p, meta));
+    return pageFail(
+      'The viewport tag sets neither width nor initial-scale, so it has no effect.',
+      snippet(p, meta),
+      'no width',
+    );
   }
   return PAGE_PASS;
 });
@@ -31,6 +36,7 @@ function doctypeIssue(p: ParsedPage): Issue | null {
       outcome: 'fail',
       message: 'The page does not start with a doctype, so browsers render it in quirks mode.',
       evidence: truncate(`starts with: ${p.source.trimStart().slice(0, 80)}`, EVIDENCE_MAX),
+      subject: 'doctype missing',
     };
   }
   const rest = p.doctype.replace(/^!doctype/i, '').trim();
@@ -41,9 +47,15 @@ function doctypeIssue(p: ParsedPage): Issue | null {
       outcome: 'fail',
       message: 'The doctype does not name html, so browsers render the page in quirks mode.',
       evidence,
+      subject: 'doctype not html',
     };
   if (rest.length > name.length)
-    return { outcome: 'warn', message: 'The page uses a legacy doctype with a public or system identifier.', evidence };
+    return {
+      outcome: 'warn',
+      message: 'The page uses a legacy doctype with a public or system identifier.',
+      evidence,
+      subject: 'doctype legacy',
+    };
   return null;
 }
 
@@ -65,6 +77,7 @@ function charsetIssue(p: ParsedPage): Issue | null {
       outcome: 'fail',
       message: 'No character encoding is declared (no <meta charset>, no charset in Content-Type).',
       evidence: headerEvidence(p.page.headers, 'content-type'),
+      subject: 'charset missing',
     };
   }
   const offset = byteOffset(p.source, first.startIndex ?? 0);
@@ -73,6 +86,7 @@ function charsetIssue(p: ParsedPage): Issue | null {
       outcome: 'fail',
       message: `The character encoding is declared at byte ${offset}, after the first ${CHARSET_PREFIX_BYTES} bytes where browsers look for it.`,
       evidence: snippet(p, first),
+      subject: 'charset late',
     };
   }
   return null;

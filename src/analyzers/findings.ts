@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AnalyzerResult, AnalyzerStatus, Finding } from '../schemas/audit';
 import { catalogEntry } from './catalog';
+import { findingFingerprint } from '../monitoring/fingerprint';
 import { analyzerWeight } from './scoring';
 import { EVIDENCE_MAX, type FindingDraft } from './types';
 import { truncate } from './parse';
@@ -34,6 +35,7 @@ export function makeFinding(code: string, draft: FindingDraft, ids: FindingIdAll
   const evidence = truncate(draft.evidence, EVIDENCE_MAX);
   return {
     id: ids.allocate(code, draft.urls, evidence),
+    fingerprint: findingFingerprint(code, draft.subject),
     analyzer: code,
     category: entry.category,
     severity: draft.severity ?? entry.severity,

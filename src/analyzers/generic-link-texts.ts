@@ -1,7 +1,8 @@
 /**
  * Link texts that say nothing about where a link leads, per language. Our own lists, covering at
- * least the languages Lighthouse's link-text audit covers; like Lighthouse, a text is generic in any
- * language whatever the page's `lang`, since sites mix languages. Entries are lower case, as
+ * least the languages Lighthouse's link-text audit covers. A text is generic in any language whatever
+ * the page's `lang`, since sites mix languages (Lighthouse uses only the declared language's list:
+ * docs/analyzers.md, "Compared with Lighthouse"). Entries are lower case, as
  * normalizeLinkText leaves the text (surrounding punctuation removed, spaces collapsed).
  */
 const BY_LANGUAGE: Readonly<Record<string, readonly string[]>> = {

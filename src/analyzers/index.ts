@@ -1,6 +1,8 @@
 import type { AnalyzerResult, CrawledPage, Finding } from '../schemas/audit';
 import { A11Y_PAGE_ANALYZERS } from './a11y-page';
 import { A11Y_FORM_ANALYZERS } from './a11y-forms';
+import { ariaInvalid } from './a11y-aria';
+import { headingOrder } from './a11y-headings';
 import { BEST_PRACTICE_SITE_ANALYZERS } from './best-practices-site';
 import { PERFORMANCE_SITE_ANALYZERS } from './performance-site';
 import { SEO_LINK_ANALYZERS } from './seo-links';
@@ -36,6 +38,8 @@ export const ANALYZERS: readonly Analyzer[] = Object.freeze(
     ...SEO_LINK_ANALYZERS,
     ...PERFORMANCE_SITE_ANALYZERS,
     ...A11Y_FORM_ANALYZERS,
+    ariaInvalid,
+    headingOrder,
     ...BEST_PRACTICE_SITE_ANALYZERS,
     ...SECURITY_TRANSPORT_ANALYZERS,
     ...SECURITY_CONTENT_ANALYZERS,

@@ -3,6 +3,7 @@ import { headerEvidence } from './evidence';
 import { pageCss } from './page-css';
 import { attr, snippet, truncate } from './parse';
 import { headerValue, mediaType, type HeaderMap } from './snapshot';
+import { elementSubject, resourceSubject } from './subject';
 import {
   EVIDENCE_MAX,
   MAX_ISSUES_PER_PAGE,
@@ -45,7 +46,7 @@ interface Response {
   bytes: number;
 }
 
-function compressionIssue(r: Response): Issue | null | undefined {
+function compressionIssue(r: Response, origin: string): Issue | null | undefined {
   // undefined: not applicable to this response
   if (r.status < 200 || r.status > 299) return undefined;
   const type = mediaType(r.headers);
@@ -63,6 +64,8 @@ function compressionIssue(r: Response): Issue | null | undefined {
       `${headerEvidence(r.headers, 'content-encoding')}; ${headerEvidence(r.headers, 'content-type')}; ${r.bytes} bytes`,
       EVIDENCE_MAX,
     ),
+    // Each response is its own problem: compressing one leaves the others' findings as they were.
+    subject: resourceSubject(r.url, origin),
   };
 }
 
@@ -74,7 +77,7 @@ export const compressionMissing = siteAnalyzer('PERF_COMPRESSION_MISSING', (snap
   ];
   const byUrl = new Map(units.map((u) => [u.url, u]));
   return perPage([...byUrl.values()], (r) => {
-    const issue = compressionIssue(r);
+    const issue = compressionIssue(r, snapshot.origin);
     if (issue === undefined) return null;
     return issue === null ? PAGE_PASS : pageIssues([issue]);
   });
@@ -102,7 +105,12 @@ export const imgUnsized = pageAnalyzer('PERF_IMG_UNSIZED', (p) => {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
     // Sized by a <style> rule counts as sized; an image the site's CSS hides causes no layout shift.
     if (!imgIsSized(img) && !pageCss(p).isSizedByCss(img) && !pageCss(p).isHidden(img))
-      issues.push({ outcome: 'fail', message: 'Image without width and height.', evidence: snippet(p, img) });
+      issues.push({
+        outcome: 'fail',
+        message: 'Image without width and height.',
+        evidence: snippet(p, img),
+        subject: elementSubject(img, p.url),
+      });
   }
   return issues.length === 0 ? PAGE_PASS : pageIssues(issues);
 });

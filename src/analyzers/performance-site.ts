@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import { attr, hasAncestor, snippet, truncate, type ParsedPage } from './parse';
 import { headerValue, mediaType, type SnapshotResource } from './snapshot';
 import { normalizeUrl, plural, sameSite } from './site-util';
+import { resourceSubject } from './subject';
 import {
   EVIDENCE_MAX,
   PAGE_PASS,
@@ -54,6 +55,7 @@ export const ttfbSlow = siteAnalyzer('PERF_TTFB_SLOW', (_s, observed) => {
         EVIDENCE_MAX,
       ),
       urls: slow.map((o) => o.url),
+      subject: `over ${min} ms`,
     });
   }
   return { ...outcome, findings };
@@ -123,6 +125,22 @@ function describeLifetime(seconds: number): string {
  * assets are left out because the site owner cannot set their headers. Identical Cache-Control values
  * group into one finding listing every asset.
  */
+/**
+ * The subject of a weak cache finding is the policy the assets share: the Cache-Control directives
+ * (lower-cased, sorted), else "expires" (its date moves with every response), else "absent".
+ */
+export function cachePolicySubject(cc: string | undefined, expires: string | undefined): string {
+  if (cc !== undefined)
+    return `cache-control ${cc
+      .toLowerCase()
+      .split(',')
+      .map((d) => d.replace(/\s+/g, ''))
+      .filter(Boolean)
+      .sort()
+      .join(',')}`;
+  return expires !== undefined ? 'expires' : 'absent';
+}
+
 export const cacheWeak = siteAnalyzer('PERF_CACHE_WEAK', (snapshot) => {
   const assets = (snapshot.resources ?? []).filter(
     (r) => r.status >= 200 && r.status < 300 && staticKind(r) !== null && sameSite(snapshot, r.url),
@@ -141,6 +159,7 @@ export const cacheWeak = siteAnalyzer('PERF_CACHE_WEAK', (snapshot) => {
         outcome,
         message: `Static assets are ${describeLifetime(life)} (less than ${outcome === 'fail' ? 'a day' : '7 days'}).`,
         evidence,
+        subject: cachePolicySubject(cc, headerValue(r.headers, 'expires')),
       },
     ]);
   });
@@ -225,6 +244,8 @@ export const pageWeightHigh = defineAnalyzer<WeightObservation | null>({
           outcome,
           message: `The page weighs ${mib(total)} (above ${outcome === 'fail' ? 'the 4 MiB median' : 'the 2.6 MiB target'}).`,
           evidence: `${mib(total)}: document ${w.bytes.toLocaleString('en-US')} bytes + ${counted} resources`,
+          // Each heavy page is its own problem (its weight is its own): the page is the subject.
+          subject: resourceSubject(o.url, snapshot.origin),
         },
       ]);
     });
@@ -262,6 +283,7 @@ export const renderBlocking = pageAnalyzer('PERF_RENDER_BLOCKING', (p) => {
       outcome: 'fail',
       message: 'A script in the head loads synchronously (no async or defer) and blocks rendering.',
       evidence: snippet(p, s),
+      subject: `script ${resourceSubject(attr(s, 'src')!, p.url)}`,
     });
   }
   const sheets = p.elements('link').filter((l) => {
@@ -281,6 +303,7 @@ export const renderBlocking = pageAnalyzer('PERF_RENDER_BLOCKING', (p) => {
           .join(' '),
         EVIDENCE_MAX,
       ),
+      subject: 'stylesheets',
     });
   }
   return pageIssues(issues);

@@ -95,8 +95,17 @@ export function gradeFor(score: number): Grade {
   return 'F';
 }
 
-export function scoreAudit(analyzers: readonly ScorableAnalyzer[]): AuditScore {
-  const categories = scoreCategories(analyzers);
+/**
+ * `labPerformance`: the browser stage's performance score (mean Lighthouse score of the measured
+ * pages). When given, it is the performance category's score; its analyzers then carry no weight
+ * (they are recommendations), so every number stays recomputable from the audit JSON.
+ */
+export function scoreAudit(analyzers: readonly ScorableAnalyzer[], labPerformance: number | null = null): AuditScore {
+  const categories = scoreCategories(
+    labPerformance === null ? analyzers : analyzers.filter((a) => a.category !== 'performance'),
+  );
+  if (labPerformance !== null)
+    categories.performance = { score: roundScore(labPerformance), weight: CATEGORY_WEIGHTS.performance };
   const score = overallScore(categories);
   return { categories, score, grade: gradeFor(score) };
 }

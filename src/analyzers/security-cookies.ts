@@ -65,12 +65,14 @@ function cookieIssues(line: string, https: boolean, now: number): Issue[] {
       outcome: 'fail',
       message: `${name} is set without the Secure attribute, so it can be sent over plain HTTP.`,
       evidence: c.redacted,
+      subject: `${c.name} secure`,
     });
   if (SESSION_NAME.test(c.name) && !CSRF_NAME.test(c.name) && !c.attributes.has('httponly')) {
     issues.push({
       outcome: 'fail',
       message: `${name} looks like a session cookie but lacks HttpOnly, so injected scripts can read it.`,
       evidence: c.redacted,
+      subject: `${c.name} httponly`,
     });
   }
   const sameSite = c.attributes.get('samesite');
@@ -81,12 +83,14 @@ function cookieIssues(line: string, https: boolean, now: number): Issue[] {
         outcome: 'fail',
         message: `${name} has SameSite=None without Secure; browsers reject it.`,
         evidence: c.redacted,
+        subject: `${c.name} samesite`,
       });
     } else if (v !== 'none' && v !== 'lax' && v !== 'strict') {
       issues.push({
         outcome: 'warn',
         message: `${name} has an invalid SameSite value "${sameSite}", which browsers ignore.`,
         evidence: c.redacted,
+        subject: `${c.name} samesite`,
       });
     }
   }
@@ -96,12 +100,14 @@ function cookieIssues(line: string, https: boolean, now: number): Issue[] {
       outcome: 'warn',
       message: `${name} breaks the __Host- prefix rules (Secure, Path=/, no Domain); browsers reject it.`,
       evidence: c.redacted,
+      subject: `${c.name} prefix`,
     });
   } else if (lowerName.startsWith('__secure-') && !secure) {
     issues.push({
       outcome: 'warn',
       message: `${name} uses the __Secure- prefix without Secure; browsers reject it.`,
       evidence: c.redacted,
+      subject: `${c.name} prefix`,
     });
   }
   return issues;

@@ -105,6 +105,7 @@ export const cspUnsafe = pageAnalyzer('SEC_CSP_UNSAFE', (p) => {
       outcome: 'fail',
       message: `The Content Security Policy does not stop injected scripts: ${scriptProblems.join('; ')}.`,
       evidence,
+      subject: 'script-src',
     });
   }
   if (objectProblem) {
@@ -112,6 +113,7 @@ export const cspUnsafe = pageAnalyzer('SEC_CSP_UNSAFE', (p) => {
       outcome: 'warn',
       message: `The Content Security Policy does not restrict plugins: ${objectProblem}.`,
       evidence,
+      subject: 'object-src',
     });
   }
   return pageIssues(issues);

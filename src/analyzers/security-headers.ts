@@ -15,6 +15,7 @@ import {
   siteOutcome,
   type Analyzer,
   type Issue,
+  type PageResult,
 } from './types';
 
 /** Security checks answered from the crawled pages' response headers (and meta equivalents). */
@@ -76,6 +77,11 @@ function describeSeconds(s: number): string {
   return days >= 1 ? `${Math.round(days * 10) / 10} days` : `${s} seconds`;
 }
 
+/** The kind of weakness is the subject: pages with different too-short max-ages are one problem. */
+function weakness(r: PageResult, subject: string): PageResult {
+  return { ...r, issues: r.issues.map((i) => ({ ...i, subject })) };
+}
+
 export const hstsWeak = pageAnalyzer('SEC_HSTS_WEAK', (p) => {
   if (!httpsHtml(p)) return null;
   const first = headerValues(p.page.headers, 'strict-transport-security')[0];
@@ -84,17 +90,26 @@ export const hstsWeak = pageAnalyzer('SEC_HSTS_WEAK', (p) => {
   // Repeated headers may arrive joined with ", " (HSTS values never contain commas): keep the first.
   const policy = parseHsts(first.split(',')[0]!);
   if (!policy.valid)
-    return pageFail(`Strict-Transport-Security header is invalid (${policy.reason}), so browsers ignore it.`, evidence);
+    return weakness(
+      pageFail(`Strict-Transport-Security header is invalid (${policy.reason}), so browsers ignore it.`, evidence),
+      'invalid',
+    );
   if (policy.maxAge < HSTS_FAIL_BELOW) {
-    return pageFail(
-      `HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the 6-month minimum.`,
-      evidence,
+    return weakness(
+      pageFail(
+        `HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the 6-month minimum.`,
+        evidence,
+      ),
+      'max-age under 6 months',
     );
   }
   if (policy.maxAge < HSTS_WARN_BELOW) {
-    return pageWarn(
-      `HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the recommended one year.`,
-      evidence,
+    return weakness(
+      pageWarn(
+        `HSTS max-age is ${policy.maxAge} (${describeSeconds(policy.maxAge)}), under the recommended one year.`,
+        evidence,
+      ),
+      'max-age under 1 year',
     );
   }
   return PAGE_PASS;
@@ -112,11 +127,13 @@ export const cspMissing = pageAnalyzer('SEC_CSP_MISSING', (p) => {
     return pageFail(
       'Only a Content-Security-Policy-Report-Only policy is sent: it reports violations but blocks nothing.',
       headerEvidence(h, 'content-security-policy-report-only'),
+      'report-only',
     );
   }
   return pageFail(
     'No Content-Security-Policy header or <meta http-equiv="Content-Security-Policy">.',
     headerEvidence(h, 'content-security-policy'),
+    'absent',
   );
 });
 
@@ -156,12 +173,14 @@ export const clickjacking = pageAnalyzer('SEC_CLICKJACKING', (p) => {
     return pageFail(
       `${why}, and no CSP frame-ancestors directive restricts framing.`,
       headerEvidence(h, 'x-frame-options'),
+      'x-frame-options ignored',
     );
   }
   const csp = ancestors.length > 0 ? '; CSP frame-ancestors allows any site (*)' : '; no CSP frame-ancestors directive';
   return pageFail(
     'Neither X-Frame-Options nor a CSP frame-ancestors directive stops other sites from framing this page.',
     `${headerEvidence(h, 'x-frame-options')}${csp}`,
+    'unrestricted',
   );
 });
 
@@ -176,6 +195,7 @@ export const xctoMissing = pageAnalyzer('SEC_XCTO_MISSING', (p) => {
       ? 'No X-Content-Type-Options header.'
       : 'X-Content-Type-Options is not "nosniff", so browsers ignore it.',
     headerEvidence(p.page.headers, 'x-content-type-options'),
+    v === undefined ? 'absent' : 'not nosniff',
   );
 });
 
@@ -226,6 +246,7 @@ export const referrerPolicyUnsafe = pageAnalyzer('SEC_REFERRER_POLICY_UNSAFE', (
   return pageFail(
     `Referrer policy "${effective}" sends this site's addresses to other sites${effective === 'origin' ? ' (its origin, even over http://)' : ''}.`,
     source,
+    effective,
   );
 });
 
@@ -245,6 +266,7 @@ export const versionDisclosure = pageAnalyzer('SEC_VERSION_DISCLOSURE', (p) => {
       outcome: 'fail',
       message: 'The Server header names the software version.',
       evidence: headerEvidence(h, 'server'),
+      subject: 'server',
     });
   }
   for (const name of ALWAYS_DISCLOSING) {
@@ -254,6 +276,7 @@ export const versionDisclosure = pageAnalyzer('SEC_VERSION_DISCLOSURE', (p) => {
         outcome: 'fail',
         message: `The ${displayHeaderName(name)} header discloses the technology stack.`,
         evidence: headerEvidence(h, name),
+        subject: name,
       });
     }
   }

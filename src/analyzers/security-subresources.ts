@@ -1,6 +1,7 @@
 import type { Element } from 'domhandler';
 import { attr, snippet, type ParsedPage } from './parse';
 import { enforcedPolicies } from './security-csp';
+import { resourceSubject } from './subject';
 import { pageAnalyzer, pageIssues, type Issue } from './types';
 
 /** Subresources in markup: integrity of third-party scripts (SEC_SRI_MISSING) and mixed content (SEC_MIXED_CONTENT). */
@@ -48,13 +49,19 @@ export const sriMissing = pageAnalyzer('SEC_SRI_MISSING', (p) => {
         outcome: 'fail',
         message: 'A script is loaded with a protocol-relative URL (//…), which can fall back to plain HTTP.',
         evidence: snippet(p, s),
+        subject: resourceSubject(url.href, p.url),
       });
       continue;
     }
     // Same-origin scripts share the page's transport: on an http-only site that is
     // SEC_HTTPS_UNAVAILABLE's finding, not an integrity problem.
     if (url.protocol === 'http:' && url.origin !== pageOrigin) {
-      issues.push({ outcome: 'fail', message: 'A script is loaded over plain http://.', evidence: snippet(p, s) });
+      issues.push({
+        outcome: 'fail',
+        message: 'A script is loaded over plain http://.',
+        evidence: snippet(p, s),
+        subject: resourceSubject(url.href, p.url),
+      });
       continue;
     }
     if (url.origin === pageOrigin || (url.protocol !== 'https:' && url.protocol !== 'http:')) continue;
@@ -64,12 +71,14 @@ export const sriMissing = pageAnalyzer('SEC_SRI_MISSING', (p) => {
         outcome: 'fail',
         message: `A script from ${url.host} is loaded without an integrity attribute.`,
         evidence: snippet(p, s),
+        subject: resourceSubject(url.href, p.url),
       });
     } else if (!integrity.split(/\s+/).some((h) => SRI_HASH.test(h))) {
       issues.push({
         outcome: 'fail',
         message: `A script from ${url.host} has an integrity attribute without a valid sha256/384/512 hash.`,
         evidence: snippet(p, s),
+        subject: resourceSubject(url.href, p.url),
       });
     }
   }
@@ -151,11 +160,13 @@ export const mixedContent = pageAnalyzer('SEC_MIXED_CONTENT', (p) => {
             outcome: 'warn',
             message: `A <${el.name}> references ${url.href} over http://; upgrade-insecure-requests makes browsers fetch it over https:// instead.`,
             evidence: snippet(p, el),
+            subject: `${el.name} ${resourceSubject(url.href, p.url)}`,
           }
         : {
             outcome: 'fail',
             message: `The HTTPS page loads a <${el.name}> over http:// (${url.host}).`,
             evidence: snippet(p, el),
+            subject: `${el.name} ${resourceSubject(url.href, p.url)}`,
           },
     );
   }

@@ -2,6 +2,7 @@ import { textContent } from 'domutils';
 import type { Element } from 'domhandler';
 import { GENERIC_LINK_TEXTS } from './generic-link-texts';
 import { attr, hasAncestor, snippet } from './parse';
+import { elementSubject } from './subject';
 import { MAX_ISSUES_PER_PAGE, pageAnalyzer, pageIssues, type Issue } from './types';
 
 /** SEO checks of <a> anchors: generic link texts and links crawlers cannot follow. */
@@ -37,6 +38,8 @@ export const linkTextGeneric = pageAnalyzer('SEO_LINK_TEXT_GENERIC', (p) => {
         outcome: 'fail',
         message: `A link's text is just "${text}", which does not say where it leads.`,
         evidence: snippet(p, a),
+        // The link's words and target: the same generic link in the shared layout is one finding.
+        subject: elementSubject(a, p.url),
       });
   }
   if (links === 0) return null;
@@ -91,6 +94,7 @@ export const anchorNotCrawlable = pageAnalyzer('SEO_ANCHOR_NOT_CRAWLABLE', (p) =
         outcome: 'fail',
         message: `A link ${problem}, so crawlers cannot follow it.`,
         evidence: snippet(p, a),
+        subject: elementSubject(a, p.url),
       });
   }
   return pageIssues(issues);

@@ -3,6 +3,7 @@ import { attr, snippet, truncate, type ParsedPage } from './parse';
 import { anchorNotCrawlable, linkTextGeneric } from './seo-anchors';
 import { headerValues, type CrawlSnapshot, type IndexAlias } from './snapshot';
 import { isAbsoluteHttpUrl, knownUrlStatuses, normalizeUrl } from './site-util';
+import { resourceSubject } from './subject';
 import {
   EVIDENCE_MAX,
   MAX_ISSUES_PER_PAGE,
@@ -83,6 +84,7 @@ export const canonicalInvalid = defineAnalyzer<CanonicalObservation | null>({
           outcome: 'fail',
           message: 'The canonical link has an empty or invalid URL.',
           evidence: d.evidence,
+          subject: `invalid ${d.raw.trim()}`,
         });
         continue;
       }
@@ -92,6 +94,7 @@ export const canonicalInvalid = defineAnalyzer<CanonicalObservation | null>({
           outcome: 'fail',
           message: 'The canonical link uses a relative URL instead of an absolute one.',
           evidence: d.evidence,
+          subject: `relative ${d.raw.trim()}`,
         });
     }
     if (resolved.size > 1) {
@@ -99,6 +102,7 @@ export const canonicalInvalid = defineAnalyzer<CanonicalObservation | null>({
         outcome: 'fail',
         message: `The page declares ${resolved.size} conflicting canonical URLs.`,
         evidence: truncate(declared.map((d) => d.evidence).join(' | '), EVIDENCE_MAX),
+        subject: 'conflicting',
       });
     }
     const target = resolved.size === 1 ? [...resolved][0]! : null;
@@ -109,6 +113,7 @@ export const canonicalInvalid = defineAnalyzer<CanonicalObservation | null>({
           outcome: 'fail',
           message: 'The canonical link of an inner page points to the home page, so search engines may drop the page.',
           evidence: declared[0]!.evidence,
+          subject: 'home page',
         });
       }
     }
@@ -132,6 +137,7 @@ export const canonicalInvalid = defineAnalyzer<CanonicalObservation | null>({
             `${c.targetEvidence} → HTTP ${s.status}${s.redirectsTo ? ` to ${s.redirectsTo}` : ''}`,
             EVIDENCE_MAX,
           ),
+          subject: `target ${resourceSubject(c.target!, page.url)}`,
         });
       }
       return pageIssues(issues);
@@ -156,6 +162,7 @@ function aliasWithoutCanonical(alias: IndexAlias): Issue {
       `${alias.url} = ${alias.aliasOf}; add <link rel="canonical" href="${alias.aliasOf}">`,
       EVIDENCE_MAX,
     ),
+    subject: `alias ${resourceSubject(alias.url, alias.aliasOf)}`,
   };
 }
 
@@ -216,10 +223,16 @@ export const hreflangInvalid = defineAnalyzer<HreflangObservation | null>({
           outcome: 'fail',
           message: `"${truncate(lang, 40)}" is not a valid hreflang language code.`,
           evidence,
+          subject: `invalid ${lang.trim().toLowerCase()}`,
         });
       if (!isAbsoluteHttpUrl(href)) {
         if (issues.length < MAX_ISSUES_PER_PAGE)
-          issues.push({ outcome: 'fail', message: 'An hreflang link does not use an absolute URL.', evidence });
+          issues.push({
+            outcome: 'fail',
+            message: 'An hreflang link does not use an absolute URL.',
+            evidence,
+            subject: `relative ${href.trim()}`,
+          });
         continue;
       }
       const url = normalizeUrl(href);
@@ -249,6 +262,7 @@ export const hreflangInvalid = defineAnalyzer<HreflangObservation | null>({
             outcome: 'fail',
             message: 'An alternate language version does not link back to this page (no return hreflang link).',
             evidence: a.evidence,
+            subject: `no return ${resourceSubject(a.url, o.url)}`,
           });
         }
       }

@@ -7,6 +7,7 @@ import { firstCanonical } from './seo-links';
 import { titleLengthIssue } from './title-length';
 import { headerValues } from './snapshot';
 import { normalizeUrl } from './site-util';
+import { elementSubject } from './subject';
 import {
   EVIDENCE_MAX,
   MAX_ISSUES_PER_PAGE,
@@ -45,6 +46,7 @@ export const httpStatusError = pageAnalyzer('SEO_HTTP_STATUS_ERROR', (p) => {
   return pageFail(
     `The page answers HTTP ${status}${reason ? ` (${reason})` : ''}.`,
     `HTTP ${status}${reason ? ` ${reason}` : ''}${p.page.url !== p.url ? ` (requested as ${p.page.url})` : ''}`,
+    `HTTP ${status}`,
   );
 });
 
@@ -53,8 +55,8 @@ export const httpStatusError = pageAnalyzer('SEO_HTTP_STATUS_ERROR', (p) => {
 export const titleMissing = pageAnalyzer('SEO_TITLE_MISSING', (p) => {
   if (!p.isHtml) return null;
   const el = documentTitle(p);
-  if (!el) return pageFail('The page has no <title> element.', '(no <title> element)');
-  if (titleText(p) === '') return pageFail('The page title is empty.', snippet(p, el));
+  if (!el) return pageFail('The page has no <title> element.', '(no <title> element)', 'missing');
+  if (titleText(p) === '') return pageFail('The page title is empty.', snippet(p, el), 'empty');
   return PAGE_PASS;
 });
 
@@ -89,12 +91,13 @@ export const metaDescMissing = defineAnalyzer<DescObservation | null>({
     return perPage(observed, ({ value: d }) => {
       if (!d) return null;
       if (d.snippet === null)
-        return pageFail('The page has no meta description.', '(no <meta name="description"> element)');
-      if (d.text === '') return pageFail('The meta description is empty.', d.snippet);
+        return pageFail('The page has no meta description.', '(no <meta name="description"> element)', 'missing');
+      if (d.text === '') return pageFail('The meta description is empty.', d.snippet, 'empty');
       if ((urlsByText.get(d.text)?.size ?? 0) > 1) {
         return pageWarn(
           'The same meta description is used on several pages.',
           truncate(`<meta name="description" content="${d.text}">`, EVIDENCE_MAX),
+          `duplicate ${d.text}`,
         );
       }
       return PAGE_PASS;
@@ -107,7 +110,7 @@ export const metaDescMissing = defineAnalyzer<DescObservation | null>({
 export const h1Missing = pageAnalyzer('SEO_H1_MISSING', (p) => {
   if (!p.isHtml) return null;
   const h1s = p.elements('h1');
-  if (h1s.length === 0) return pageFail('The page has no <h1> heading.', '(no <h1> element)');
+  if (h1s.length === 0) return pageFail('The page has no <h1> heading.', '(no <h1> element)', 'missing');
   if (h1s.length > 1) {
     return pageWarn(
       `The page has ${h1s.length} <h1> headings instead of one.`,
@@ -118,6 +121,7 @@ export const h1Missing = pageAnalyzer('SEO_H1_MISSING', (p) => {
           .join(' | '),
         EVIDENCE_MAX,
       ),
+      'several',
     );
   }
   return PAGE_PASS;
@@ -172,6 +176,7 @@ export const noindex = pageAnalyzer('SEO_NOINDEX', (p) => {
   // The home page hidden from search is a site-wide failure; other pages are often hidden on
   // purpose (thank-you, search results), so they warn.
   const outcome = p.page.depth === 0 ? 'fail' : 'warn';
+  const where = p.page.depth === 0 ? 'home ' : '';
   const issues: Issue[] = [];
   const xrt = headerValues(p.page.headers, 'x-robots-tag');
   if (xrt.some(xRobotsNoindex)) {
@@ -179,6 +184,7 @@ export const noindex = pageAnalyzer('SEO_NOINDEX', (p) => {
       outcome,
       message: 'An X-Robots-Tag header tells search engines not to index this page.',
       evidence: headerEvidence(p.page.headers, 'x-robots-tag'),
+      subject: `${where}x-robots-tag`,
     });
   }
   for (const name of ['robots', 'googlebot']) {
@@ -188,6 +194,7 @@ export const noindex = pageAnalyzer('SEO_NOINDEX', (p) => {
         outcome,
         message: `A <meta name="${name}"> tag tells search engines not to index this page.`,
         evidence: snippet(p, m),
+        subject: `${where}meta ${name}`,
       });
   }
   if (issues.length > 0 && outcome === 'fail')
@@ -227,7 +234,12 @@ export const titleDuplicate = defineAnalyzer<TitleObservation | null>({
       const evidence = truncate(`<title>${t.title}</title>`, EVIDENCE_MAX);
       const shared = keysByTitle.get(t.title)!.size;
       if (shared > 1)
-        issues.push({ outcome: 'fail', message: `The same title is used on ${shared} different pages.`, evidence });
+        issues.push({
+          outcome: 'fail',
+          message: `The same title is used on ${shared} different pages.`,
+          evidence,
+          subject: `duplicate ${t.title}`,
+        });
       const length = titleLengthIssue(t.title, evidence);
       if (length) issues.push(length);
       return pageIssues(issues);
@@ -267,11 +279,17 @@ export const structuredDataInvalid = pageAnalyzer('SEO_STRUCTURED_DATA_INVALID',
         outcome: 'fail',
         message: 'A JSON-LD block is not valid JSON.',
         evidence: truncate(`${truncate(reason, 80)}: ${snippet(p, s, 200)}`, EVIDENCE_MAX),
+        subject: `invalid json ${elementSubject(s, p.url)}`,
       });
       continue;
     }
     if (jsonLdMissingType(data))
-      issues.push({ outcome: 'fail', message: 'A JSON-LD item has no @type.', evidence: snippet(p, s) });
+      issues.push({
+        outcome: 'fail',
+        message: 'A JSON-LD item has no @type.',
+        evidence: snippet(p, s),
+        subject: `no @type ${elementSubject(s, p.url)}`,
+      });
   }
   return issues.length === 0 ? PAGE_PASS : pageIssues(issues);
 });

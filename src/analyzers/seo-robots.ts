@@ -127,6 +127,7 @@ export const robotsTxtInvalid = siteAnalyzer('SEO_ROBOTS_TXT_INVALID', (snapshot
       message: `robots.txt is ${size.toLocaleString('en-US')} bytes or more; search engines ignore everything after the first 500 KiB.`,
       evidence: `${r.url}: ${size} bytes`,
       urls: [r.url],
+      subject: 'too large',
     });
   }
   // Only the part crawlers read is linted (and the work stays bounded).
@@ -150,6 +151,7 @@ export const robotsTxtInvalid = siteAnalyzer('SEO_ROBOTS_TXT_INVALID', (snapshot
         EVIDENCE_MAX,
       ),
       urls: [r.url],
+      subject: outcome === 'fail' ? 'unparsable lines' : 'unknown directives',
     });
   }
   return siteOutcome(status, findings);
@@ -205,7 +207,12 @@ export const robotsBlocked = siteAnalyzer('SEO_ROBOTS_BLOCKED', (snapshot, obser
   if (blocked.size === 0) return siteOutcome('pass');
   const lines = r.body.split(/\r\n|\r|\n/);
   const groups = [...blocked.values()].sort((a, b) => rank(a.why) - rank(b.why) || b.urls.length - a.urls.length);
+  const subjects = new Set<string>();
   const findings = groups.slice(0, MAX_FINDINGS_PER_ANALYZER).map((g): FindingDraft => {
+    // Subject: what is blocked and the rule's text (its line number moves when lines are added above).
+    let subject = `${g.why} ${g.line > 0 ? (lines[g.line - 1] ?? '').trim().toLowerCase() : ''}`;
+    if (subjects.has(subject)) subject += ` line ${g.line}`;
+    subjects.add(subject);
     const ruleText = g.line > 0 ? `robots.txt line ${g.line}: ${(lines[g.line - 1] ?? '').trim()}` : 'robots.txt';
     const what =
       g.why === 'home'
@@ -217,6 +224,7 @@ export const robotsBlocked = siteAnalyzer('SEO_ROBOTS_BLOCKED', (snapshot, obser
       message: `robots.txt blocks ${what} for ${g.agent}.`,
       evidence: truncate(`${ruleText} (matches ${g.urls[0]})`, EVIDENCE_MAX),
       urls: g.urls,
+      subject,
     };
   });
   const failed = groups.some((g) => g.why !== 'linked');

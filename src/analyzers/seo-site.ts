@@ -1,4 +1,5 @@
 import { truncate } from './parse';
+import { resourceSubject } from './subject';
 import { robotsBlocked, robotsTxtInvalid } from './seo-robots';
 import { sitemapInvalid } from './seo-sitemap';
 import type { SnapshotPage } from './snapshot';
@@ -80,7 +81,7 @@ export function chainEvidence(page: SnapshotPage): string {
  * Each crawled URL is a unit. One hop passes; two hops warn; three or more fail; a loop (a URL
  * repeated, or a chain the crawler gave up on while still redirecting) fails.
  */
-export const redirectChain = siteAnalyzer('SEO_REDIRECT_CHAIN', (_snapshot, observed) => {
+export const redirectChain = siteAnalyzer('SEO_REDIRECT_CHAIN', (snapshot, observed) => {
   return perPage(
     observed.map((o) => ({ url: o.page.url, page: o.page })),
     ({ page }) => {
@@ -94,21 +95,30 @@ export const redirectChain = siteAnalyzer('SEO_REDIRECT_CHAIN', (_snapshot, obse
         seen.add(n);
       }
       const evidence = chainEvidence(page);
+      // Each redirecting URL is its own problem: the URL is the subject.
+      const subject = resourceSubject(page.url, snapshot.origin);
       const issues: Issue[] = [];
       if (loop)
         issues.push({
           outcome: 'fail',
           message: 'The URL is caught in a redirect loop (or a chain that never ends).',
           evidence,
+          subject,
         });
       else if (hops >= 3)
         issues.push({
           outcome: 'fail',
           message: `The URL redirects ${hops} times before reaching the final page.`,
           evidence,
+          subject,
         });
       else if (hops === 2)
-        issues.push({ outcome: 'warn', message: 'The URL redirects twice before reaching the final page.', evidence });
+        issues.push({
+          outcome: 'warn',
+          message: 'The URL redirects twice before reaching the final page.',
+          evidence,
+          subject,
+        });
       return pageIssues(issues);
     },
   );
@@ -151,6 +161,7 @@ export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
         EVIDENCE_MAX,
       ),
       urls: [url, ...t.foundOn.filter((f) => f !== url)],
+      subject: resourceSubject(url, snapshot.origin),
     };
   });
   if (broken.length > MAX_FINDINGS_PER_ANALYZER)

@@ -2,6 +2,7 @@ import { attr, metaNamed, truncate, type ParsedPage } from './parse';
 import { xRobotsNoindex } from './seo-page';
 import { headerValues, type CrawlSnapshot, type SitemapFetch } from './snapshot';
 import { homeUrl, knownUrlStatuses, normalizeUrl, plural, sameSite, statusText, worstStatus } from './site-util';
+import { resourceSubject } from './subject';
 import {
   EVIDENCE_MAX,
   MAX_FINDINGS_PER_ANALYZER,
@@ -55,7 +56,7 @@ export const sitemapInvalid = defineAnalyzer<boolean>({
         (f.root === 'urlset' || f.root === 'sitemapindex'),
     );
     if (valid.length === 0) flagNoValidSitemap(snapshot, fetches, flag);
-    for (const f of fetches) flagSitemapFile(f, valid.length > 0, flag);
+    for (const f of fetches) flagSitemapFile(f, valid.length > 0, flag, snapshot.origin);
     for (const f of valid) flagForeignEntries(snapshot, f, flag);
     flagSitemapEntries(snapshot, valid, observed, flag);
     return siteOutcome(status, findings.slice(0, MAX_FINDINGS_PER_ANALYZER));
@@ -74,10 +75,16 @@ function flagNoValidSitemap(snapshot: CrawlSnapshot, fetches: readonly SitemapFe
         : 'No valid XML sitemap was found.',
     evidence: truncate(tried.length > 0 ? tried.join('; ') : '(no Sitemap: line in robots.txt)', EVIDENCE_MAX),
     urls: fetches.length > 0 ? fetches.map((f) => f.url) : [homeUrl(snapshot)],
+    subject: 'no valid sitemap',
   });
 }
 
-function flagSitemapFile(f: SitemapFetch, anyValid: boolean, flag: Flag): void {
+/** Subject of a sitemap file's finding: the file's address and the kind of problem (a file can have several). */
+function fileSubject(f: SitemapFetch, origin: string, kind: string): string {
+  return `${resourceSubject(f.url, origin)} ${kind}`;
+}
+
+function flagSitemapFile(f: SitemapFetch, anyValid: boolean, flag: Flag, origin: string): void {
   if (f.status === null || f.status < 200 || f.status > 299) {
     // A missing default /sitemap.xml only matters when no sitemap exists at all (flagNoValidSitemap).
     if (f.source !== 'default' && anyValid) {
@@ -85,6 +92,7 @@ function flagSitemapFile(f: SitemapFetch, anyValid: boolean, flag: Flag): void {
         message: `A sitemap ${f.source === 'robots' ? 'named in robots.txt' : 'listed in a sitemap index'} ${f.status === null ? 'could not be fetched' : `answers ${statusText(f.status)}`}.`,
         evidence: truncate(`GET ${f.url} → ${f.status ?? f.error ?? 'unreachable'}`, EVIDENCE_MAX),
         urls: [f.url],
+        subject: fileSubject(f, origin, 'unreachable'),
       });
     }
     return;
@@ -94,12 +102,14 @@ function flagSitemapFile(f: SitemapFetch, anyValid: boolean, flag: Flag): void {
       message: 'A sitemap is not well-formed XML.',
       evidence: truncate(`${f.url}: ${f.xmlError}`, EVIDENCE_MAX),
       urls: [f.url],
+      subject: fileSubject(f, origin, 'malformed'),
     });
   } else if (f.root !== 'urlset' && f.root !== 'sitemapindex') {
     flag('fail', {
       message: `A sitemap's root element is <${f.root ?? 'unknown'}>, not <urlset> or <sitemapindex>.`,
       evidence: truncate(`${f.url}: <${f.root ?? '?'}>`, EVIDENCE_MAX),
       urls: [f.url],
+      subject: fileSubject(f, origin, 'root'),
     });
   }
   if ((f.locCount ?? 0) > SITEMAP_MAX_URLS) {
@@ -107,6 +117,7 @@ function flagSitemapFile(f: SitemapFetch, anyValid: boolean, flag: Flag): void {
       message: `A sitemap lists ${f.locCount!.toLocaleString('en-US')} URLs; the limit is 50,000 per file.`,
       evidence: `${f.url}: ${f.locCount} <loc> entries`,
       urls: [f.url],
+      subject: fileSubject(f, origin, 'too many urls'),
     });
   }
   if ((f.bytes ?? 0) > SITEMAP_MAX_BYTES) {
@@ -114,6 +125,7 @@ function flagSitemapFile(f: SitemapFetch, anyValid: boolean, flag: Flag): void {
       message: `A sitemap is ${f.bytes!.toLocaleString('en-US')} bytes uncompressed; the limit is 50 MiB.`,
       evidence: `${f.url}: ${f.bytes} bytes`,
       urls: [f.url],
+      subject: fileSubject(f, origin, 'too large'),
     });
   }
 }
@@ -126,6 +138,7 @@ function flagForeignEntries(snapshot: CrawlSnapshot, f: SitemapFetch, flag: Flag
     message: `A sitemap lists ${plural(foreign.length, 'entry', 'entries')} that ${foreign.length === 1 ? 'is not an absolute URL' : 'are not absolute URLs'} of the site.`,
     evidence: truncate(`${f.url}: ${foreign.map((loc) => `<loc>${loc}</loc>`).join(' ')}`, EVIDENCE_MAX),
     urls: [f.url],
+    subject: fileSubject(f, snapshot.origin, 'foreign entries'),
   });
 }
 
@@ -170,6 +183,7 @@ function flagSitemapEntries(
           : `The sitemap lists ${plural(g.entries.length, 'URL')} that ${g.entries.length === 1 ? 'does' : 'do'} not answer 200 (errors or redirects).`,
       evidence: truncate(g.evidence, EVIDENCE_MAX),
       urls: g.entries,
+      subject: `entries ${key}`,
     });
   }
 }

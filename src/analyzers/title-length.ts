@@ -13,12 +13,14 @@ export function titleLengthIssue(title: string, evidence: string): Issue | null 
       outcome: 'warn',
       message: `The title is only ${width} characters wide (under ${TITLE_MIN_WIDTH}; wide characters count 2).`,
       evidence,
+      subject: `short ${title}`,
     };
   if (width > TITLE_MAX_WIDTH)
     return {
       outcome: 'warn',
       message: `The title is ${width} characters wide (over ${TITLE_MAX_WIDTH}; wide characters count 2), so search results cut it off.`,
       evidence,
+      subject: `long ${title}`,
     };
   return null;
 }

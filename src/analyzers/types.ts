@@ -13,6 +13,8 @@ export interface FindingDraft {
   urls: string[];
   /** Overrides the catalog severity for this finding (e.g. a certificate expiring within 7 days). */
   severity?: Severity;
+  /** The resource it is about (a cookie, a header), when the analyzer reports resources apart; else the site. Part of the fingerprint. */
+  subject?: string;
 }
 
 export interface AnalyzerOutcome {
@@ -102,6 +104,8 @@ export interface Issue {
   message: string;
   evidence: string;
   severity?: Severity;
+  /** As FindingDraft.subject: the resource the issue is about, if not the site. Issues of one subject make one finding. */
+  subject?: string;
 }
 
 /** Outcome of one page; null from a check means the check does not apply to that page. */
@@ -112,12 +116,19 @@ export interface PageResult {
 
 export const PAGE_PASS: PageResult = Object.freeze({ outcome: 'pass', issues: [] }) as PageResult;
 
-export function pageFail(message: string, evidence: string): PageResult {
-  return { outcome: 'fail', issues: [{ outcome: 'fail', message, evidence }] };
+/** `subject`: the kind of problem when a check has several (pages with one kind make one finding). */
+export function pageFail(message: string, evidence: string, subject?: string): PageResult {
+  return {
+    outcome: 'fail',
+    issues: [{ outcome: 'fail', message, evidence, ...(subject !== undefined && { subject }) }],
+  };
 }
 
-export function pageWarn(message: string, evidence: string): PageResult {
-  return { outcome: 'warn', issues: [{ outcome: 'warn', message, evidence }] };
+export function pageWarn(message: string, evidence: string, subject?: string): PageResult {
+  return {
+    outcome: 'warn',
+    issues: [{ outcome: 'warn', message, evidence, ...(subject !== undefined && { subject }) }],
+  };
 }
 
 /** Several problems on one page (e.g. each offending <img>): the page takes the worst outcome. */
@@ -152,9 +163,15 @@ export function perPage<T extends { readonly url: string }>(
     total += OUTCOME_SCORE[r.outcome];
     if (r.outcome === 'fail' || (r.outcome === 'warn' && worst === 'pass')) worst = r.outcome;
     for (const issue of r.issues) {
-      const key = `${issue.outcome}\u0000${issue.severity ?? ''}\u0000${issue.message}\u0000${issue.evidence}`;
+      // Issues naming a subject group by it, so one subject is one finding (its fingerprint unique in
+      // the audit); the wording shown is the first page's, a failing page's over a warning one's.
+      const key =
+        issue.subject !== undefined
+          ? `s\u0000${issue.subject.trim().replace(/\s+/g, ' ')}`
+          : `${issue.outcome}\u0000${issue.severity ?? ''}\u0000${issue.message}\u0000${issue.evidence}`;
       let g = groups.get(key);
       if (!g) groups.set(key, (g = { issue, urls: [], seen: new Set() }));
+      else if (issue.outcome === 'fail' && g.issue.outcome === 'warn') g.issue = issue;
       if (!g.seen.has(p.url)) {
         g.seen.add(p.url);
         g.urls.push(p.url);
@@ -177,6 +194,7 @@ function toDrafts(groups: { issue: Issue; urls: string[] }[]): FindingDraft[] {
     // Every affected page is named: only the evidence shown is capped.
     const d: FindingDraft = { message, evidence: issue.evidence, urls };
     if (issue.severity) d.severity = issue.severity;
+    if (issue.subject !== undefined) d.subject = issue.subject;
     return d;
   });
   const dropped = groups.length - kept.length;

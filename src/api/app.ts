@@ -16,9 +16,11 @@ import { logger as processLogger } from '../observability/logger';
 import { metricsContentType, renderMetrics } from '../observability/metrics';
 import { auditRoutes } from './routes/audits';
 import { brandingRoutes } from './routes/branding';
+import { docsRoutes } from './routes/docs';
 import { mockReceiverRoutes } from './routes/mock-receiver';
 import { reportLinkRoutes } from './routes/report-links';
 import { reportRoutes, type ReportRouteDeps } from './routes/reports';
+import { siteRoutes, type SiteRouteDeps } from './routes/sites';
 import { systemRoutes, type HealthProbe } from './routes/system';
 import { usageRoutes } from './routes/usage';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhooks';
@@ -34,6 +36,8 @@ export interface AppDeps {
   reports: ReportRouteDeps['reports'];
   storage: ReportRouteDeps['storage'];
   keyring: ReportRouteDeps['keyring'];
+  /** The sites' Temporal Schedules (temporal/site-schedules.ts). */
+  siteSchedules: SiteRouteDeps['siteSchedules'];
   health: HealthProbe;
   /** Public base URL of this API (for links in the OpenAPI document and error envelopes). */
   baseUrl: () => string;
@@ -65,6 +69,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
     docsUrl: errorDocsUrl(deps),
   });
   app.use(system.routes());
+  app.use(docsRoutes().routes());
   app.use(mockReceiverRoutes().routes());
   app.use(reportLinkRoutes(deps).routes());
 
@@ -84,6 +89,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
     webhookRoutes(deps),
     reportRoutes(deps),
     brandingRoutes(deps),
+    siteRoutes(deps),
   ])
     v1.use(routes.routes());
   app.use(v1.routes());

@@ -15,6 +15,18 @@ import {
   reportLinkSchema,
   reportRenderingSchema,
 } from '../schemas/api';
+import { auditFailedEventSchema, auditRetriedEventSchema, siteRegressedEventSchema } from '../schemas/webhook-events';
+import { errorExample } from './openapi-examples';
+import {
+  createSiteBodySchema,
+  patchSiteBodySchema,
+  putTriageBodySchema,
+  siteHistorySchema,
+  siteListSchema,
+  siteRunListSchema,
+  siteSchema,
+  triageSchema,
+} from '../schemas/api-sites';
 import { ID_PATTERNS } from '../ids';
 import { ERROR_CATALOG, type ErrorCode } from '../errors';
 
@@ -35,6 +47,17 @@ const COMPONENTS = {
   Branding: brandingSchema,
   PutBrandingRequest: putBrandingBodySchema,
   Error: errorEnvelopeSchema,
+  AuditFailedEvent: auditFailedEventSchema,
+  AuditRetriedEvent: auditRetriedEventSchema,
+  Site: siteSchema,
+  SiteList: siteListSchema,
+  CreateSiteRequest: createSiteBodySchema,
+  PatchSiteRequest: patchSiteBodySchema,
+  SiteHistory: siteHistorySchema,
+  SiteRunList: siteRunListSchema,
+  PutTriageRequest: putTriageBodySchema,
+  Triage: triageSchema,
+  SiteRegressedEvent: siteRegressedEventSchema,
 };
 
 export function componentSchemas(): Record<string, object> {
@@ -65,10 +88,14 @@ export const openApiParts = {
   /** Error responses by HTTP status, each naming the codes (ERROR_CATALOG) it stands for. */
   errors: (...codes: ErrorCode[]) =>
     Object.fromEntries(
-      [...new Set(codes.map((code) => ERROR_CATALOG[code].status))].map((status) => [
-        String(status),
-        { description: codes.filter((c) => ERROR_CATALOG[c].status === status).join(', '), ...json(ref('Error')) },
-      ]),
+      [...new Set(codes.map((code) => ERROR_CATALOG[code].status))].map((status) => {
+        const named = codes.filter((c) => ERROR_CATALOG[c].status === status);
+        const examples = Object.fromEntries(named.map((c) => [c, { summary: c, value: errorExample(c) }]));
+        return [
+          String(status),
+          { description: named.join(', '), content: { 'application/json': { schema: ref('Error'), examples } } },
+        ];
+      }),
     ),
   /** Errors any authenticated call can answer with. */
   common: [

@@ -95,6 +95,7 @@ function normalizeAnalyzer(a: AnalyzerResult): AnalyzerResult {
 function normalizeFinding(f: Finding): Finding {
   return {
     id: f.id,
+    fingerprint: f.fingerprint,
     analyzer: f.analyzer,
     category: f.category,
     severity: f.severity,

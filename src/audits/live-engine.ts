@@ -15,7 +15,7 @@ import type { AuditEngine } from './produce';
  */
 export function createLiveEngine(config: Config, crawl: typeof crawlSite = crawlSite): AuditEngine {
   return {
-    async runLive(row, { startedAt, heartbeat, signal, finalAttempt, clock }) {
+    async runLive(row, { startedAt, heartbeat, signal, finalAttempt, clock, onCrawled }) {
       const crawlStarted = Date.now();
       const pageBudget = TIER_RULES[row.tier].pageBudget;
       const snapshot = await crawl({
@@ -27,6 +27,7 @@ export function createLiveEngine(config: Config, crawl: typeof crawlSite = crawl
         signal,
       });
       const crawlDurationMs = Date.now() - crawlStarted;
+      await onCrawled?.(snapshot.pages);
       const outage = [snapshot.dns, snapshot.tls].find((facts) => facts && !facts.ok);
       if (outage && !outage.ok && !finalAttempt) {
         throw new AuditFailure('audit_provider_unavailable', `a data provider did not answer: ${outage.error}`);

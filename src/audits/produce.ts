@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import type { AuditJson } from '../schemas/audit';
 import type { AuditRow } from './repository';
+import type { SnapshotPage } from '../analyzers/snapshot';
 import { syntheticAudit } from './synthetic';
 import { assertValidAuditJson } from './validate-audit';
 
@@ -10,6 +11,8 @@ export interface AttemptContext {
   signal: AbortSignal;
   /** On the last attempt an unavailable data provider no longer fails the audit: its analyzers show `error`. */
   finalAttempt: boolean;
+  /** Told the crawled pages as soon as the crawl ends, before the analysis (the browser stage samples them). */
+  onCrawled?: (pages: readonly SnapshotPage[]) => Promise<void>;
 }
 
 /** Runs a live audit of a row's domain and returns its audit JSON (crawl + analyzers + scoring). */

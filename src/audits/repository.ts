@@ -133,18 +133,22 @@ export async function markWaitingForRetry(
 export async function markCompleted(
   db: Db,
   auditId: string,
-  input: { resultJson: string; score: number; grade: string; completedAt: Date },
+  input: { resultJson: string; score: number; grade: string; completedAt: Date; comparisonBasis?: unknown },
 ): Promise<boolean> {
-  const updated = await db('audits').where({ id: auditId }).update({
-    status: 'completed',
-    result_json: input.resultJson,
-    score: input.score,
-    grade: input.grade,
-    completed_at: input.completedAt,
-    error_code: null,
-    error_message: null,
-    updated_at: input.completedAt,
-  });
+  const updated = await db('audits')
+    .where({ id: auditId })
+    .update({
+      status: 'completed',
+      result_json: input.resultJson,
+      // What the next audit of the site compares with (src/monitoring/basis.ts).
+      comparison_basis: input.comparisonBasis === undefined ? null : JSON.stringify(input.comparisonBasis),
+      score: input.score,
+      grade: input.grade,
+      completed_at: input.completedAt,
+      error_code: null,
+      error_message: null,
+      updated_at: input.completedAt,
+    });
   return updated > 0;
 }
 

@@ -8,12 +8,10 @@ import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import { publishChange } from '../db/change-feed';
 import { newLiveAuditId, testAuditId } from '../ids';
-import { resolveAllowed } from '../outbound/resolve';
-import { hostRefusal } from '../outbound/refusal';
 import type { Tier } from '../schemas/audit';
 import type { TriggerAuditBody } from '../schemas/api';
-import { InvalidDomainError, normalizeDomain } from './domain';
-import { estimateCompletion } from './estimate';
+import { checkAuditable, parseDomainInput } from './domain-input';
+import { currentBacklog, estimateCompletion } from './estimate';
 import { currentMsPerPage } from './crawl-speed';
 import { claimIdempotencyKey, requestFingerprint, storeIdempotentResponse } from './idempotency';
 import { insertAudit } from './repository';
@@ -59,7 +57,7 @@ export async function triggerAudit(
   idempotencyKey?: string,
 ): Promise<TriggerResult> {
   const { identity } = caller;
-  const domain = parseDomain(body.domain);
+  const domain = parseDomainInput(body.domain);
   const now = deps.clock.now();
   const webhookUrl = body.webhook_url ? await checkOverride(body.webhook_url, caller.usage, deps.config) : null;
   if (identity.mode === 'test') {
@@ -70,8 +68,9 @@ export async function triggerAudit(
   }
 
   requestedTier(body.tier, caller.usage.tier); // fail fast, before any DNS or locking
-  await checkResolvable(domain.host, deps.config);
+  await checkAuditable(domain.host, deps.config);
   const msPerPage = await currentMsPerPage(deps.db);
+  const backlog = await currentBacklog(deps.db, 'live');
   const siteKey = registrableDomain(domain.host);
   const outcome = await triggerSlots.run(() =>
     deps.db.transaction(async (trx): Promise<{ result: TriggerResult; owed?: OwedStart }> => {
@@ -93,7 +92,7 @@ export async function triggerAudit(
         now,
       });
       const auditId = newLiveAuditId();
-      const estimated = estimateCompletion('live', tier, now, msPerPage);
+      const estimated = estimateCompletion('live', tier, now, msPerPage, backlog);
       const audit: StartableAudit = {
         id: auditId,
         workspace_id: identity.workspaceId,
@@ -165,7 +164,7 @@ async function triggerTestAudit(
   input: { domain: { origin: string; host: string }; tier: Tier; webhookUrl: string | null; now: Date },
 ): Promise<TriggerResult['response']> {
   const auditId = testAuditId(identity.workspaceId, input.domain.origin);
-  const estimated = estimateCompletion('test', input.tier, input.now, 0);
+  const estimated = estimateCompletion('test', input.tier, input.now, 0, await currentBacklog(deps.db, 'test'));
   // A repeated test trigger runs the same deterministic audit again: same id, same findings.
   refuseWhileUnavailable(deps.scheduler);
   const audit: StartableAudit = {
@@ -219,15 +218,6 @@ async function checkOverride(url: string, usage: Usage, config: Config): Promise
   return checkWebhookUrl('webhook_url', url, config.outboundAllow);
 }
 
-function parseDomain(raw: string): { origin: string; host: string } {
-  try {
-    return normalizeDomain(raw);
-  } catch (err) {
-    if (err instanceof InvalidDomainError) throw new ApiError('invalid_domain', err.message);
-    throw err;
-  }
-}
-
 function requestedTier(requested: Tier | undefined, accountTier: Tier): Tier {
   if (!requested) return accountTier;
   if (!tierAtLeast(accountTier, requested)) {
@@ -237,15 +227,6 @@ function requestedTier(requested: Tier | undefined, accountTier: Tier): Tier {
     );
   }
   return requested;
-}
-
-/** Live audits of hosts that do not resolve to a public address are refused before anything is stored. */
-async function checkResolvable(host: string, config: Config): Promise<void> {
-  try {
-    await resolveAllowed(host, config.outboundAllow);
-  } catch (err) {
-    throw new ApiError('invalid_domain', `domain cannot be audited: ${hostRefusal(err)}`);
-  }
 }
 
 function enforceBurst(recentTriggers: Date[], now: Date): void {

@@ -60,6 +60,7 @@ function workflowInput(audit: StartableAudit, config: Config): AuditWorkflowInpu
     retryDelaysMs: config.auditRetryDelaysMs,
     heartbeatTimeoutMs: config.auditHeartbeatTimeoutMs,
     reportTaskQueue: config.reportTaskQueue,
+    ...(config.browserStage ? { browserStage: config.browserStage } : {}),
     delivery: {
       retryDelaysMs: config.deliveryRetryDelaysMs,
       redeliveryWindowMs: config.redeliveryWindowMs,

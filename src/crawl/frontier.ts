@@ -44,7 +44,7 @@ function addFoundOn(record: Referrers, pageUrl: string): void {
  * not-crawled targets), the subresources to check, and the page requests that kept answering 429.
  */
 export class Frontier {
-  readonly pages: SnapshotPage[] = [];
+  private readonly crawled: { page: SnapshotPage; discovery: Discovered }[] = [];
   /** Requested and redirect-target URLs: not discovered again. */
   readonly seen: Set<string>;
   readonly disallowed = new Map<string, DisallowedRecord>();
@@ -69,6 +69,24 @@ export class Frontier {
     this.seen = new Set([home.url]);
     this.discovered.set(home.url, home);
     this.byAliasKey.set(indexAliasKey(home.url), home.url);
+  }
+
+  addPage(page: SnapshotPage, discovery: Discovered): void {
+    this.crawled.push({ page, discovery });
+  }
+
+  /**
+   * The crawled pages, each with its referrers as of the end of the crawl: pages crawled after it
+   * may still have linked to it, so "linked from N pages" is read from the discovery record now.
+   */
+  get pages(): SnapshotPage[] {
+    return this.crawled.map(({ page, discovery }) =>
+      discovery.depth > 0 ? { ...page, foundOn: discovery.foundOn, linkedFrom: discovery.linkedFrom } : page,
+    );
+  }
+
+  get pageCount(): number {
+    return this.crawled.length;
   }
 
   /** Most page requests kept answering 429 (once at least `minRequests` were made). */
@@ -107,7 +125,7 @@ export class Frontier {
   /** Requested and final URLs of every crawled page. */
   crawledUrls(): Set<string> {
     const urls = new Set<string>();
-    for (const page of this.pages) {
+    for (const { page } of this.crawled) {
       urls.add(page.url);
       urls.add(page.finalUrl);
     }

@@ -30,8 +30,8 @@ export async function crawlBreadthFirst(
   afterLevel: () => void,
 ): Promise<void> {
   let level: Discovered[] = [frontier.home];
-  while (level.length > 0 && frontier.pages.length < frontier.budget) {
-    const batch = level.slice(0, frontier.budget - frontier.pages.length);
+  while (level.length > 0 && frontier.pageCount < frontier.budget) {
+    const batch = level.slice(0, frontier.budget - frontier.pageCount);
     frontier.recordUncrawled(level.slice(batch.length));
     const outcomes = await crawlBatch(context, frontier, batch, level.length - batch.length);
     level = await expandLevel(context, frontier, robots, batch, outcomes);
@@ -49,7 +49,7 @@ async function crawlBatch(
   queuedBeyondBatch: number,
 ): Promise<PageOutcome[]> {
   const outcomes = new Array<PageOutcome>(batch.length);
-  const pagesBefore = frontier.pages.length;
+  const pagesBefore = frontier.pageCount;
   let nextIndex = 0;
   let fetchedPages = 0;
   let halted = false;
@@ -100,10 +100,7 @@ async function expandLevel(
       frontier.recordUnreachablePage(discovered);
       continue;
     }
-    frontier.pages.push({
-      ...page,
-      ...(discovered.depth > 0 ? { foundOn: discovered.foundOn, linkedFrom: discovered.linkedFrom } : {}),
-    });
+    frontier.addPage(page, discovered);
     if (!links) continue;
     const pageUrl = page.finalUrl;
     frontier.recordResources(pageUrl, links.resources);

@@ -5,6 +5,7 @@ import type { Mailer } from '../mail/mailer';
 import type { AuditScheduler } from '../audits/scheduler';
 import type { ReportRenderRequests } from '../reports/render-requests';
 import type { SigningKeyring } from '../reports/signing-keys';
+import type { SiteSchedules } from '../sites/schedule-sync';
 
 /** What the dashboard's routes need from the composition root (processes/service.ts). */
 export interface DashboardDeps {
@@ -23,4 +24,6 @@ export interface DashboardDeps {
   /** PDF reports: the API's render requests and link signing keys. */
   reports: ReportRenderRequests;
   keyring: SigningKeyring;
+  /** The sites' Temporal Schedules, as the API's site routes use them. */
+  siteSchedules: SiteSchedules;
 }

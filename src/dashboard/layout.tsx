@@ -5,6 +5,7 @@ import { modePath, signedIn, type DashboardContext } from './state';
 const NAV = [
   ['Overview', '/'],
   ['Audits', '/audits'],
+  ['Sites', '/sites'],
   ['API keys', '/keys'],
   ['Webhooks', '/webhooks'],
   ['Branding', '/branding'],

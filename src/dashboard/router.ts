@@ -14,6 +14,7 @@ import { planRoutes } from './pages/plan';
 import { auditPageRoutes } from './pages/audits-routes';
 import { webhookPageRoutes } from './pages/webhooks-routes';
 import { brandingPageRoutes } from './pages/branding-routes';
+import { sitePageRoutes } from './pages/sites-routes';
 import { fallbackRoutes } from './not-found';
 import { signupRoutes } from './pages/signup';
 import { renderStatus } from './render';
@@ -51,6 +52,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   memberRoutes(pages, deps);
   passwordRoutes(pages, deps);
   auditPageRoutes(pages, deps);
+  sitePageRoutes(pages, deps);
   webhookPageRoutes(pages, deps);
   brandingPageRoutes(pages, deps);
   fallbackRoutes(router, deps);

@@ -8,10 +8,14 @@ export interface MetricsServer {
 }
 
 /**
- * A worker's GET /metrics on 127.0.0.1:`port`: this process's metrics, followed by `more()` (the
+ * A worker's GET /metrics on `host`:`port` (HOST, loopback by default): this process's metrics, followed by `more()` (the
  * Temporal SDK's own, see temporal-metrics.ts). Anything else is a 404.
  */
-export async function serveMetrics(port: number, more: () => Promise<string> = async () => ''): Promise<MetricsServer> {
+export async function serveMetrics(
+  port: number,
+  more: () => Promise<string> = async () => '',
+  host = '127.0.0.1',
+): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404).end();
@@ -24,7 +28,7 @@ export async function serveMetrics(port: number, more: () => Promise<string> = a
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(port, host, () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,

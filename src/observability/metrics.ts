@@ -65,6 +65,13 @@ export const reportRenderDuration = new Histogram({
   buckets: LONG_SECONDS,
 });
 
+export const browserPageDuration = new Histogram({
+  name: 'audit_service_browser_page_duration_seconds',
+  help: 'Time the browser stage spent on one sampled page, by status: measured or unrenderable',
+  labelNames: ['status'] as const,
+  buckets: LONG_SECONDS,
+});
+
 /** Audits waiting or being worked on, by status; counted from Postgres when scraped. */
 type BacklogSource = () => Promise<Record<'queued' | 'running', number>>;
 let backlogSource: BacklogSource | null = null;

@@ -3,6 +3,9 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
+import type { Config } from '../config';
+// Its module imports checkStorageKey from this one; both are used only after loading, so the cycle is harmless.
+import { S3ReportStorage } from './s3-storage';
 
 /**
  * Where rendered reports are kept. Keys are relative, slash-separated names chosen by the service
@@ -22,14 +25,25 @@ export interface ReportStorage {
 
 const SAFE_KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 
+/** Keys come from the service itself; refuse anything that could leave the root (or prefix) all the same. */
+export function checkStorageKey(key: string): void {
+  if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
+    throw new Error(`invalid report storage key ${JSON.stringify(key)}`);
+  }
+}
+
+/** The storage the configuration names: the bucket of REPORT_STORAGE_URL, else files under reportsDir. */
+export function createReportStorage(config: Pick<Config, 'reportsDir' | 'reportObjectStore'>): ReportStorage {
+  return config.reportObjectStore
+    ? new S3ReportStorage(config.reportObjectStore)
+    : new FileReportStorage(config.reportsDir);
+}
+
 export class FileReportStorage implements ReportStorage {
   constructor(readonly root: string) {}
 
   private pathOf(key: string): string {
-    // Keys come from the service itself; refuse anything that could leave the root all the same.
-    if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
-      throw new Error(`invalid report storage key ${JSON.stringify(key)}`);
-    }
+    checkStorageKey(key);
     return path.join(this.root, ...key.split('/'));
   }
 

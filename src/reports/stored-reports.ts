@@ -78,10 +78,14 @@ export async function renderAndStoreReport(deps: ReportRenderDeps, auditId: stri
   }
 
   const started = performance.now();
-  const pdf = await renderAuditReport(JSON.parse(audit.result_json) as AuditJson, branding, {
+  const json = JSON.parse(audit.result_json) as AuditJson;
+  const previous = json.comparison ? await loadAudit(db, json.comparison.previous_audit_id) : undefined;
+  const pdf = await renderAuditReport(json, branding, {
     generatedAt: deps.clock.now(),
     sample: audit.mode === 'test',
     fallbackFont: deps.fallbackFont,
+    // The previous audit's findings name the fixed ones in "Changes since the previous audit".
+    previousFindings: previous?.result_json ? (JSON.parse(previous.result_json) as AuditJson).findings : null,
   });
   const renderMs = Math.round(performance.now() - started);
   const sha256 = createHash('sha256').update(pdf).digest('hex');

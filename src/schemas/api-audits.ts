@@ -3,6 +3,18 @@ import { timestamp } from './api-common';
 
 /** Audits: the trigger request and answer, the list query and pages, the not-yet-complete envelope. */
 
+/** An audit's failure codes: AUDIT_FAILURE_CODES of workflows/contracts, repeated here because contracts depend on src/schemas. */
+export const auditFailureCodeSchema = {
+  type: 'string',
+  enum: [
+    'domain_unreachable',
+    'robots_disallowed',
+    'target_rate_limited',
+    'audit_provider_unavailable',
+    'internal_error',
+  ],
+} as const;
+
 export const triggerAuditBodySchema = {
   $id: 'TriggerAuditRequest',
   type: 'object',
@@ -76,16 +88,7 @@ export const statusEnvelopeSchema = {
       description: 'Present when failed.',
       required: ['code', 'message'],
       properties: {
-        code: {
-          type: 'string',
-          enum: [
-            'domain_unreachable',
-            'robots_disallowed',
-            'target_rate_limited',
-            'audit_provider_unavailable',
-            'internal_error',
-          ],
-        },
+        code: auditFailureCodeSchema,
         message: { type: 'string' },
       },
     },

@@ -14,8 +14,9 @@ export const createWebhookBodySchema = {
       type: 'array',
       minItems: 1,
       uniqueItems: true,
-      items: { type: 'string', enum: ['audit.completed', 'audit.failed', 'audit.retried'] },
-      description: 'Defaults to all three.',
+      items: { type: 'string', enum: ['audit.completed', 'audit.failed', 'audit.retried', 'site.regressed'] },
+      description:
+        "Defaults to the three audit events. site.regressed (a monitored site's audit scored 5 or more points lower, or has a new high or critical finding) is sent only to webhooks that list it.",
     },
     secret: {
       type: 'string',

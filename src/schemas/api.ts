@@ -7,3 +7,4 @@ export * from './api-audits';
 export * from './api-usage';
 export * from './api-webhooks';
 export * from './api-reports';
+export * from './api-sites';

@@ -12,6 +12,7 @@ export const ANALYZER_STATUSES = ['pass', 'warn', 'fail', 'not_applicable', 'err
 export const TIERS = ['free', 'pro', 'team', 'enterprise'] as const;
 export const MODES = ['test', 'live'] as const;
 export const GRADES = ['A+', 'A', 'B', 'C', 'D', 'F'] as const;
+export const PERFORMANCE_BASES = ['lab', 'diagnostics'] as const;
 
 const timestamp = { type: 'string', format: 'date-time', description: 'RFC 3339 UTC with milliseconds.' } as const;
 
@@ -20,9 +21,26 @@ export const findingSchema = {
   type: 'object',
   description: 'One problem the audit found, with where it was seen and how to fix it.',
   additionalProperties: false,
-  required: ['id', 'analyzer', 'category', 'severity', 'title', 'message', 'recommendation', 'urls', 'evidence'],
+  required: [
+    'id',
+    'fingerprint',
+    'analyzer',
+    'category',
+    'severity',
+    'title',
+    'message',
+    'recommendation',
+    'urls',
+    'evidence',
+  ],
   properties: {
     id: { type: 'string', pattern: '^fnd_[0-9a-z]+$', description: 'Stable within the audit.' },
+    fingerprint: {
+      type: 'string',
+      pattern: '^fp_[0-9a-z]+$',
+      description:
+        'The same problem on the same subject has the same fingerprint in every audit of the domain, whatever the crawl order or wording.',
+    },
     analyzer: { type: 'string', pattern: '^[A-Z0-9_]+$', description: 'Code of the analyzer that produced it.' },
     category: { type: 'string', enum: CATEGORIES },
     severity: { type: 'string', enum: SEVERITIES },
@@ -31,6 +49,42 @@ export const findingSchema = {
     recommendation: { type: 'string', minLength: 1, description: 'What a developer should change.' },
     urls: { type: 'array', items: { type: 'string' }, description: 'Affected pages or resources.' },
     evidence: { type: 'string', description: 'Short excerpt: a header value, an element, a record.' },
+    triage: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'note'],
+      description: "The site's triage of this fingerprint, when it has one (the score does not change).",
+      properties: {
+        status: { type: 'string', enum: ['open', 'ignored', 'accepted'] },
+        note: { type: ['string', 'null'] },
+      },
+    },
+  },
+} as const;
+
+const scoreDeltaSchema = { type: 'integer', minimum: -100, maximum: 100 } as const;
+const fingerprintsSchema = { type: 'array', items: { type: 'string', pattern: '^fp_[0-9a-z]+$' } } as const;
+
+export const comparisonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'Changes since the latest earlier completed audit of the same domain in this workspace and mode.',
+  required: ['previous_audit_id', 'previous_score', 'score_delta', 'categories', 'new', 'fixed', 'unchanged'],
+  properties: {
+    previous_audit_id: { type: 'string', pattern: '^aud_[0-9A-Za-z]+$' },
+    previous_score: { type: 'integer', minimum: 0, maximum: 100 },
+    score_delta: scoreDeltaSchema,
+    categories: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Score change per category present in both audits.',
+      properties: Object.fromEntries(CATEGORIES.map((c) => [c, scoreDeltaSchema])) as {
+        [K in (typeof CATEGORIES)[number]]: typeof scoreDeltaSchema;
+      },
+    },
+    new: { ...fingerprintsSchema, description: 'Found now, not before; ignored or accepted ones never count.' },
+    fixed: { ...fingerprintsSchema, description: 'Found before, not now.' },
+    unchanged: { type: 'integer', minimum: 0, description: 'Fingerprints found in both audits.' },
   },
 } as const;
 
@@ -52,7 +106,12 @@ export const analyzerResultSchema = {
       maximum: 1,
       description: 'Share of the check passed (per-page checks: share of pages).',
     },
-    weight: { type: 'integer', minimum: 0, description: 'Severity weight; 0 when not applicable or errored.' },
+    weight: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'Severity weight; 0 when not applicable or errored, and for performance analyzers when the category is scored from lab metrics (browser.performance_basis lab).',
+    },
   },
 } as const;
 
@@ -78,6 +137,68 @@ export const crawledPageSchema = {
     bytes: { type: 'integer', minimum: 0 },
     content_type: { type: ['string', 'null'] },
     title: { type: ['string', 'null'] },
+  },
+} as const;
+
+const measuredLabPageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'A sampled page rendered in the browser stage, with its Lighthouse lab metrics.',
+  required: ['url', 'status', 'fcp_ms', 'lcp_ms', 'cls', 'tbt_ms', 'speed_index_ms', 'performance_score'],
+  properties: {
+    url: { type: 'string' },
+    status: { type: 'string', const: 'measured' },
+    fcp_ms: { type: 'integer', minimum: 0, description: 'First Contentful Paint.' },
+    lcp_ms: { type: 'integer', minimum: 0, description: 'Largest Contentful Paint.' },
+    cls: { type: 'number', minimum: 0, description: 'Cumulative Layout Shift (unitless, 4 decimals).' },
+    tbt_ms: { type: 'integer', minimum: 0, description: 'Total Blocking Time.' },
+    speed_index_ms: { type: 'integer', minimum: 0, description: 'Speed Index.' },
+    performance_score: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100,
+      description: "Lighthouse's performance score of the page, computed from the metrics above.",
+    },
+  },
+} as const;
+
+const unrenderableLabPageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'A sampled page the browser stage could not render (it does not fail the audit).',
+  required: ['url', 'status', 'reason'],
+  properties: {
+    url: { type: 'string' },
+    status: { type: 'string', const: 'unrenderable' },
+    reason: { type: 'string', minLength: 1 },
+  },
+} as const;
+
+export const browserStageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description:
+    'The browser stage (headless Chromium on a sample of the crawled pages). Absent from audits made before it existed.',
+  required: ['performance_basis', 'performance_score', 'duration_ms', 'pages'],
+  properties: {
+    performance_basis: {
+      type: 'string',
+      enum: PERFORMANCE_BASES,
+      description:
+        '`lab`: the performance category is the mean Lighthouse score of the measured pages; `diagnostics`: no page could be measured, so it is scored from the HTML diagnostics analyzers.',
+    },
+    performance_score: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      maximum: 100,
+      description: 'Mean performance_score of the measured pages, rounded; null when none was measured.',
+    },
+    duration_ms: { type: 'integer', minimum: 0 },
+    pages: {
+      type: 'array',
+      description: 'Sampled pages in sampling order (home page first); empty when the stage did not run.',
+      items: { oneOf: [measuredLabPageSchema, unrenderableLabPageSchema] },
+    },
   },
 } as const;
 
@@ -135,16 +256,21 @@ export const auditJsonSchema = {
         pages: { type: 'array', items: crawledPageSchema },
       },
     },
+    browser: browserStageSchema,
     created_at: timestamp,
     started_at: timestamp,
     completed_at: timestamp,
+    comparison: comparisonSchema,
   },
 } as const;
 
 export type AuditJson = FromSchema<typeof auditJsonSchema>;
 export type Finding = FromSchema<typeof findingSchema>;
+export type Comparison = FromSchema<typeof comparisonSchema>;
 export type AnalyzerResult = FromSchema<typeof analyzerResultSchema>;
 export type CrawledPage = FromSchema<typeof crawledPageSchema>;
+export type BrowserStageJson = FromSchema<typeof browserStageSchema>;
+export type PerformanceBasis = (typeof PERFORMANCE_BASES)[number];
 export type Category = (typeof CATEGORIES)[number];
 export type Severity = (typeof SEVERITIES)[number];
 export type AnalyzerStatus = (typeof ANALYZER_STATUSES)[number];

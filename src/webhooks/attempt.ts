@@ -22,22 +22,44 @@ export interface AttemptOutcome {
   delivered: boolean;
   /** Nothing more to try: the webhook was removed (or the delivery no longer exists). */
   stop: boolean;
+  /**
+   * The POST went out but its outcome could not be stored (the database refused it and `store` gave
+   * up): stored later by `recordAttempt`, never by sending the attempt again.
+   */
+  unrecorded?: AttemptRecord;
 }
 
-/** How the attempt's outcome is written: at once by default; the activity waits out database outages. */
+/** What one attempt did, as stored in the delivery log (plain data: it may cross an activity boundary). */
+export interface AttemptRecord {
+  deliveryId: string;
+  attempt: number;
+  trigger: 'automatic' | 'manual';
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  errorClass: string | null;
+  errorMessage: string | null;
+  excerpt: string | null;
+  nextAttemptAt: string | null;
+}
+
+/**
+ * How the attempt's outcome is written: the activity waits out database outages; the local first
+ * attempt tries once and, if that fails, hands the outcome back as `unrecorded`.
+ */
 export type StoreStep = <T>(step: () => Promise<T>) => Promise<T>;
-const storeAtOnce: StoreStep = (step) => step();
 
 /**
  * One signed POST of a delivery (re-signed with a fresh timestamp), recorded in the delivery log.
  * 2xx within the time-out acknowledges; redirects are not followed (a 3xx is non-2xx). Test-mode
  * deliveries go to the mock receiver, never to the customer's URL. A non-2xx answer or a network
  * error is an outcome, recorded; only a database error throws (before the POST, or from `store`).
+ * An attempt is sent at most once once recorded: running its step again returns the recorded outcome.
  */
 export async function attemptDelivery(
   deps: AttemptDeps,
   input: { deliveryId: string; attempt: number; trigger: 'automatic' | 'manual'; nextDelayMs: number | null },
-  store: StoreStep = storeAtOnce,
+  store?: StoreStep,
 ): Promise<AttemptOutcome> {
   const delivery = await loadDelivery(deps.db, input.deliveryId);
   // Gone with its workspace: nothing left to deliver to.
@@ -50,6 +72,13 @@ export async function attemptDelivery(
       .update({ state: 'failed', next_attempt_at: null });
     return { delivered: false, stop: true };
   }
+  // This attempt already went out and was recorded (its step is running again: a local first
+  // attempt whose workflow task timed out, a retried activity): its outcome stands, nothing is resent.
+  const recorded = await deps
+    .db('delivery_attempts')
+    .where({ delivery_id: delivery.id, attempt: input.attempt })
+    .first('error_class');
+  if (recorded) return { delivered: recorded.error_class === null, stop: false };
   const startedAt = deps.clock.now();
   const started = performance.now();
   const target = delivery.mode === 'test' ? deps.testMockUrl : delivery.url;
@@ -73,34 +102,58 @@ export async function attemptDelivery(
   const durationMs = Math.round(performance.now() - started);
   const nextAttemptAt =
     !delivered && input.nextDelayMs !== null ? new Date(startedAt.getTime() + durationMs + input.nextDelayMs) : null;
-  await store(() =>
-    deps.db.transaction(async (trx) => {
-      await trx('delivery_attempts')
-        .insert({
-          delivery_id: delivery.id,
-          attempt: input.attempt,
-          trigger: input.trigger,
-          started_at: startedAt,
-          duration_ms: durationMs,
-          status_code: statusCode,
-          error_class: errorClass,
-          error_message: errorMessage,
-          response_excerpt: excerpt,
-          next_attempt_at: nextAttemptAt,
-        })
-        .onConflict(['delivery_id', 'attempt'])
-        .merge();
-      await trx('deliveries')
-        .where({ id: delivery.id })
-        .update({
-          attempts: trx.raw('greatest(attempts, ?)', [input.attempt]),
-          last_attempt_at: startedAt,
-          next_attempt_at: nextAttemptAt,
-          ...(delivered ? { state: 'delivered', delivered_at: startedAt } : {}),
-        });
-    }),
-  );
-  return { delivered, stop: false };
+  const record: AttemptRecord = {
+    deliveryId: delivery.id,
+    attempt: input.attempt,
+    trigger: input.trigger,
+    startedAt: startedAt.toISOString(),
+    durationMs,
+    statusCode,
+    errorClass,
+    errorMessage,
+    excerpt,
+    nextAttemptAt: nextAttemptAt?.toISOString() ?? null,
+  };
+  if (store) {
+    await store(() => recordAttempt(deps.db, record));
+    return { delivered, stop: false };
+  }
+  try {
+    await recordAttempt(deps.db, record);
+    return { delivered, stop: false };
+  } catch {
+    return { delivered, stop: false, unrecorded: record };
+  }
+}
+
+/** Stores an attempt's outcome in the delivery log (idempotent: the same attempt again overwrites itself). */
+export async function recordAttempt(db: Db, record: AttemptRecord): Promise<void> {
+  const delivered = record.errorClass === null;
+  await db.transaction(async (trx) => {
+    await trx('delivery_attempts')
+      .insert({
+        delivery_id: record.deliveryId,
+        attempt: record.attempt,
+        trigger: record.trigger,
+        started_at: new Date(record.startedAt),
+        duration_ms: record.durationMs,
+        status_code: record.statusCode,
+        error_class: record.errorClass,
+        error_message: record.errorMessage,
+        response_excerpt: record.excerpt,
+        next_attempt_at: record.nextAttemptAt ? new Date(record.nextAttemptAt) : null,
+      })
+      .onConflict(['delivery_id', 'attempt'])
+      .merge();
+    await trx('deliveries')
+      .where({ id: record.deliveryId })
+      .update({
+        attempts: trx.raw('greatest(attempts, ?)', [record.attempt]),
+        last_attempt_at: new Date(record.startedAt),
+        next_attempt_at: record.nextAttemptAt ? new Date(record.nextAttemptAt) : null,
+        ...(delivered ? { state: 'delivered', delivered_at: new Date(record.startedAt) } : {}),
+      });
+  });
 }
 
 interface PostResult {

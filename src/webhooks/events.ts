@@ -1,7 +1,11 @@
 import type { AuditFailureCode } from '../../workflows/contracts';
 
-export const WEBHOOK_EVENTS = ['audit.completed', 'audit.failed', 'audit.retried'] as const;
+/** Every event a webhook can subscribe to (the event catalog: README "Webhooks"). */
+export const WEBHOOK_EVENTS = ['audit.completed', 'audit.failed', 'audit.retried', 'site.regressed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** What a webhook created without `events` receives: the spec's three. site.regressed is opt-in. */
+export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEvent[] = ['audit.completed', 'audit.failed', 'audit.retried'];
 
 /** audit.failed (docs/decisions.md, Audit lifecycle): the final failure after all automatic retries, or a final code. */
 export function auditFailedBody(input: {

@@ -4,6 +4,7 @@ import { loadAudit } from '../audits/repository';
 import type { EventDetails } from '../../workflows/contracts';
 import { auditFailedBody, auditRetriedBody, type WebhookEvent } from './events';
 import { subscribedWebhooks } from './repository';
+import { regressedSite, regressionOf, siteRegressedBody } from '../sites/regression';
 
 /** One delivery of an event, as the emitting workflow starts it: the delivery records itself. */
 export interface PlannedDelivery {
@@ -13,6 +14,8 @@ export interface PlannedDelivery {
   webhookId: string;
   /** Where it goes: the webhook's URL, or the trigger's webhook_url override. */
   url: string;
+  /** Another event than the one planned for (site.regressed, planned with audit.completed). */
+  details?: EventDetails;
 }
 
 /**
@@ -35,11 +38,34 @@ export async function planDeliveries(
     audit.webhook_url && webhooks.length
       ? [{ webhook: webhooks[0], url: audit.webhook_url }]
       : webhooks.map((webhook) => ({ webhook, url: webhook.url }));
-  return targets.map(({ webhook, url }) => ({
+  const planned = targets.map(({ webhook, url }) => ({
     deliveryId: deliveryId(input.emissionKey, event, webhook.id),
     createdAt: input.now.toISOString(),
     webhookId: webhook.id,
     url,
+  }));
+  return event === 'audit.completed' ? [...planned, ...(await planRegression(db, audit, input))] : planned;
+}
+
+/**
+ * site.regressed, planned in the same step as audit.completed (so the audit workflow's commands
+ * stay as they were): one delivery per webhook that lists the event, never to any other.
+ */
+async function planRegression(
+  db: Db,
+  audit: NonNullable<Awaited<ReturnType<typeof loadAudit>>>,
+  input: { emissionKey: string; now: Date },
+): Promise<PlannedDelivery[]> {
+  const siteId = await regressedSite(db, audit);
+  if (!siteId) return [];
+  const event = 'site.regressed';
+  const webhooks = await subscribedWebhooks(db, { workspaceId: audit.workspace_id, mode: audit.mode }, event);
+  return webhooks.map((webhook) => ({
+    deliveryId: deliveryId(input.emissionKey, event, webhook.id),
+    createdAt: input.now.toISOString(),
+    webhookId: webhook.id,
+    url: webhook.url,
+    details: { event, siteId },
   }));
 }
 
@@ -100,6 +126,11 @@ function eventPayload(audit: NonNullable<Awaited<ReturnType<typeof loadAudit>>>,
         nextAttemptAt: new Date(details.nextAttemptAt),
         error: details.error,
       });
+    case 'site.regressed': {
+      const regression = audit.result_json === null ? null : regressionOf(audit.result_json);
+      if (!regression) throw new Error(`audit ${audit.id} did not regress`);
+      return siteRegressedBody({ siteId: details.siteId, auditId: audit.id, regression });
+    }
   }
 }
 

@@ -9,6 +9,7 @@ import { KeyAuthenticator } from '../../src/accounts/authenticator';
 import { ReadModel } from '../../src/api/read-model';
 import { assertValidAuditJson } from '../../src/audits/validate-audit';
 import { TemporalAuditScheduler } from '../../temporal/audit-scheduler';
+import { TemporalSiteSchedules } from '../../temporal/site-schedules';
 import { api, getStack, newAccount, waitForAudit } from '../support/stack';
 import { closedPort, serveSite, type LocalSite } from '../support/sites';
 
@@ -150,6 +151,7 @@ describe('audits with a live key', () => {
         stack.config.taskQueue,
         2000,
       ),
+      siteSchedules: new TemporalSiteSchedules(new Client({ connection: deadConnection }), stack.config.taskQueue),
       baseUrl: () => 'http://127.0.0.1',
       log: () => undefined,
     });

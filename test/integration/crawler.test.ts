@@ -598,6 +598,23 @@ describe('crawlSite (loopback fixtures)', function () {
         await site.close();
       }
     });
+
+    it('counts the referrers a page gains after it was crawled ("linked from N pages" exact)', async () => {
+      const site = await serve({
+        '/': { body: page('Home', ['/b', '/a']) },
+        '/a': { body: page('A', ['/b', '/c']) },
+        '/b': { body: page('B', []) },
+        '/c': { body: page('C', ['/b']) },
+      });
+      try {
+        const snap = await crawl(site.origin, 20);
+        const b = snap.pages.find((p) => p.url === `${site.origin}/b`)!;
+        assert.deepEqual(b.foundOn, [`${site.origin}/`, `${site.origin}/a`, `${site.origin}/c`]);
+        assert.equal(b.linkedFrom, 3);
+      } finally {
+        await site.close();
+      }
+    });
   });
 
   describe('a third-party host that does not resolve', () => {

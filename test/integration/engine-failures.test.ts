@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createLiveEngine } from '../../src/audits/live-engine';
 import { crawlSite } from '../../src/crawl/crawler';
-import { startWorker } from '../../processes/service';
-import { api, getStack, newAccount, startExtraApi, waitForAudit, workflowBundle } from '../support/stack';
+import { startWorker, type RunningApi } from '../../processes/service';
+import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { serveSite } from '../support/sites';
 
 describe('failure classes through the workflow (injected crawl faults)', function () {
@@ -30,8 +30,9 @@ describe('failure classes through the workflow (injected crawl faults)', functio
       workflowBundle: await workflowBundle(),
       testWebhookMockUrl: `${stack.url}/mock/webhooks`,
     });
+    let apiForQueue: RunningApi | undefined;
     try {
-      const apiForQueue = await startExtraApi({ config });
+      apiForQueue = await startExtraApi({ config });
       const account = await newAccount('pro');
       const { body } = await api('POST', '/v1/audits', {
         key: account.liveKey,
@@ -57,6 +58,7 @@ describe('failure classes through the workflow (injected crawl faults)', functio
       );
       assert.equal(failures.length, 3);
     } finally {
+      await stopExtraApi(apiForQueue);
       await worker.shutdown();
       await site.close();
     }
@@ -82,8 +84,9 @@ describe('an unexpected error in the engine', function () {
       workflowBundle: await workflowBundle(),
       testWebhookMockUrl: `${stack.url}/mock/webhooks`,
     });
+    let apiForQueue: RunningApi | undefined;
     try {
-      const apiForQueue = await startExtraApi({ config });
+      apiForQueue = await startExtraApi({ config });
       const account = await newAccount('pro');
       const { body } = await api('POST', '/v1/audits', {
         key: account.liveKey,
@@ -96,6 +99,7 @@ describe('an unexpected error in the engine', function () {
       assert.equal(failed.body.attempts, 4);
       assert.ok(!failed.body.error.message.includes('secret internals'), 'internal details stay internal');
     } finally {
+      await stopExtraApi(apiForQueue);
       await worker.shutdown();
     }
   });

@@ -1,10 +1,11 @@
+import type { RunningApi } from '../../processes/service';
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createAuditActivities, createDeliveryActivities, createReportPlanningActivities } from '../../activities';
 import { createLiveEngine } from '../../src/audits/live-engine';
 import { startTemporalWorker } from '../../temporal/worker';
 import { DeliveryWorkflow } from '../../workflows';
-import { api, getStack, newAccount, startExtraApi, waitForAudit, workflowBundle } from '../support/stack';
+import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { startReceiver, until } from '../support/receiver';
 
 describe('a test-mode re-trigger that terminates an audit while it plans its webhook deliveries', function () {
@@ -48,19 +49,21 @@ describe('a test-mode re-trigger that terminates an audit while it plans its web
       },
     });
     const customer = await startReceiver();
+    let apiForQueue: RunningApi | undefined;
     try {
-      const apiForQueue = await startExtraApi({ config });
+      apiForQueue = await startExtraApi({ config });
+      const baseUrl = apiForQueue.url;
       const account = await newAccount('pro');
       const webhook = await api('POST', '/v1/webhooks', {
         key: account.testKey,
-        baseUrl: apiForQueue.url,
+        baseUrl,
         body: { url: customer.url },
       });
       assert.equal(webhook.status, 201, webhook.text);
       const trigger = () =>
         api('POST', '/v1/audits', {
           key: account.testKey,
-          baseUrl: apiForQueue.url,
+          baseUrl,
           body: { domain: 'https://retrigger.example.com' },
         });
       const first = await trigger();
@@ -108,6 +111,7 @@ describe('a test-mode re-trigger that terminates an audit while it plans its web
       }
       assert.equal(customer.received.length, 0, 'test-mode deliveries go to the mock receiver');
     } finally {
+      await stopExtraApi(apiForQueue);
       await worker.shutdown();
       await customer.close();
     }

@@ -42,6 +42,7 @@ const CASES: readonly Case[] = [
   { site: 'broken-seo', expected: 'broken-seo' },
   { site: 'broken-sec-perf', expected: 'broken-sec-perf' },
   { site: 'accuracy', expected: 'accuracy' },
+  { site: 'aria', expected: 'aria' },
   { site: 'clean', expected: 'clean-https', https: true, port80: 'redirect' },
   { site: 'broken-https', expected: 'broken-https', https: true, port80: 'plain' },
 ];
@@ -222,6 +223,18 @@ describe('fixture sites (loopback)', function () {
             diff.length === 0,
             `${c.expected}: analyzer outcomes differ from test/fixtures/expected/${c.expected}.json:\n${diff.join('\n')}`,
           );
+        });
+
+        it('gives every finding a fingerprint of its own (docs/decisions.md, Fingerprints)', () => {
+          const seen = new Map<string, string>();
+          const clashes: string[] = [];
+          for (const f of result.findings) {
+            const prior = seen.get(f.fingerprint);
+            if (prior !== undefined)
+              clashes.push(`${f.analyzer}: "${prior}" and "${relative(server!.origin, f.evidence)}"`);
+            else seen.set(f.fingerprint, relative(server!.origin, f.evidence));
+          }
+          assert.deepEqual(clashes, [], `${c.expected}: findings sharing a fingerprint`);
         });
 
         it('scores and grades as expected', () => {

@@ -91,7 +91,9 @@ describe('npm start supervision (real processes)', function () {
       OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
       // A crawl whose result was lost with the dev server is restarted after 5 s instead of 60 s.
       AUDIT_HEARTBEAT_TIMEOUT_MS: '5000',
-      SERVICE_ROLES: 'api,worker',
+      SERVICE_ROLES: 'api,worker,reports',
+      // No browser worker here: live audits must not wait for a browser stage nobody renders.
+      BROWSER_STAGE: 'off',
     });
     const t0 = Date.now();
     const up = await healthUntil(

@@ -1,6 +1,7 @@
+import type { RunningApi } from '../../processes/service';
 import assert from 'node:assert/strict';
 import { superviseWorker, type SupervisedWorker } from '../../processes/worker-process';
-import { api, getStack, newAccount, startExtraApi, waitForAudit } from '../support/stack';
+import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit } from '../support/stack';
 import { until } from '../support/receiver';
 import { serveSlowSite } from '../support/sites';
 
@@ -22,12 +23,13 @@ describe('a worker killed mid-crawl', function () {
       TEST_WEBHOOK_MOCK_URL: `${stack.url}/mock/webhooks`,
     };
     let worker: SupervisedWorker | null = null;
+    let apiForQueue: RunningApi | undefined;
     try {
       worker = await superviseWorker(env, () => undefined);
       await worker.ready();
       // The default heartbeat time-out (AUDIT_HEARTBEAT_TIMEOUT_MS), as in production.
       assert.equal(stack.config.auditHeartbeatTimeoutMs, 10_000);
-      const apiForQueue = await startExtraApi({ config: { ...stack.config, taskQueue } });
+      apiForQueue = await startExtraApi({ config: { ...stack.config, taskQueue } });
       const account = await newAccount('pro');
       const { body } = await api('POST', '/v1/audits', {
         key: account.liveKey,
@@ -51,6 +53,7 @@ describe('a worker killed mid-crawl', function () {
       const row = await stack.db('audits').where({ id: body.audit_id }).first('attempts');
       assert.equal(row.attempts, 1, 'a lost worker is not an audit retry');
     } finally {
+      await stopExtraApi(apiForQueue);
       await worker?.stop();
       await site.close();
     }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../../src/browser/chromium';
 import { CHROMIUM_PATH } from './chromium';
 import { getStack } from './stack';
 
@@ -18,15 +19,7 @@ export const SCREENSHOT_DIR = path.join(__dirname, '..', '..', '.data', 'screens
 function browser(): Promise<Browser> {
   browserPromise ??= chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_FLAGS,
   });
   return browserPromise;
 }

@@ -1,26 +1,17 @@
+import { ensureDebianProgram } from '../../src/setup/debian-package';
 import { spawnSync } from 'node:child_process';
 
-/**
- * Prometheus's own parser checks the /metrics output. On a Debian machine where the tests run as
- * root, installs the `prometheus` package (it ships promtool) when promtool is missing.
- */
+/** Prometheus's own parser checks the /metrics output: promtool, from Debian's prometheus package. */
 export function ensurePromtool(log: (line: string) => void): boolean {
-  if (spawnSync('promtool', ['--version']).error === undefined) return true;
-  const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (root && spawnSync('apt-get', ['--version']).error === undefined) {
-    log('installing prometheus (promtool) from Debian packages…');
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const args = ['install', '-y', '-q', '--no-install-recommends', 'prometheus'];
-    let install = spawnSync('apt-get', args, { env, encoding: 'utf8' });
-    if (install.status !== 0) {
-      spawnSync('apt-get', ['update', '-q'], { env });
-      install = spawnSync('apt-get', args, { env, encoding: 'utf8' });
-    }
-    if (install.status === 0) return true;
-    log(`could not install prometheus: ${install.stderr.trim().split('\n').pop()}`);
-  }
-  log('promtool not found: install the prometheus package (the metrics format checks fail without it)');
-  return false;
+  return ensureDebianProgram(
+    {
+      present: { command: 'promtool', args: ['--version'] },
+      pkg: 'prometheus',
+      extraArgs: ['--no-install-recommends'],
+      without: 'the metrics format checks fail without it',
+    },
+    log,
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import { createAccount, createApiKey } from '../../src/accounts/repository';
 import { publishChange } from '../../src/db/change-feed';
 import { siteOfUrl } from '../../src/registrable-domain';
 import { createLiveEngine } from '../../src/audits/live-engine';
-import { startApi, startReportWorker, startWorker, type RunningApi } from '../../processes/service';
+import { startApi, startBrowserWorker, startReportWorker, startWorker, type RunningApi } from '../../processes/service';
 import type { RunningWorker } from '../../temporal/worker';
 import type { Tier } from '../../src/schemas/audit';
 import { bundleWorkflows } from '../../temporal/worker';
@@ -24,6 +24,8 @@ export interface Stack {
   service: RunningApi;
   worker: RunningWorker;
   reportWorker: RunningWorker;
+  /** Polls the browser stage's queue; its Chromium starts on the first page it renders. */
+  browserWorker: Awaited<ReturnType<typeof startBrowserWorker>>;
   url: string;
   temporalAddress: string;
 }
@@ -42,6 +44,9 @@ export const testEnv = {
   DELIVERY_TIMEOUT_MS: '1000',
   REDELIVERY_WINDOW_MS: '20000',
   PORT: '0',
+  // Rendering every fixture audit would add seconds to each live-audit test: the browser-stage tests
+  // turn it on for an API of their own (test/integration/browser-stage.test.ts).
+  BROWSER_STAGE: 'off',
 };
 
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
@@ -90,8 +95,14 @@ export function getStack(): Promise<Stack> {
       temporalAddress,
       workflowBundle: await workflowBundle(),
     });
+    const browserWorker = await startBrowserWorker({
+      config,
+      db,
+      temporalAddress,
+      workflowBundle: await workflowBundle(),
+    });
     workerState = () => worker.worker.getState() === 'RUNNING' && reportWorker.worker.getState() === 'RUNNING';
-    return { db, clock, config, service, worker, reportWorker, url: service.url, temporalAddress };
+    return { db, clock, config, service, worker, reportWorker, browserWorker, url: service.url, temporalAddress };
   })();
   return stackPromise;
 }
@@ -114,6 +125,18 @@ export async function startExtraApi(overrides: Partial<Parameters<typeof startAp
   return service;
 }
 
+/**
+ * Stops an extra API before the run ends. One started for a test's own task queue must be stopped with
+ * that queue's worker: its reconciler would otherwise go on making other tests' owed starts on a queue
+ * nobody polls any more.
+ */
+export async function stopExtraApi(service: RunningApi | undefined): Promise<void> {
+  const at = service ? extraServices.indexOf(service) : -1;
+  if (at < 0) return;
+  extraServices.splice(at, 1);
+  await service!.stop();
+}
+
 export async function stopStack(): Promise<void> {
   for (const service of extraServices.splice(0)) await service.stop();
   if (!stackPromise) return;
@@ -122,6 +145,7 @@ export async function stopStack(): Promise<void> {
   await stack.service.stop();
   await stack.worker.shutdown();
   await stack.reportWorker.shutdown();
+  await stack.browserWorker.shutdown();
   await stack.db.destroy();
 }
 

@@ -13,7 +13,8 @@ import { startTestInfrastructure } from '../support/infrastructure';
  * test/replay/histories/<label>-<name>.json. test/integration/replay.test.ts replays every file
  * against the current workflow code, so a change that would break workflows already running fails
  * the suite. Record under a new label after a patched() change, keeping the older files; never
- * re-record to make a failing replay pass.
+ * re-record to make a failing replay pass. Live audits run with the browser stage (labels from
+ * v3-browser on; needs Chromium).
  */
 const OUT_DIR = path.join(__dirname, '..', 'replay', 'histories');
 const HOME =
@@ -28,6 +29,11 @@ async function main(): Promise<void> {
   const { serveSite, closedPort } = require('../support/sites') as typeof import('../support/sites');
   const { startReceiver, until } = require('../support/receiver') as typeof import('../support/receiver');
   const { client } = (await stack.getStack()).service.temporal;
+  // Live audits go through an API with the browser stage on (the shared stack runs with it off), so
+  // their histories follow the patched browser-stage path: rendered, or cancelled with a failed attempt.
+  const { config } = await stack.getStack();
+  const browserStage = { taskQueue: `${config.taskQueue}-browser`, timeoutMs: 10 * 60_000 };
+  const auditApi = await stack.startExtraApi({ config: { ...config, browserStage } });
   const site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
   const healthy = await startReceiver(() => 200);
   // Refuses every automatic attempt; accepts once an operator redelivers.
@@ -52,7 +58,11 @@ async function main(): Promise<void> {
     const account = await stack.newAccount('pro');
     const webhook = await stack.api('POST', '/v1/webhooks', { key: account.liveKey, body: { url: webhookUrl } });
     if (webhook.status !== 201) throw new Error(webhook.text);
-    const trigger = await stack.api('POST', '/v1/audits', { key: account.liveKey, body: { domain } });
+    const trigger = await stack.api('POST', '/v1/audits', {
+      key: account.liveKey,
+      body: { domain },
+      baseUrl: auditApi.url,
+    });
     if (trigger.status !== 202) throw new Error(trigger.text);
     return { auditId: trigger.body.audit_id, key: account.liveKey };
   };

@@ -95,7 +95,13 @@ describe('tier table', () => {
     assert.equal(DEFAULT_ENTERPRISE_QUOTA, 1000);
     assert.deepEqual(BURST_LIMIT, { limit: 10, windowSeconds: 60 });
     assert.deepEqual(RETRIEVAL_LIMIT, { limit: 100, windowSeconds: 60 });
-    assert.deepEqual(FEATURE_MIN_TIER, { webhooks: 'pro', pdf_reports: 'pro', branding: 'pro', ip_allowlists: 'team' });
+    assert.deepEqual(FEATURE_MIN_TIER, {
+      webhooks: 'pro',
+      pdf_reports: 'pro',
+      branding: 'pro',
+      ip_allowlists: 'team',
+      sites: 'pro',
+    });
   });
 
   it('orders every pair of tiers', () => {

@@ -85,6 +85,7 @@ describe('assembleAuditJson', () => {
     ]);
     assert.deepEqual(Object.keys(audit.findings[0]!), [
       'id',
+      'fingerprint',
       'analyzer',
       'category',
       'severity',

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { isBrowserAnalyzerCode } from '../../src/analyzers/browser-analyzers';
 import { ANALYZER_CODES } from '../../src/analyzers/catalog';
 import { scoreAudit } from '../../src/analyzers/scoring';
 import { syntheticAudit, SYNTHETIC_MAX_LISTED_PAGES } from '../../src/audits/synthetic';
 import { syntheticInput } from '../support/synthetic-input';
+import { findingFingerprint } from '../../src/monitoring/fingerprint';
 import { auditJsonSchema, TIERS, type Tier } from '../../src/schemas/audit';
 
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -49,7 +51,8 @@ describe('synthetic test-mode audits', () => {
         audit.analyzers.map((a) => a.code),
         [...ANALYZER_CODES],
       );
-      const { categories, score, grade } = scoreAudit(audit.analyzers);
+      // With the browser stage's lab score, as anyone recomputing from the JSON would.
+      const { categories, score, grade } = scoreAudit(audit.analyzers, audit.browser?.performance_score ?? null);
       assert.deepEqual(audit.categories, categories);
       assert.equal(audit.score, score);
       assert.equal(audit.grade, grade);
@@ -82,14 +85,41 @@ describe('synthetic test-mode audits', () => {
     }
   });
 
-  it('gives the same findings, analyzers and score at every tier', () => {
+  it('gives the same HTML findings and analyzers at every tier; the browser stage samples by tier', () => {
     const free = syntheticAudit(input('https://acme.io', { tier: 'free' }));
+    const html = (a: typeof free) => ({
+      findings: a.findings.filter((f) => !isBrowserAnalyzerCode(f.analyzer)),
+      analyzers: a.analyzers.filter((r) => !isBrowserAnalyzerCode(r.code)),
+    });
     for (const tier of ['pro', 'team', 'enterprise'] as const) {
       const other = syntheticAudit(input('https://acme.io', { tier }));
-      assert.deepEqual(other.findings, free.findings);
-      assert.deepEqual(other.analyzers, free.analyzers);
-      assert.equal(other.score, free.score);
+      assert.deepEqual(html(other), html(free));
+      // A page sampled at both tiers measures the same.
+      assert.deepEqual(other.browser!.pages[0], free.browser!.pages[0]);
+      assert.ok(other.browser!.pages.length >= free.browser!.pages.length);
     }
+  });
+
+  it("gives every finding of an audit a fingerprint of its own, the real analyzers' subjects, for many domains and every tier", () => {
+    let multi = 0;
+    let withSubject = 0;
+    for (const domain of DOMAINS.slice(0, 60)) {
+      for (const tier of TIERS) {
+        const a = syntheticAudit(input(domain, { tier }));
+        const fps = a.findings.map((f) => f.fingerprint);
+        assert.equal(new Set(fps).size, fps.length, `${domain} at ${tier}: findings sharing a fingerprint`);
+        const codes = a.findings.map((f) => f.analyzer);
+        if (new Set(codes).size < codes.length) multi++;
+        // An element's finding is named as the real analyzer names it (the same function), not by the site.
+        for (const f of a.findings.filter((x) => x.analyzer === 'A11Y_IMG_ALT_MISSING')) {
+          const src = /src="([^"]+)"/.exec(f.evidence)![1]!;
+          assert.equal(f.fingerprint, findingFingerprint('A11Y_IMG_ALT_MISSING', `img src=${src}`));
+          withSubject++;
+        }
+      }
+    }
+    assert.ok(multi > 0, 'some audits have several findings of one analyzer (the browser stage levels)');
+    assert.ok(withSubject > 0, 'some audits have an image without alt');
   });
 
   it('differs between domains and between workspaces', () => {

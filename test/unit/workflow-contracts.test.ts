@@ -56,7 +56,11 @@ describe('workflows/contracts', function () {
   it('is how code outside workflows/ names workflow types and signals (no string literals)', function () {
     const names = [...Object.keys(workflows), redeliverSignal.name];
     const literal = new RegExp(`['"\`](${names.join('|')})['"\`]`);
-    const offending = OUTSIDE_WORKFLOWS.flatMap((dir) => listTs(path.join(ROOT, dir))).flatMap((file) =>
+    // Generated client types name the OpenAPI operations (`redeliver` among them), never a workflow.
+    const sources = OUTSIDE_WORKFLOWS.flatMap((dir) => listTs(path.join(ROOT, dir))).filter(
+      (f) => !f.endsWith('.gen.ts'),
+    );
+    const offending = sources.flatMap((file) =>
       fs
         .readFileSync(file, 'utf8')
         .split('\n')

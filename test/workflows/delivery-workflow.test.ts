@@ -31,17 +31,17 @@ describe('DeliveryWorkflow', function () {
         taskQueue,
         args: [input],
       });
-      await stubs.waitForCalls('attemptDelivery', 1);
+      await stubs.waitForCalls('attemptDeliveryOnce', 1);
       await handle.signal(redeliverSignal);
       return handle.result();
     });
 
     assert.deepEqual(result, { delivered: true, attempts: 2 });
     assert.deepEqual(
-      stubs.inputsOf('attemptDelivery').map((call) => [call.attempt, call.trigger, call.nextDelayMs]),
+      stubs.attempts().map((call) => [call.attempt, call.trigger, call.nextDelayMs, call.local]),
       [
-        [1, 'automatic', 600_000],
-        [2, 'manual', 600_000],
+        [1, 'automatic', 600_000, true],
+        [2, 'manual', 600_000, false],
       ],
     );
     assert.deepEqual(
@@ -72,14 +72,93 @@ describe('DeliveryWorkflow', function () {
 
     assert.deepEqual(result, { delivered: false, attempts: 3 });
     assert.deepEqual(
-      stubs.inputsOf('attemptDelivery').map((call) => [call.attempt, call.trigger, call.nextDelayMs]),
+      stubs.attempts().map((call) => [call.attempt, call.trigger, call.nextDelayMs, call.local]),
       [
-        [1, 'automatic', 50],
-        [2, 'automatic', null],
-        [3, 'manual', null],
+        [1, 'automatic', 50, true],
+        [2, 'automatic', null, false],
+        [3, 'manual', null, false],
       ],
     );
     assert.deepEqual(stubs.inputsOf('markDeliveryFailed'), [{ deliveryId: input.deliveryId }]);
+  });
+
+  it('makes the first attempt in its first workflow task, without an activity task', async () => {
+    const stubs = new ActivityStubs();
+    const input = deliveryInput({ retryDelaysMs: [600_000] });
+    const env = await workflowTestEnvironment();
+
+    const { result, history } = await withWorker(stubs.activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(DeliveryWorkflow, {
+        workflowId: input.deliveryId,
+        taskQueue,
+        args: [input],
+      });
+      return { result: await handle.result(), history: await handle.fetchHistory() };
+    });
+
+    assert.deepEqual(result, { delivered: true, attempts: 1 });
+    assert.deepEqual(
+      stubs.attempts().map((call) => [call.attempt, call.trigger, call.local]),
+      [[1, 'automatic', true]],
+    );
+    const events = history.events ?? [];
+    assert.equal(events.filter((e) => e.activityTaskScheduledEventAttributes).length, 0, 'no activity task');
+    assert.equal(events.filter((e) => e.workflowTaskCompletedEventAttributes).length, 1, 'one workflow task');
+  });
+
+  it('makes the first attempt again as an activity when the local one could not finish', async () => {
+    const stubs = new ActivityStubs({
+      attemptDeliveryOnce: async () => {
+        throw new Error('connection terminated unexpectedly');
+      },
+    });
+    const input = deliveryInput({ retryDelaysMs: [600_000] });
+    const env = await workflowTestEnvironment();
+
+    const result = await withWorker(stubs.activities, async (taskQueue) =>
+      env.client.workflow.execute(DeliveryWorkflow, { workflowId: input.deliveryId, taskQueue, args: [input] }),
+    );
+
+    assert.deepEqual(result, { delivered: true, attempts: 1 });
+    assert.deepEqual(
+      stubs.attempts().map((call) => [call.attempt, call.trigger, call.nextDelayMs, call.local]),
+      [
+        [1, 'automatic', 600_000, true],
+        [1, 'automatic', 600_000, false],
+      ],
+    );
+  });
+
+  it('stores, and never resends, a local first attempt whose POST went out but could not be stored', async () => {
+    const unrecorded = {
+      deliveryId: 'dlv_x',
+      attempt: 1,
+      trigger: 'automatic' as const,
+      startedAt: new Date().toISOString(),
+      durationMs: 12,
+      statusCode: 200,
+      errorClass: null,
+      errorMessage: null,
+      excerpt: 'ok',
+      nextAttemptAt: null,
+    };
+    const stubs = new ActivityStubs({
+      attemptDeliveryOnce: async () => ({ delivered: true, stop: false, unrecorded }),
+    });
+    const input = deliveryInput({ retryDelaysMs: [600_000] });
+    const env = await workflowTestEnvironment();
+
+    const result = await withWorker(stubs.activities, async (taskQueue) =>
+      env.client.workflow.execute(DeliveryWorkflow, { workflowId: input.deliveryId, taskQueue, args: [input] }),
+    );
+
+    assert.deepEqual(result, { delivered: true, attempts: 1 });
+    assert.deepEqual(
+      stubs.attempts().map((call) => call.local),
+      [true],
+      'one POST: the local attempt',
+    );
+    assert.deepEqual(stubs.inputsOf('recordDeliveryAttempt'), [unrecorded]);
   });
 });
 

@@ -15,6 +15,11 @@ export interface AuditWorkflowInput {
   delivery: { retryDelaysMs: number[]; redeliveryWindowMs: number; timeoutMs: number };
   /** Task queue of the report workers (PDF renders run apart from crawls). */
   reportTaskQueue: string;
+  /**
+   * Live audits' browser stage: the browser workers' task queue and the longest wait for it. Absent
+   * when it is turned off, and in workflows started before it existed.
+   */
+  browserStage?: { taskQueue: string; timeoutMs: number };
 }
 
 /** Audit lifecycle as projected to Postgres and to the AuditStatus search attribute. */

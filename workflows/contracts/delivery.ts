@@ -11,7 +11,9 @@ export type EventDetails =
       maxRetries: number;
       nextAttemptAt: string;
       error: { code: AuditFailureCode; message: string };
-    };
+    }
+  /** Planned beside audit.completed when the audit of a monitored site regressed (opt-in event). */
+  | { event: 'site.regressed'; siteId: string };
 
 /** Arguments of DeliveryWorkflow, started by AuditWorkflow for each planned delivery. */
 export interface DeliveryWorkflowInput {

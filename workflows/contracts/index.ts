@@ -8,3 +8,4 @@ export * from './report';
 export * from './retry-policies';
 export * from './schedules';
 export * from './search-attributes';
+export * from './sites';

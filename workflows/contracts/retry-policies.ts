@@ -24,6 +24,12 @@ export const AUDIT_RUN_RETRY: RetryPolicy = {
   nonRetryableErrorTypes: [...AUDIT_FAILURE_CODES],
 };
 
+/**
+ * The browser stage: a lost browser worker or a crash is retried without limit; the activity's
+ * schedule-to-close bound (BROWSER_STAGE_TIMEOUT_MS) ends the wait, and the audit completes without it.
+ */
+export const BROWSER_STAGE_RETRY: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds' };
+
 /** One webhook POST: a non-2xx answer is an outcome, not an error; a lost worker or database is retried without limit. */
 export const DELIVERY_ATTEMPT_RETRY: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds' };
 

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { systemClock } from '../../clock';
 import { createAccount, setAccountTier } from '../../accounts/repository';
 import { accountUsage } from '../../accounts/usage';
+import { applySiteLimit } from '../../sites/tier-limits';
+import type { Db } from '../../db/knex';
 import type { Tier } from '../../schemas/audit';
 import { countOption, tierOption } from '../options';
 import { run } from '../run';
@@ -50,16 +52,16 @@ export function registerAccountCommands(program: Command): void {
           customQuota: opts.quota,
           now,
         });
-        const usage = await accountUsage(db, opts.account, now);
-        const json = {
-          ...changed,
-          audits_limit: usage.limit,
-          audits_used: usage.used,
-          audits_remaining: usage.remaining,
-        };
+        const { sites, usage } = await afterTierChange(db, opts.account, opts.tier, now);
         return {
-          json,
-          text: `Account ${changed.account_id}: ${changed.previous_tier} → ${changed.tier} (${changed.change}); ${usage.remaining} of ${usage.limit} audits left this period.`,
+          json: {
+            ...changed,
+            audits_limit: usage.limit,
+            audits_used: usage.used,
+            audits_remaining: usage.remaining,
+            ...sites.json,
+          },
+          text: `Account ${changed.account_id}: ${changed.previous_tier} → ${changed.tier} (${changed.change}); ${usage.remaining} of ${usage.limit} audits left this period.${sites.text}`,
         };
       }),
     );
@@ -86,4 +88,15 @@ export function registerAccountCommands(program: Command): void {
         };
       }),
     );
+}
+
+/** After a tier change: sites over the new limit pause, and resume on an upgrade (README "Monitoring"); the usage now. */
+async function afterTierChange(db: Db, accountId: string, tier: Tier, now: Date) {
+  const { paused, resumed } = await db.transaction((trx) => applySiteLimit(trx, { accountId, tier, now }));
+  const changed = paused.length || resumed.length;
+  const sites = {
+    json: { sites_paused: paused, sites_resumed: resumed },
+    text: changed ? ` Sites paused over the limit: ${paused.length}; resumed: ${resumed.length}.` : '',
+  };
+  return { sites, usage: await accountUsage(db, accountId, now) };
 }

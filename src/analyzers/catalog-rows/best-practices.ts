@@ -23,4 +23,11 @@ export const BEST_PRACTICES_ROWS = [
     'When an address that does not exist answers 200, or the error page is nearly empty, search engines index junk URLs and lost visitors get no help.',
     'Answer unknown URLs with status 404 and a helpful error page (a search box and links to the main sections).',
   ],
+  [
+    'BP_CONSOLE_ERRORS',
+    'M',
+    'JavaScript errors while loading',
+    'Errors logged while the page loads usually mean something is broken for visitors: a feature that does not work, a missing resource or a failing third-party script.',
+    'Open the browser console on the listed pages, fix the errors reported there (uncaught exceptions, failed requests), and remove scripts that are no longer needed.',
+  ],
 ] as const satisfies readonly CatalogRow[];

@@ -44,4 +44,32 @@ export const PERFORMANCE_ROWS = [
     'Without explicit dimensions the browser cannot reserve space for an image, so the content jumps as images load (layout shift, CLS).',
     'Set `width` and `height` attributes on every `<img>` (CSS can still scale it), or give it a CSS `aspect-ratio`.',
   ],
+  [
+    'PERF_LCP_SLOW',
+    'H',
+    'Slow Largest Contentful Paint (lab)',
+    'Largest Contentful Paint is when the main content (the hero image or headline) appears; over 2.5 s on a mid-range phone visitors see a blank or half-built page, and it is one of the Core Web Vitals Google uses in ranking.',
+    'Serve the LCP image or text early: preload the hero image, compress and size it, avoid lazy-loading it, cut render-blocking CSS and JavaScript, and speed up the server response.',
+  ],
+  [
+    'PERF_CLS_HIGH',
+    'M',
+    'Layout shifts while loading (CLS)',
+    'Content that jumps while the page loads makes people lose their place or tap the wrong thing; Cumulative Layout Shift over 0.1 fails the Core Web Vitals.',
+    'Reserve space for images, embeds and ads (width/height or aspect-ratio), do not insert content above existing content, and use `font-display: optional` or matched fallback fonts.',
+  ],
+  [
+    'PERF_TBT_HIGH',
+    'M',
+    'Main thread blocked by JavaScript (TBT)',
+    'Total Blocking Time adds up the long JavaScript tasks during load; while they run the page cannot respond to taps and typing, which feels frozen.',
+    'Remove or defer unused JavaScript, split long tasks, load third-party scripts after the page is interactive, and move heavy work to a web worker.',
+  ],
+  [
+    'PERF_FCP_SLOW',
+    'L',
+    'Slow First Contentful Paint (lab)',
+    'First Contentful Paint is when anything first appears; a late first paint tells visitors nothing is happening, and many leave.',
+    'Shorten the server response, inline the critical CSS, defer scripts in the head, and preload the web fonts used above the fold.',
+  ],
 ] as const satisfies readonly CatalogRow[];

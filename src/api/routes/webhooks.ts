@@ -7,7 +7,7 @@ import { presentDelivery, presentRedeliveryRequested } from '../../presenters/de
 import { presentPage } from '../../presenters/page';
 import { presentCreatedWebhook, presentWebhook } from '../../presenters/webhooks';
 import { createWebhookBodySchema, pageQuerySchema, type CreateWebhookBody, type PageQuery } from '../../schemas/api';
-import { WEBHOOK_EVENTS } from '../../webhooks/events';
+import { DEFAULT_WEBHOOK_EVENTS } from '../../webhooks/events';
 import {
   deleteWebhook,
   findDelivery,
@@ -51,7 +51,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
       workspace_id: scope.workspaceId,
       mode: scope.mode,
       url,
-      events: body.events ?? [...WEBHOOK_EVENTS],
+      events: body.events ?? [...DEFAULT_WEBHOOK_EVENTS],
       secret: body.secret ?? generateWebhookSecret(),
       created_at: deps.clock.now(),
     };

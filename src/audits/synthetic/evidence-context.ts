@@ -1,3 +1,6 @@
+import { isTag } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+import { elementSubject, resourceSubject } from '../../analyzers/subject';
 import type { AnalyzerCode } from '../../analyzers/catalog';
 import type { FindingDraft } from '../../analyzers/types';
 import type { Rng } from './rng';
@@ -23,3 +26,15 @@ export const everywhere = (ctx: EvidenceContext) => (ctx.sitewide ? ' This appli
 
 /** Part of the catalog's evidence (one category's file); evidence.ts checks that every code has one. */
 export type EvidenceByCode = Partial<Record<AnalyzerCode, EvidenceFn>>;
+
+/**
+ * A synthetic finding's subject, by the real analyzers' function (docs/decisions.md, Fingerprints):
+ * the identity of the element its markup evidence shows, so synthetic and real findings name
+ * subjects alike.
+ */
+export function markupSubject(html: string, domain: string): string {
+  const el = parseDocument(html).children.find(isTag);
+  return el ? elementSubject(el, `${domain}/`) : '';
+}
+
+export { resourceSubject };

@@ -72,18 +72,21 @@ export const SECURITY_EVIDENCE = {
           {
             message: `HSTS max-age is 15768000 (182.5 days), under the recommended one year.${everywhere(ctx)}`,
             evidence: 'Strict-Transport-Security: max-age=15768000',
+            subject: 'max-age under 1 year',
           },
         ]
       : [
           {
             message: `HSTS max-age is 86400 (1 days), under the 6-month minimum.${everywhere(ctx)}`,
             evidence: 'Strict-Transport-Security: max-age=86400; includeSubDomains',
+            subject: 'max-age under 6 months',
           },
         ],
   SEC_CSP_MISSING: (ctx) => [
     {
       message: `No Content-Security-Policy header or <meta http-equiv="Content-Security-Policy">.${everywhere(ctx)}`,
       evidence: 'Content-Security-Policy: (absent)',
+      subject: 'absent',
     },
   ],
   SEC_CSP_UNSAFE: (ctx) => [
@@ -91,16 +94,22 @@ export const SECURITY_EVIDENCE = {
       message: `The policy allows 'unsafe-inline' scripts and sets no object-src.${everywhere(ctx)}`,
       evidence:
         "Content-Security-Policy: default-src 'self'; script-src 'self' 'unsafe-inline' https://www.googletagmanager.com; img-src 'self' data: https:",
+      subject: 'script-src',
     },
   ],
   SEC_CLICKJACKING: (ctx) => [
     {
       message: `Neither X-Frame-Options nor a CSP frame-ancestors directive stops other sites from framing this page.${everywhere(ctx)}`,
       evidence: 'X-Frame-Options: (absent); no CSP frame-ancestors directive',
+      subject: 'unrestricted',
     },
   ],
   SEC_XCTO_MISSING: (ctx) => [
-    { message: `No X-Content-Type-Options header.${everywhere(ctx)}`, evidence: 'X-Content-Type-Options: (absent)' },
+    {
+      message: `No X-Content-Type-Options header.${everywhere(ctx)}`,
+      evidence: 'X-Content-Type-Options: (absent)',
+      subject: 'absent',
+    },
   ],
   SEC_REFERRER_POLICY_UNSAFE: (ctx) => {
     const policy = ctx.rng.pick(['no-referrer-when-downgrade', 'unsafe-url']);
@@ -108,6 +117,7 @@ export const SECURITY_EVIDENCE = {
       {
         message: `Referrer policy "${policy}" sends this site's addresses to other sites.${everywhere(ctx)}`,
         evidence: `Referrer-Policy: ${policy}`,
+        subject: policy,
       },
     ];
   },
@@ -118,6 +128,7 @@ export const SECURITY_EVIDENCE = {
         message: `Cookie ${cookie} is set without the Secure and HttpOnly attributes.`,
         evidence: `Set-Cookie: ${cookie}=…; path=/`,
         urls: [`${domain}/login`],
+        subject: `${cookie} secure`,
       },
     ];
   },
@@ -129,20 +140,23 @@ export const SECURITY_EVIDENCE = {
       urls: [`${domain}/api/me`],
     },
   ],
-  SEC_SRI_MISSING: (ctx) => [
-    {
-      message: `External script loaded without an integrity attribute.${everywhere(ctx)}`,
-      evidence: ctx.rng.pick([
-        '<script src="https://cdn.jsdelivr.net/npm/jquery@3.7.1/dist/jquery.min.js"></script>',
-        '<script src="https://unpkg.com/alpinejs@3.14.1/dist/cdn.min.js" defer></script>',
-        '<script src="https://cdnjs.cloudflare.com/ajax/libs/lodash.js/4.17.21/lodash.min.js"></script>',
-      ]),
-    },
-  ],
+  SEC_SRI_MISSING: (ctx) => {
+    const evidence = ctx.rng.pick([
+      '<script src="https://cdn.jsdelivr.net/npm/jquery@3.7.1/dist/jquery.min.js"></script>',
+      '<script src="https://unpkg.com/alpinejs@3.14.1/dist/cdn.min.js" defer></script>',
+      '<script src="https://cdnjs.cloudflare.com/ajax/libs/lodash.js/4.17.21/lodash.min.js"></script>',
+    ]);
+    // The real analyzer's subject is the script's address.
+    const src = /src="([^"]+)"/.exec(evidence)![1]!;
+    return [
+      { message: `External script loaded without an integrity attribute.${everywhere(ctx)}`, evidence, subject: src },
+    ];
+  },
   SEC_MIXED_CONTENT: ({ site }) => [
     {
       message: 'HTTPS page loads an image over http://.',
       evidence: `<img src="http://${site.host}/images/hero.jpg" alt="">`,
+      subject: `img http://${site.host}/images/hero.jpg`,
     },
   ],
   SEC_VERSION_DISCLOSURE: (ctx) => {
@@ -158,6 +172,7 @@ export const SECURITY_EVIDENCE = {
       {
         message: `${name === 'Server' ? 'The Server header names the software version.' : 'The X-Powered-By header discloses the technology stack.'}${everywhere(ctx)}`,
         evidence: header,
+        subject: name.toLowerCase(),
       },
     ];
   },

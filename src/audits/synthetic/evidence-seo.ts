@@ -1,8 +1,10 @@
-import type { EvidenceByCode } from './evidence-context';
+import { markupSubject, resourceSubject, type EvidenceByCode } from './evidence-context';
 
 /** What the SEO analyzers of the synthetic site report when they warn or fail. */
 export const SEO_EVIDENCE = {
-  SEO_HTTP_STATUS_ERROR: () => [{ message: 'The page answers HTTP 404 (Not Found).', evidence: 'HTTP 404 Not Found' }],
+  SEO_HTTP_STATUS_ERROR: () => [
+    { message: 'The page answers HTTP 404 (Not Found).', evidence: 'HTTP 404 Not Found', subject: 'HTTP 404' },
+  ],
   SEO_NOINDEX: (ctx) =>
     ctx.status === 'fail'
       ? [
@@ -11,12 +13,14 @@ export const SEO_EVIDENCE = {
               'The home page is excluded from search results: a <meta name="robots"> tag tells search engines not to index this page.',
             evidence: '<meta name="robots" content="noindex, nofollow">',
             urls: [`${ctx.domain}/`],
+            subject: 'home meta robots',
           },
         ]
       : [
           {
             message: 'A <meta name="robots"> tag tells search engines not to index this page.',
             evidence: '<meta name="robots" content="noindex">',
+            subject: 'meta robots',
           },
         ],
   SEO_ROBOTS_BLOCKED: ({ domain }) => [
@@ -24,6 +28,7 @@ export const SEO_EVIDENCE = {
       message: 'robots.txt disallows /blog/, which the home page links to.',
       evidence: 'User-agent: *\nDisallow: /blog/',
       urls: [`${domain}/blog`],
+      subject: 'linked disallow: /blog/',
     },
   ],
   SEO_ROBOTS_TXT_INVALID: ({ domain, rng }) => [
@@ -32,6 +37,7 @@ export const SEO_EVIDENCE = {
           message: 'robots.txt has a line search engines cannot parse.',
           evidence: 'line 7: "Dissallow: /admin" (unknown directive)',
           urls: [`${domain}/robots.txt`],
+          subject: 'unparsable lines',
         }
       : {
           message: 'robots.txt answers with a server error, so search engines may stop crawling.',
@@ -45,20 +51,38 @@ export const SEO_EVIDENCE = {
           message: 'No XML sitemap was found.',
           evidence: 'GET /sitemap.xml → HTTP 404; no Sitemap: line in robots.txt',
           urls: [`${domain}/sitemap.xml`],
+          subject: 'no valid sitemap',
         }
       : {
           message: 'The sitemap lists URLs that redirect.',
           evidence: `<loc>${domain.replace(/^https:/, 'http:')}/about</loc> → 301`,
           urls: [`${domain}/sitemap.xml`],
+          subject: 'entries status',
         },
   ],
-  SEO_TITLE_MISSING: () => [{ message: 'The page title is empty.', evidence: '<title></title>' }],
+  SEO_TITLE_MISSING: () => [{ message: 'The page title is empty.', evidence: '<title></title>', subject: 'empty' }],
   SEO_TITLE_DUPLICATE: (ctx) =>
     ctx.status === 'warn'
-      ? [{ message: 'The same title is used on several pages.', evidence: `<title>${ctx.site.name}</title>` }]
-      : [{ message: 'The title is shorter than 30 characters.', evidence: `<title>${ctx.site.name} | Home</title>` }],
+      ? [
+          {
+            message: 'The same title is used on several pages.',
+            evidence: `<title>${ctx.site.name}</title>`,
+            subject: `duplicate ${ctx.site.name}`,
+          },
+        ]
+      : [
+          {
+            message: 'The title is shorter than 30 characters.',
+            evidence: `<title>${ctx.site.name} | Home</title>`,
+            subject: `short ${ctx.site.name} | Home`,
+          },
+        ],
   SEO_META_DESC_MISSING: () => [
-    { message: 'The page has no meta description.', evidence: '(no <meta name="description"> element)' },
+    {
+      message: 'The page has no meta description.',
+      evidence: '(no <meta name="description"> element)',
+      subject: 'missing',
+    },
   ],
   SEO_H1_MISSING: (ctx) =>
     ctx.status === 'warn'
@@ -66,51 +90,58 @@ export const SEO_EVIDENCE = {
           {
             message: 'The page has 2 <h1> headings instead of one.',
             evidence: `<h1 class="logo">${ctx.site.name}</h1> | <h1>Welcome</h1>`,
+            subject: 'several',
           },
         ]
-      : [{ message: 'The page has no <h1> heading.', evidence: '(no <h1> element)' }],
+      : [{ message: 'The page has no <h1> heading.', evidence: '(no <h1> element)', subject: 'missing' }],
   SEO_CANONICAL_INVALID: () => [
     {
       message: 'The canonical link is relative and points to the home page.',
       evidence: '<link rel="canonical" href="/">',
+      subject: 'relative /',
     },
   ],
   SEO_HREFLANG_INVALID: ({ domain }) => [
     {
       message: 'hreflang "en-UK" is not a valid code (the region of the United Kingdom is GB).',
       evidence: `<link rel="alternate" hreflang="en-UK" href="${domain}/en/">`,
+      subject: 'invalid en-uk',
     },
   ],
   SEO_BROKEN_LINK: ({ domain }) => [
     {
       message: 'A link points to a page that answers HTTP 404.',
       evidence: `<a href="/careers/open-roles">View open roles</a> → ${domain}/careers/open-roles: HTTP 404`,
+      subject: resourceSubject(`${domain}/careers/open-roles`, domain),
     },
   ],
   SEO_REDIRECT_CHAIN: ({ site }) => [
     {
       message: 'A link goes through 2 redirects before reaching the page.',
       evidence: `http://${site.host}/blog → https://${site.host}/blog → https://${site.host}/blog/`,
+      subject: `http://${site.host}/blog`,
     },
   ],
-  SEO_LINK_TEXT_GENERIC: (ctx) => [
-    {
-      message: 'A link uses generic text.',
-      evidence: `<a href="${ctx.rng.pick(['/blog', '/features', '/customers'])}" class="more">${ctx.rng.pick(['Read more', 'Click here', 'Learn more'])}</a>`,
-    },
-  ],
-  SEO_ANCHOR_NOT_CRAWLABLE: () => [
-    {
-      message: 'An anchor uses a javascript: URL, which crawlers cannot follow.',
-      evidence: '<a href="javascript:void(0)" class="nav-toggle">Products</a>',
-    },
-  ],
-  SEO_STRUCTURED_DATA_INVALID: ({ site }) => [
-    {
-      message: 'A JSON-LD block has no @type.',
-      evidence: `<script type="application/ld+json">{"@context":"https://schema.org","name":"${site.name}","url":"https://${site.host}/"}</script>`,
-    },
-  ],
+  SEO_LINK_TEXT_GENERIC: (ctx) => {
+    const evidence = `<a href="${ctx.rng.pick(['/blog', '/features', '/customers'])}" class="more">${ctx.rng.pick(['Read more', 'Click here', 'Learn more'])}</a>`;
+    return [{ message: 'A link uses generic text.', evidence, subject: markupSubject(evidence, ctx.domain) }];
+  },
+  SEO_ANCHOR_NOT_CRAWLABLE: ({ domain }) => {
+    const evidence = '<a href="javascript:void(0)" class="nav-toggle">Products</a>';
+    return [
+      {
+        message: 'An anchor uses a javascript: URL, which crawlers cannot follow.',
+        evidence,
+        subject: markupSubject(evidence, domain),
+      },
+    ];
+  },
+  SEO_STRUCTURED_DATA_INVALID: ({ domain, site }) => {
+    const evidence = `<script type="application/ld+json">{"@context":"https://schema.org","name":"${site.name}","url":"https://${site.host}/"}</script>`;
+    return [
+      { message: 'A JSON-LD block has no @type.', evidence, subject: `no @type ${markupSubject(evidence, domain)}` },
+    ];
+  },
   SEO_LLMS_TXT: ({ domain }) => [
     { message: 'No /llms.txt file is published.', evidence: 'GET /llms.txt → HTTP 404', urls: [`${domain}/llms.txt`] },
   ],

@@ -1,4 +1,4 @@
-import type { AnalyzerCode } from '../../analyzers/catalog';
+import type { HtmlAnalyzerCode } from '../../analyzers/browser-analyzers';
 import type { EvidenceFn } from './evidence-context';
 import { DNS_EMAIL_EVIDENCE } from './evidence-dns-email';
 import { PAGE_QUALITY_EVIDENCE } from './evidence-page-quality';
@@ -10,7 +10,7 @@ import { SEO_EVIDENCE } from './evidence-seo';
  * way the real analyzers write theirs, with names, hosts and numbers drawn from the site. One file
  * per category; the type makes a missing analyzer a compile error.
  */
-export const EVIDENCE: Readonly<Record<AnalyzerCode, EvidenceFn>> = {
+export const EVIDENCE: Readonly<Record<HtmlAnalyzerCode, EvidenceFn>> = {
   ...SECURITY_EVIDENCE,
   ...DNS_EMAIL_EVIDENCE,
   ...SEO_EVIDENCE,

@@ -1,11 +1,13 @@
 import { TIER_RULES } from '../../accounts/tiers';
-import { CATALOG, type AnalyzerCode } from '../../analyzers/catalog';
+import { mergeBrowserStage } from '../../analyzers/browser-stage';
+import type { AnalyzerCode } from '../../analyzers/catalog';
 import { FindingIdAllocator, makeAnalyzerResult, makeFinding } from '../../analyzers/findings';
 import type { AnalyzerResult, AuditJson, Finding, Tier } from '../../schemas/audit';
 import { assembleAuditJson } from '../assemble';
 import { EVIDENCE } from './evidence';
 import { OUTCOME_RATES } from './outcome-rates';
-import { drawOutcomes, type Outcome } from './outcomes';
+import { syntheticBrowserStage } from './browser';
+import { drawOutcomes, HTML_CATALOG, type Outcome } from './outcomes';
 import { crawlDurationMs, crawledPages } from './pages';
 import { seededStreams, type RngStreams } from './rng';
 import { buildSite, SYNTHETIC_MAX_LISTED_PAGES, type Site } from './site';
@@ -16,8 +18,9 @@ export { SYNTHETIC_MAX_LISTED_PAGES } from './site';
  * Test-mode audits: realistic, deterministic, and free of network access. Everything is drawn from
  * seeded PRNG streams (rng.ts), so the same test key and domain give the same findings, analyzers
  * and score on every run. The tier changes only how many pages the crawl reports, not what was
- * found, because the same audit id can be asked at several tiers. The whole catalog runs; the score
- * comes from the real scoring module.
+ * found, because the same audit id can be asked at several tiers — except the browser stage, which
+ * samples as many pages as the tier does (a page sampled at two tiers measures the same). The whole
+ * catalog runs; findings and the score come from the real analyzers' merge and scoring modules.
  */
 
 export interface SyntheticAuditInput {
@@ -44,7 +47,7 @@ export function syntheticAudit(input: SyntheticAuditInput): AuditJson {
   const outcomes = drawOutcomes(input.domain, site, stream);
   const { analyzers, findings, affectedBy } = analyzerResults(input.domain, site, outcomes, pool, stream);
 
-  return assembleAuditJson({
+  const assembled = assembleAuditJson({
     auditId: input.auditId,
     domain: input.domain,
     mode: 'test',
@@ -59,6 +62,15 @@ export function syntheticAudit(input: SyntheticAuditInput): AuditJson {
     analyzers,
     findings,
   });
+  const stage = syntheticBrowserStage({
+    site,
+    tier: input.tier,
+    listed,
+    broken: affectedBy.get('SEO_HTTP_STATUS_ERROR') ?? new Set(),
+    unsizedImages: affectedBy.get('PERF_IMG_UNSIZED') ?? new Set(),
+    stream,
+  });
+  return mergeBrowserStage(assembled, stage);
 }
 
 interface AnalyzerResults {
@@ -78,7 +90,7 @@ function analyzerResults(
 ): AnalyzerResults {
   const ids = new FindingIdAllocator();
   const results: AnalyzerResults = { analyzers: [], findings: [], affectedBy: new Map() };
-  for (const entry of CATALOG) {
+  for (const entry of HTML_CATALOG) {
     const o = outcomes.get(entry.code)!;
     const rates = OUTCOME_RATES[entry.code];
     // Page checks: score is the share of pages passing, a warning counting half (as perPage does).

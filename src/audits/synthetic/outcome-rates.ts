@@ -1,4 +1,4 @@
-import type { AnalyzerCode } from '../../analyzers/catalog';
+import type { HtmlAnalyzerCode } from '../../analyzers/browser-analyzers';
 
 /**
  * How often real sites fail (and warn on) each check, roughly as public crawl statistics report it;
@@ -14,7 +14,8 @@ export interface OutcomeRates {
   sitewide?: boolean;
 }
 
-export const OUTCOME_RATES: Readonly<Record<AnalyzerCode, OutcomeRates>> = {
+/** The HTML analyzers only: the browser stage's come from a synthetic stage result (browser.ts). */
+export const OUTCOME_RATES: Readonly<Record<HtmlAnalyzerCode, OutcomeRates>> = {
   SEC_HTTPS_UNAVAILABLE: { kind: 'site', fail: 0 }, // decided from the origin's scheme (outcomes.ts)
   SEC_HTTP_NOT_REDIRECTED: { kind: 'site', fail: 0.08 },
   SEC_TLS_CERT_INVALID: { kind: 'site', fail: 0.015 },
@@ -71,6 +72,8 @@ export const OUTCOME_RATES: Readonly<Record<AnalyzerCode, OutcomeRates>> = {
   A11Y_CONTROL_NAME_MISSING: { kind: 'page', fail: 0.45, sitewide: true },
   A11Y_ZOOM_DISABLED: { kind: 'page', fail: 0.08, na: 0.05, sitewide: true },
   A11Y_DUPLICATE_ID_ARIA: { kind: 'page', fail: 0.1 },
+  A11Y_ARIA_INVALID: { kind: 'page', fail: 0.25, sitewide: true },
+  A11Y_HEADING_ORDER: { kind: 'page', fail: 0.45 },
   BP_DOCTYPE_CHARSET: { kind: 'page', fail: 0.05, sitewide: true },
   BP_VIEWPORT_MISSING: { kind: 'page', fail: 0.05, sitewide: true },
   BP_SOFT_404: { kind: 'site', fail: 0.25 },

@@ -1,3 +1,4 @@
+import { isBrowserAnalyzerCode, type HtmlAnalyzerCode } from '../../analyzers/browser-analyzers';
 import { CATALOG, type AnalyzerCode } from '../../analyzers/catalog';
 import { OUTCOME_RATES, type OutcomeRates } from './outcome-rates';
 import type { Rng, RngStreams } from './rng';
@@ -48,10 +49,15 @@ function draw(rates: OutcomeRates, quality: number, rng: Rng): Outcome {
   return { status, share: sitewide ? 1 : 0.04 + rShare * 0.6 };
 }
 
-/** Every catalog analyzer's outcome for the site at `domain`. */
+/** The catalog's HTML analyzers, in catalog order (the browser stage's are drawn in browser.ts). */
+export const HTML_CATALOG = CATALOG.filter(
+  (e): e is (typeof CATALOG)[number] & { code: HtmlAnalyzerCode } => !isBrowserAnalyzerCode(e.code),
+);
+
+/** Every HTML analyzer's outcome for the site at `domain`. */
 export function drawOutcomes(domain: string, site: Site, stream: RngStreams): Map<AnalyzerCode, Outcome> {
   const outcomes = new Map<AnalyzerCode, Outcome>();
-  for (const entry of CATALOG)
+  for (const entry of HTML_CATALOG)
     outcomes.set(entry.code, draw(OUTCOME_RATES[entry.code], site.quality, stream(`analyzer:${entry.code}`)));
 
   // Consistency between analyzers, as the real ones would report it.
@@ -62,7 +68,7 @@ export function drawOutcomes(domain: string, site: Site, stream: RngStreams): Ma
   if (sitewideFail('SEC_HSTS_MISSING')) outcomes.set('SEC_HSTS_WEAK', NOT_APPLICABLE);
   if (sitewideFail('SEC_CSP_MISSING')) outcomes.set('SEC_CSP_UNSAFE', NOT_APPLICABLE);
   if (sitewideFail('BP_VIEWPORT_MISSING')) outcomes.set('A11Y_ZOOM_DISABLED', NOT_APPLICABLE);
-  for (const entry of CATALOG) {
+  for (const entry of HTML_CATALOG) {
     const dnsEmail = entry.category === 'dns_email';
     if (dnsEmail && !site.dnsAvailable) outcomes.set(entry.code, NOT_APPLICABLE);
     else if (NEEDS_MAIL.includes(entry.code) && !site.sendsMail) outcomes.set(entry.code, NOT_APPLICABLE);

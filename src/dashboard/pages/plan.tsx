@@ -15,6 +15,7 @@ const FEATURES: Record<keyof typeof FEATURE_MIN_TIER, string> = {
   pdf_reports: 'PDF reports',
   branding: 'Report branding',
   ip_allowlists: 'IP allowlists for API keys',
+  sites: 'Monitored sites (pro 10, team 50, enterprise unlimited)',
 };
 
 function TierCard(props: { tier: Tier; current: Tier }) {

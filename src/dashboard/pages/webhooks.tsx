@@ -1,5 +1,6 @@
 import { shortTime } from './audits-labels';
 import { ProblemNotice, UpgradeNotice } from './audits-notices';
+import { DEFAULT_WEBHOOK_EVENTS, type WebhookEvent } from '../../webhooks/events';
 
 export interface WebhookItem {
   webhook_id: string;
@@ -72,7 +73,14 @@ function AddWebhookForm(props: WebhooksPageProps & { action: string }) {
         <legend>Events</legend>
         {props.events.map((event) => (
           <label class="checkbox">
-            <input type="checkbox" name="events" value={event} checked /> {event}
+            {/* site.regressed is opt-in: only the spec's three start ticked. */}
+            <input
+              type="checkbox"
+              name="events"
+              value={event}
+              checked={DEFAULT_WEBHOOK_EVENTS.includes(event as WebhookEvent)}
+            />{' '}
+            {event}
           </label>
         ))}
       </fieldset>

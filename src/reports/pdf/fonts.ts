@@ -61,6 +61,29 @@ function fontFiles(): FontFiles {
   return fontCache;
 }
 
+/** A font as pdfkit parsed it (fontkit); pdfkit's registerFont takes one in place of the file's bytes. */
+type ParsedFont = { layout: (...args: never[]) => unknown };
+
+// Parsed once per process and shared by every document: parsing the font files again for each
+// report made every render allocate (and free) megabytes of tables, and the report worker's
+// resident memory grew with the number of renders. Each document still makes its own subset.
+const parsedFonts = new Map<string, ParsedFont>();
+
+/** pdfkit's parsed font of `name` in `doc`: selecting a font is the only way to reach it. */
+function parsedFont(doc: Doc, name: FontName): ParsedFont {
+  doc.font(name);
+  return (doc as unknown as { _font: { font: ParsedFont } })._font.font;
+}
+
+/** Registers `name` from the parse cache (keyed by `key`), parsing `data` on first use. */
+function registerParsed(doc: Doc, name: FontName, key: string, data: Buffer, family?: string): void {
+  const cached = parsedFonts.get(key);
+  if (cached) return void doc.registerFont(name, cached as unknown as Buffer);
+  if (family) doc.registerFont(name, data, family);
+  else doc.registerFont(name, data);
+  parsedFonts.set(key, parsedFont(doc, name));
+}
+
 /**
  * Registers body, bold, mono and (when installed) fallback — `fallbackSetting` first, see
  * findFallbackFont — and selects body. Tells whether there is a fallback.
@@ -68,13 +91,10 @@ function fontFiles(): FontFiles {
 export function registerReportFonts(doc: Doc, fallbackSetting?: string): boolean {
   const f = fontFiles();
   const fallback = fallbackFont(fallbackSetting);
-  doc.registerFont('body', f.body);
-  doc.registerFont('bold', f.bold);
-  doc.registerFont('mono', f.mono);
-  if (fallback) {
-    if (fallback.family) doc.registerFont('fallback', fallback.data, fallback.family);
-    else doc.registerFont('fallback', fallback.data);
-  }
+  registerParsed(doc, 'body', 'body', f.body);
+  registerParsed(doc, 'bold', 'bold', f.bold);
+  registerParsed(doc, 'mono', 'mono', f.mono);
+  if (fallback) registerParsed(doc, 'fallback', `fallback:${fallbackSetting ?? ''}`, fallback.data, fallback.family);
   doc.font('body');
   return fallback !== null;
 }

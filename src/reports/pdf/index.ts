@@ -1,13 +1,16 @@
 import PDFDocument from 'pdfkit';
 import type { AuditJson } from '../../schemas/audit';
 import { NEUTRAL_BRANDING, type Branding } from '../branding';
+import type { FindingLike } from '../../monitoring/changes';
 import { writeAppendix } from './appendix';
+import { writeChanges } from './changes';
 import { writeContents } from './contents';
 import { writeCover } from './cover';
 import { displayDomain } from './display-names';
 import { writeFindings } from './findings';
 import { registerReportFonts } from './fonts';
 import { writeFooters } from './footers';
+import { writeLabMetrics } from './lab-metrics';
 import { writeSummary } from './summary';
 import { MARGIN } from './theme';
 import { ReportWriter } from './writer';
@@ -37,6 +40,8 @@ export interface RenderOptions {
   sample?: boolean;
   /** The REPORT_FALLBACK_FONT setting (fonts.ts): tried before the installed CJK fonts. */
   fallbackFont?: string;
+  /** Findings of the audit `comparison.previous_audit_id` names, to name the fixed ones (changes.ts). */
+  previousFindings?: readonly FindingLike[] | null;
 }
 
 /**
@@ -71,6 +76,8 @@ export async function renderAuditReport(
     doc.addPage(); // contents, filled in once every section's page is known
     const contentsIndex = doc.bufferedPageRange().count - 1;
     writeSummary(w);
+    writeLabMetrics(w);
+    writeChanges(w, opts.previousFindings ?? null);
     writeFindings(w);
     writeAppendix(w);
     writeContents(w, contentsIndex);

@@ -13,6 +13,9 @@ export class ActivityStubs {
 
   constructor(overrides: Partial<WorkflowActivities> = {}) {
     const behaviour: WorkflowActivities = { ...succeedingActivities(), ...overrides };
+    // A delivery's first attempt (a local activity) behaves as its attempts do, unless told otherwise.
+    if (overrides.attemptDelivery && !overrides.attemptDeliveryOnce)
+      behaviour.attemptDeliveryOnce = overrides.attemptDelivery;
     const recorded: Record<string, (input: never) => Promise<unknown>> = {};
     for (const [name, fn] of Object.entries(behaviour) as Array<[ActivityName, (input: never) => Promise<unknown>]>) {
       recorded[name] = async (input) => {
@@ -27,6 +30,13 @@ export class ActivityStubs {
   /** Inputs of every call of one activity, in call order. */
   inputsOf<N extends ActivityName>(name: N): Array<InputOf<N>> {
     return this.calls.filter((call) => call.name === name).map((call) => call.input as InputOf<N>);
+  }
+
+  /** Every delivery attempt, in call order: the local first attempt and the attempts as activities. */
+  attempts(): Array<InputOf<'attemptDelivery'> & { local: boolean }> {
+    return this.calls
+      .filter((call) => call.name === 'attemptDeliveryOnce' || call.name === 'attemptDelivery')
+      .map((call) => ({ ...(call.input as InputOf<'attemptDelivery'>), local: call.name === 'attemptDeliveryOnce' }));
   }
 
   /** Resolves once `name` has been called `count` times (a point where the workflow is known to be waiting). */
@@ -45,6 +55,8 @@ function succeedingActivities(): WorkflowActivities {
     planDeliveries: async () => [],
     recordDelivery: async () => true,
     attemptDelivery: async () => ({ delivered: true, stop: false }),
+    attemptDeliveryOnce: async () => ({ delivered: true, stop: false }),
+    recordDeliveryAttempt: async () => undefined,
     markDeliveryFailed: async () => undefined,
     planReport: async () => null,
   };

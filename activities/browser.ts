@@ -1,0 +1,155 @@
+import { Context, log } from '@temporalio/activity';
+import type { Clock } from '../src/clock';
+import type { Db } from '../src/db/knex';
+import type { BrowserPool } from '../src/browser/pool';
+import { runBrowserStage } from '../src/browser/stage';
+import type { BrowserStageResult } from '../src/browser/stage-result';
+import {
+  clearPendingAudit,
+  loadPendingAudit,
+  loadSample,
+  loadStageResult,
+  saveStageResult,
+} from '../src/browser/store';
+import { loadAudit, markCompleted } from '../src/audits/repository';
+import { assertValidAuditJson } from '../src/audits/validate-audit';
+import type { AuditJson } from '../src/schemas/audit';
+import { mergeBrowserStage } from '../src/analyzers/browser-stage';
+import { comparisonBasis } from '../src/monitoring/basis';
+import { attachMonitoring } from '../src/monitoring/previous';
+import { auditsFinished, browserPageDuration, pagesCrawled } from '../src/observability/metrics';
+import { untilDatabaseAnswers } from './database-outage';
+
+export interface BrowserStageInput {
+  auditId: string;
+  attempt: number;
+  /** The audited origin: its home page is rendered before the crawl has ended. */
+  homeUrl: string;
+}
+
+const SAMPLE_POLL_MS = 250;
+
+/** The browser worker's activity (its own task queue): renders the attempt's sampled pages. */
+export function createBrowserStageActivities(deps: { db: Db; pool: BrowserPool }) {
+  return {
+    async runBrowserStage(input: BrowserStageInput): Promise<{ pages: number; measured: number }> {
+      const context = Context.current();
+      const key = { auditId: input.auditId, attempt: input.attempt };
+      let progress: unknown = { phase: 'rendering', pages: 0 };
+      // On a clock: one Lighthouse run takes seconds, and the wait for the crawl may take minutes.
+      const beat = setInterval(() => context.heartbeat(progress), heartbeatEveryMs(context.info.heartbeatTimeoutMs));
+      try {
+        // The crawl's home page: the origin's root (src/crawl/context.ts).
+        const result = await runBrowserStage(`${new URL(input.homeUrl).origin}/`, {
+          render: (url) => timedRender(deps.pool, url),
+          sample: () => waitForSample(deps.db, key, context),
+          onPage: (pages) => {
+            progress = { phase: 'rendering', pages };
+            context.heartbeat(progress);
+          },
+          signal: context.cancellationSignal,
+        });
+        await untilDatabaseAnswers(() => saveStageResult(deps.db, key, result));
+        return { pages: result.pages.length, measured: result.pages.filter((p) => p.status === 'measured').length };
+      } finally {
+        clearInterval(beat);
+      }
+    },
+  };
+}
+
+export type BrowserStageActivities = ReturnType<typeof createBrowserStageActivities>;
+
+/**
+ * The audit worker's last step of a live attempt with the browser stage: the analysed audit JSON
+ * (stored by runAudit) completed with the stage's result, when there is one, and the audit marked
+ * completed. Without a result (the stage timed out or its worker was down) the performance category
+ * is scored from diagnostics.
+ */
+export function createBrowserCompletionActivities(deps: {
+  db: Db;
+  clock: Clock;
+  /** Puts the stage's measurements into the audit JSON (findings, scoring); mergeBrowserStage unless a test says otherwise. */
+  merge?: (audit: AuditJson, result: BrowserStageResult | null) => AuditJson;
+}) {
+  return {
+    async completeAuditRun(input: { auditId: string; attempt: number }): Promise<{ score: number; grade: string }> {
+      const key = { auditId: input.auditId, attempt: input.attempt };
+      const [pending, result] = await Promise.all([loadPendingAudit(deps.db, key), loadStageResult(deps.db, key)]);
+      if (pending === null) {
+        // Completed by an earlier try of this step: its result stands.
+        const row = await loadAudit(deps.db, input.auditId);
+        if (row?.status === 'completed') return { score: row.score ?? 0, grade: row.grade ?? '' };
+        throw new Error(`audit ${input.auditId} attempt ${input.attempt} has no analysed result`);
+      }
+      const merge = deps.merge ?? mergeBrowserStage;
+      const merged = withStage(JSON.parse(pending) as AuditJson, result, merge, input.auditId);
+      // The stage changed findings and scores: the comparison with the previous audit is made again.
+      const audit = await compared(deps.db, input.auditId, merged);
+      const completed = await markCompleted(deps.db, input.auditId, {
+        resultJson: JSON.stringify(audit),
+        score: audit.score,
+        grade: audit.grade,
+        completedAt: deps.clock.now(),
+        comparisonBasis: comparisonBasis(audit),
+      });
+      if (!completed) throw new Error(`audit ${input.auditId} is gone`);
+      await clearPendingAudit(deps.db, key);
+      auditsFinished.inc({ outcome: 'completed', mode: audit.mode });
+      if (audit.mode === 'live') pagesCrawled.inc(audit.crawl.pages_crawled);
+      return { score: audit.score, grade: audit.grade };
+    },
+  };
+}
+
+export type BrowserCompletionActivities = ReturnType<typeof createBrowserCompletionActivities>;
+
+/** The merged audit with triage and comparison made from its final findings and scores (docs/decisions.md, Monitoring). */
+async function compared(db: Db, auditId: string, audit: AuditJson): Promise<AuditJson> {
+  const row = await loadAudit(db, auditId);
+  if (!row) return audit;
+  const site = { auditId, workspaceId: row.workspace_id, mode: row.mode, domain: row.domain };
+  const out = await untilDatabaseAnswers(() => attachMonitoring(db, site, audit));
+  assertValidAuditJson(out);
+  return out;
+}
+
+/** A merge that fails (a bug) must not hold the audit: it completes without the stage, and the log says why. */
+function withStage(
+  audit: AuditJson,
+  result: BrowserStageResult | null,
+  merge: (audit: AuditJson, result: BrowserStageResult | null) => AuditJson,
+  auditId: string,
+): AuditJson {
+  try {
+    const merged = merge(audit, result);
+    assertValidAuditJson(merged);
+    return merged;
+  } catch (err) {
+    log.error('the browser stage could not be merged; the audit completes without it', {
+      auditId,
+      error: String((err as Error)?.stack ?? err),
+    });
+    return audit;
+  }
+}
+
+async function timedRender(pool: BrowserPool, url: string) {
+  const end = browserPageDuration.startTimer();
+  const page = await pool.render(url);
+  end({ status: page.status });
+  return page;
+}
+
+/** Polls for the crawl's sample (written as soon as the crawl ends); cancelled with the activity. */
+async function waitForSample(db: Db, key: { auditId: string; attempt: number }, context: Context): Promise<string[]> {
+  for (;;) {
+    const sample = await loadSample(db, key).catch(() => null);
+    if (sample) return sample;
+    await context.sleep(SAMPLE_POLL_MS);
+  }
+}
+
+function heartbeatEveryMs(heartbeatTimeoutMs: number | undefined): number {
+  return Math.max(200, Math.min(10_000, (heartbeatTimeoutMs ?? 60_000) / 3));
+}

@@ -1,0 +1,194 @@
+import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import { benchWorkspace, percentiles, printPercentiles, sleep, startBenchStack, type BenchStack } from './bench-stack';
+
+/**
+ * `npm run bench:webhooks`: how fast an audit's webhook goes out, on a fresh stack as `npm start`
+ * runs it (workers in their own processes; test mode, so every delivery goes to a local receiver).
+ *  1. Latency: one webhook, audits one at a time; from the audit's completed_at to the first attempt
+ *     arriving, p50/p95, with where the time goes from the Temporal histories (the audit workflow's
+ *     runAudit completion, the child's start, the delivery's workflow task, its activity).
+ *  2. Fan-out: WEBHOOKS webhooks × AUDITS audits triggered at once; deliveries per second received.
+ * The baseline printed beside the figures is the issue's: 210 ms p50 and 27 deliveries/s.
+ */
+const LATENCY_AUDITS = Number(process.env.BENCH_LATENCY_AUDITS || 30);
+const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS || 10);
+const AUDITS = Number(process.env.BENCH_FANOUT_AUDITS || 30);
+const BASELINE = { p50Ms: 210, deliveriesPerS: 27 };
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+const EventType = {
+  WorkflowExecutionStarted: 1,
+  WorkflowTaskScheduled: 5,
+  WorkflowTaskStarted: 6,
+  WorkflowTaskCompleted: 7,
+  ActivityTaskScheduled: 10,
+  ActivityTaskStarted: 11,
+  ActivityTaskCompleted: 12,
+  MarkerRecorded: 25,
+  StartChildWorkflowExecutionInitiated: 29,
+  ChildWorkflowExecutionStarted: 31,
+} as const;
+
+function eventMs(event: HistoryEvent | undefined): number {
+  if (!event?.eventTime) return NaN;
+  return Number(event.eventTime.seconds) * 1000 + (event.eventTime.nanos ?? 0) / 1e6;
+}
+
+function typeOf(event: HistoryEvent): number {
+  return Number(event.eventType);
+}
+
+/** Steps from completion to the first attempt's arrival, each as ms since the previous one. */
+const STEPS = [
+  'runAudit activity completed (result stored → event)',
+  'child workflow initiated (audit workflow task: plan)',
+  'child workflow started',
+  'delivery workflow task started',
+  'attempt activity scheduled (task: record row)',
+  'attempt activity started (dispatch)',
+  'attempt received (load, sign, POST)',
+] as const;
+
+async function breakdown(
+  client: Client,
+  auditId: string,
+  deliveryId: string,
+  completedAt: number,
+  receivedAt: number,
+): Promise<number[]> {
+  const auditEvents = (await client.workflow.getHandle(auditId).fetchHistory()).events ?? [];
+  const deliveryEvents = (await client.workflow.getHandle(deliveryId).fetchHistory()).events ?? [];
+  const runAuditDone = auditEvents.find((e) => typeOf(e) === EventType.ActivityTaskCompleted);
+  const initiated = auditEvents.find(
+    (e) =>
+      typeOf(e) === EventType.StartChildWorkflowExecutionInitiated &&
+      e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId === deliveryId,
+  );
+  const childStarted = deliveryEvents.find((e) => typeOf(e) === EventType.WorkflowExecutionStarted);
+  const firstTask = deliveryEvents.find((e) => typeOf(e) === EventType.WorkflowTaskStarted);
+  const scheduled = deliveryEvents.find((e) => typeOf(e) === EventType.ActivityTaskScheduled);
+  // The started event is written when the activity closes; a marker means the attempt was a local activity.
+  const started = deliveryEvents.find((e) => typeOf(e) === EventType.ActivityTaskStarted);
+  const points = [
+    completedAt,
+    eventMs(runAuditDone),
+    eventMs(initiated),
+    eventMs(childStarted),
+    eventMs(firstTask),
+    eventMs(scheduled),
+    eventMs(started),
+    receivedAt,
+  ];
+  return points.slice(1).map((t, i) => t - points[i]);
+}
+
+async function latency(stack: BenchStack): Promise<number> {
+  const { db, api, receiver } = stack;
+  const ws = await benchWorkspace(db);
+  await addWebhook(stack, ws.headers, 0);
+  const totals: number[] = [];
+  const steps: number[][] = STEPS.map(() => []);
+  for (let i = 0; i < LATENCY_AUDITS + 3; i++) {
+    const auditId = await trigger(api.url, ws.headers, `https://latency-${i}.example.com`);
+    const receipt = await until(() => receiver.receipts.find((r) => r.auditId === auditId));
+    const row = await db('audits').where({ id: auditId }).first('completed_at');
+    // The first few warm the worker's caches and the receiver's connection.
+    if (i < 3) continue;
+    const completedAt = new Date(row.completed_at).getTime();
+    totals.push(receipt.at - completedAt);
+    const parts = await breakdown(api.temporal.client, auditId, receipt.deliveryId, completedAt, receipt.at);
+    parts.forEach((ms, k) => steps[k].push(ms));
+  }
+  console.log(`\n1. completion → first delivery attempt (one webhook, ${LATENCY_AUDITS} audits one at a time)`);
+  printPercentiles('total: audit completed_at → attempt 1 received', totals);
+  for (const [k, name] of STEPS.entries()) {
+    const valid = steps[k].filter((ms) => Number.isFinite(ms));
+    if (valid.length) printPercentiles(`  ${name}`, valid);
+    else console.log(`  ${name.padEnd(56)} (no such event: not on this path)`);
+  }
+  const p50 = percentiles(totals).p50;
+  console.log(
+    `  baseline (issue 15): p50 ${BASELINE.p50Ms} ms → now ${p50.toFixed(0)} ms (${(BASELINE.p50Ms / p50).toFixed(1)}× faster)`,
+  );
+  return p50;
+}
+
+async function fanOut(stack: BenchStack): Promise<number> {
+  const { db, api, receiver } = stack;
+  const ws = await benchWorkspace(db);
+  for (let i = 0; i < WEBHOOKS; i++) await addWebhook(stack, ws.headers, i);
+  receiver.receipts.length = 0;
+  const expected = WEBHOOKS * AUDITS;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: AUDITS }, (_, i) => trigger(api.url, ws.headers, `https://fanout-${i}.example.com`)),
+  );
+  const deadline = Date.now() + 180_000;
+  while (receiver.receipts.length < expected && Date.now() < deadline) await sleep(10);
+  const received = receiver.receipts.length;
+  const [{ completed }] = await db('audits')
+    .where({ workspace_id: ws.workspaceId, status: 'completed' })
+    .count<{ completed: string }[]>('id as completed');
+  const ats = receiver.receipts.map((r) => r.at);
+  const first = Math.min(...ats);
+  const last = Math.max(...ats);
+  const endToEnd = received / ((last - started) / 1000);
+  console.log(`\n2. fan-out: ${WEBHOOKS} webhooks × ${AUDITS} audits triggered at once (${completed} completed)`);
+  console.log(
+    `  ${received}/${expected} deliveries received, first after ${first - started} ms, last after ${last - started} ms`,
+  );
+  console.log(`  trigger → last delivery: ${endToEnd.toFixed(0)} deliveries/s`);
+  console.log(`  first → last delivery:   ${(received / ((last - first) / 1000)).toFixed(0)} deliveries/s`);
+  const duplicates = received - new Set(receiver.receipts.map((r) => r.deliveryId)).size;
+  console.log(`  duplicate first attempts: ${duplicates}`);
+  console.log(
+    `  baseline (issue 15): ${BASELINE.deliveriesPerS} deliveries/s → now ${endToEnd.toFixed(0)} (${(endToEnd / BASELINE.deliveriesPerS).toFixed(1)}×)`,
+  );
+  return endToEnd;
+}
+
+async function addWebhook(stack: BenchStack, headers: Record<string, string>, i: number): Promise<void> {
+  const response = await fetch(`${stack.api.url}/v1/webhooks`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: `${stack.receiver.url}?webhook=${i}`, events: ['audit.completed'] }),
+  });
+  if (response.status !== 201)
+    throw new Error(`webhook creation answered ${response.status}: ${await response.text()}`);
+}
+
+async function trigger(apiUrl: string, headers: Record<string, string>, domain: string): Promise<string> {
+  const response = await fetch(`${apiUrl}/v1/audits`, { method: 'POST', headers, body: JSON.stringify({ domain }) });
+  if (response.status !== 202) throw new Error(`trigger answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { audit_id: string }).audit_id;
+}
+
+async function until<T>(find: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`nothing received within ${timeoutMs} ms`);
+    await sleep(2);
+  }
+}
+
+async function main(): Promise<void> {
+  const stack = await startBenchStack();
+  try {
+    console.log(`webhook delivery bench (node ${process.version}, test mode, local receiver)`);
+    await latency(stack);
+    await fanOut(stack);
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

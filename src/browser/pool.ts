@@ -1,0 +1,128 @@
+import type { CidrList } from '../outbound/policy';
+import { ChromiumProcess } from './chromium';
+import { loadLighthouse, measureWithLighthouse, RENDER_TIMEOUT_MS } from './lighthouse';
+import { startOutboundProxy, type BrowserRefusal, type OutboundProxy } from './proxy';
+import type { BrowserPageResult } from './stage-result';
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  /** Pages rendered at once, one Chromium each (BROWSER_CONCURRENCY; 1 on a small machine). */
+  size: number;
+  allow: CidrList;
+  onRefused?: (entry: BrowserRefusal) => void;
+  /** Renders a page with the browser on `port`; Lighthouse unless a test or bench says otherwise. */
+  measure?: (port: number, url: string) => Promise<BrowserPageResult>;
+}
+
+interface Slot {
+  browser: ChromiumProcess | null;
+  busy: boolean;
+}
+
+/** Beyond Lighthouse's own 30 s waits for paint and load: the run itself is stuck, the browser is replaced. */
+const HARD_TIMEOUT_MS = 2 * RENDER_TIMEOUT_MS + 15_000;
+
+/**
+ * Warm headless Chromiums shared by every page and audit of a worker: starting one costs about a
+ * second, so they are started once and kept. At most `size` pages render at once; a browser that
+ * crashed (or a run stuck past the hard time-out) is replaced before the next page.
+ */
+export class BrowserPool {
+  private readonly slots: Slot[];
+  private readonly waiters: Array<(slot: Slot) => void> = [];
+  private proxy: Promise<OutboundProxy> | null = null;
+  private closed = false;
+
+  constructor(private readonly opts: BrowserPoolOptions) {
+    this.slots = Array.from({ length: Math.max(1, opts.size) }, () => ({ browser: null, busy: false }));
+  }
+
+  /** Starts the proxy and the browsers and loads Lighthouse now, so the first page does not wait for them. */
+  async warm(): Promise<void> {
+    await Promise.all([...this.slots.map((slot) => this.browserOf(slot)), this.opts.measure ? null : loadLighthouse()]);
+  }
+
+  /** Chromium process ids (for the bench's memory figures). */
+  pids(): number[] {
+    return this.slots.flatMap((slot) => (slot.browser?.pid !== undefined ? [slot.browser.pid] : []));
+  }
+
+  /** DevTools ports of the browsers, started if need be (the bench runs plain Lighthouse beside the stage). */
+  async ports(): Promise<number[]> {
+    return Promise.all(this.slots.map(async (slot) => (await this.browserOf(slot)).port));
+  }
+
+  /** Renders one page on the next free browser; never throws for the page's own sake. */
+  async render(url: string): Promise<BrowserPageResult> {
+    const slot = await this.acquire();
+    try {
+      return await this.renderOn(slot, url, true);
+    } finally {
+      this.release(slot);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((slot) => slot.browser?.close()));
+    if (this.proxy) await (await this.proxy).close();
+  }
+
+  private async renderOn(slot: Slot, url: string, retryOnCrash: boolean): Promise<BrowserPageResult> {
+    const browser = await this.browserOf(slot);
+    const measure = this.opts.measure ?? measureWithLighthouse;
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<'stuck'>((resolve) => {
+      timer = setTimeout(() => resolve('stuck'), HARD_TIMEOUT_MS);
+    });
+    try {
+      const outcome = await Promise.race([measure(browser.port, url), stuck]);
+      if (outcome !== 'stuck') return outcome;
+      await this.replace(slot);
+      return {
+        url,
+        status: 'unrenderable',
+        reason: `the page did not finish rendering in ${HARD_TIMEOUT_MS / 1000} s`,
+      };
+    } catch (err) {
+      // The browser crashed (or was lost) under the page: once more on a fresh one, then it is the page.
+      const crashed = !browser.running;
+      await this.replace(slot);
+      if (crashed && retryOnCrash) return this.renderOn(slot, url, false);
+      const reason = crashed ? 'the browser crashed while rendering the page' : (err as Error).message;
+      return { url, status: 'unrenderable', reason };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async browserOf(slot: Slot): Promise<ChromiumProcess> {
+    if (this.closed) throw new Error('the browser pool is closed');
+    if (slot.browser?.running) return slot.browser;
+    this.proxy ??= startOutboundProxy({ allow: this.opts.allow, onRefused: this.opts.onRefused });
+    const proxy = await this.proxy;
+    slot.browser = await ChromiumProcess.launch({ executablePath: this.opts.executablePath, proxyUrl: proxy.url });
+    return slot.browser;
+  }
+
+  private async replace(slot: Slot): Promise<void> {
+    const old = slot.browser;
+    slot.browser = null;
+    await old?.close();
+  }
+
+  private acquire(): Promise<Slot> {
+    const free = this.slots.find((slot) => !slot.busy);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private release(slot: Slot): void {
+    const next = this.waiters.shift();
+    if (next) next(slot);
+    else slot.busy = false;
+  }
+}

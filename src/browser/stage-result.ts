@@ -1,0 +1,57 @@
+/**
+ * What the browser stage measured on an audit's sampled pages (docs/analyzers.md, "Browser stage"):
+ * the contract between the browser worker that renders pages and the analyzers and scoring that
+ * turn the measurements into findings. Plain data: it crosses a Temporal activity boundary.
+ */
+export interface BrowserStageResult {
+  /** Sampled pages in sampling order (home page first, then the most-linked pages). */
+  pages: BrowserPageResult[];
+  /** Wall time of the whole stage. */
+  durationMs: number;
+}
+
+export type BrowserPageResult = MeasuredPage | UnrenderablePage;
+
+export interface MeasuredPage {
+  url: string;
+  status: 'measured';
+  /** Lighthouse lab metrics (mobile emulation, simulated throttling). */
+  metrics: LabMetrics;
+  /** Rendered accessibility violations (axe-core), only for the rules the stage reports. */
+  violations: RenderedViolation[];
+  /** JavaScript errors logged while the page loaded (exceptions and console.error). */
+  consoleErrors: ConsoleError[];
+  /** Time spent on this page by the stage. */
+  durationMs: number;
+}
+
+export interface UnrenderablePage {
+  url: string;
+  status: 'unrenderable';
+  /** Why it could not be rendered, in plain words (time-out, refused by the outbound policy, …). */
+  reason: string;
+}
+
+export interface LabMetrics {
+  fcpMs: number;
+  lcpMs: number;
+  /** Unitless Cumulative Layout Shift. */
+  cls: number;
+  tbtMs: number;
+  speedIndexMs: number;
+}
+
+export type RenderedRuleId = 'color-contrast' | 'link-in-text-block' | 'target-size';
+
+export interface RenderedViolation {
+  rule: RenderedRuleId;
+  /** One entry per failing element: a CSS selector and a short HTML excerpt. */
+  nodes: { selector: string; html: string; message: string }[];
+}
+
+export interface ConsoleError {
+  /** `exception` (uncaught), `console` (console.error) or `network` (failed request logged as error). */
+  source: 'exception' | 'console' | 'network';
+  text: string;
+  url?: string;
+}

@@ -1,0 +1,53 @@
+import type { Db } from '../db/knex';
+import type { BrowserStageResult } from './stage-result';
+
+/**
+ * The browser stage's rows (migration 20261123210000_browser_stage): one per audit attempt, written
+ * by the crawl (sample), the browser worker (result) and the analysis (the audit JSON waiting to be
+ * completed with the result).
+ */
+const TABLE = 'audit_browser_stages';
+
+type Key = { auditId: string; attempt: number };
+
+async function upsert(db: Db, key: Key, values: Record<string, unknown>): Promise<void> {
+  await db(TABLE)
+    .insert({ audit_id: key.auditId, attempt: key.attempt, ...values, updated_at: db.fn.now() })
+    .onConflict(['audit_id', 'attempt'])
+    .merge({ ...values, updated_at: db.fn.now() });
+}
+
+async function read<T>(db: Db, key: Key, column: string): Promise<T | null> {
+  const row = await db(TABLE).where({ audit_id: key.auditId, attempt: key.attempt }).first(column);
+  return (row?.[column] as T | undefined) ?? null;
+}
+
+export function saveSample(db: Db, key: Key, urls: string[]): Promise<void> {
+  return upsert(db, key, { sample_urls: JSON.stringify(urls) });
+}
+
+/** The attempt's sample, or null while its crawl is still running. */
+export function loadSample(db: Db, key: Key): Promise<string[] | null> {
+  return read<string[]>(db, key, 'sample_urls');
+}
+
+export function saveStageResult(db: Db, key: Key, result: BrowserStageResult): Promise<void> {
+  return upsert(db, key, { stage_result: JSON.stringify(result) });
+}
+
+export function loadStageResult(db: Db, key: Key): Promise<BrowserStageResult | null> {
+  return read<BrowserStageResult>(db, key, 'stage_result');
+}
+
+export function savePendingAudit(db: Db, key: Key, auditJson: string): Promise<void> {
+  return upsert(db, key, { pending_audit_json: auditJson });
+}
+
+export function loadPendingAudit(db: Db, key: Key): Promise<string | null> {
+  return read<string>(db, key, 'pending_audit_json');
+}
+
+/** Once the audit is completed its JSON lives in the audit row: the copy here goes. */
+export async function clearPendingAudit(db: Db, key: Key): Promise<void> {
+  await db(TABLE).where({ audit_id: key.auditId, attempt: key.attempt }).update({ pending_audit_json: null });
+}

@@ -1,0 +1,95 @@
+import type { Db } from '../db/knex';
+import type { Grade, Mode, Severity } from '../schemas/audit';
+import type { ComparisonBasis } from './basis';
+import { compareAudits, type Triage, type TriageMap } from './comparison';
+import { findingFingerprint } from './fingerprint';
+
+/**
+ * What a site's dashboard page shows (docs/decisions.md, Monitoring): its recent audits with their
+ * comparison bases (kilobytes each, not the audit JSON), the latest changes and a history per
+ * fingerprint. Reads only; triage is written by src/sites/triage.ts.
+ */
+
+export interface SiteKey {
+  id: string;
+  workspace_id: string;
+  mode: Mode;
+  domain: string;
+}
+
+export interface SiteAuditPoint {
+  auditId: string;
+  completedAt: Date;
+  score: number;
+  grade: Grade;
+  /** Null for audits stored before comparison bases: they count in the chart, not in the history. */
+  basis: ComparisonBasis | null;
+}
+
+/** How many of a site's latest audits its page charts and tracks findings over. */
+export const SITE_PAGE_AUDITS = 30;
+
+/** The site's latest completed audits, newest first (audits_site_history_idx). */
+export async function siteAuditPoints(db: Db, site: SiteKey, limit = SITE_PAGE_AUDITS): Promise<SiteAuditPoint[]> {
+  const rows = (await db('audits')
+    .where({ workspace_id: site.workspace_id, mode: site.mode, domain: site.domain, status: 'completed' })
+    .orderBy([
+      { column: 'completed_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .select('id', 'completed_at', 'score', 'grade', 'comparison_basis')) as Array<{
+    id: string;
+    completed_at: Date;
+    score: number;
+    grade: Grade;
+    comparison_basis: ComparisonBasis | null;
+  }>;
+  return rows.map((r) => ({
+    auditId: r.id,
+    completedAt: r.completed_at,
+    score: r.score,
+    grade: r.grade,
+    basis: r.comparison_basis,
+  }));
+}
+
+export async function siteTriage(db: Db, siteId: string): Promise<Map<string, Triage>> {
+  const rows = (await db('site_finding_triage')
+    .where({ site_id: siteId })
+    .select('fingerprint', 'status', 'note')) as Array<{ fingerprint: string } & Triage>;
+  return new Map(rows.map((r) => [r.fingerprint, { status: r.status, note: r.note }]));
+}
+
+/** New and fixed since the audit before the latest, with today's triage (ignored/accepted never new). */
+export function latestChanges(points: readonly SiteAuditPoint[], triage: TriageMap) {
+  const [latest, before] = points;
+  if (!latest?.basis || !before?.basis) return null;
+  return compareAudits(latest.basis, before.basis, triage);
+}
+
+export interface FingerprintHistory {
+  fingerprint: string;
+  analyzer: string;
+  severity: Severity;
+  /** Audits (of `points`, newest first) whose findings held this fingerprint. */
+  seenIn: string[];
+  /** Whether the newest audit holds it. */
+  current: boolean;
+}
+
+/** Every fingerprint the audits hold, with the audits it appeared in: current ones first, then by audits seen. */
+export function fingerprintHistories(points: readonly SiteAuditPoint[]): FingerprintHistory[] {
+  const byFp = new Map<string, FingerprintHistory>();
+  for (const point of points) {
+    for (const f of point.basis?.findings ?? []) {
+      const fp = f.fingerprint ?? findingFingerprint(f.analyzer);
+      let h = byFp.get(fp);
+      if (!h)
+        byFp.set(fp, (h = { fingerprint: fp, analyzer: f.analyzer, severity: f.severity, seenIn: [], current: false }));
+      if (!h.seenIn.includes(point.auditId)) h.seenIn.push(point.auditId);
+      if (point === points[0]) h.current = true;
+    }
+  }
+  return [...byFp.values()].sort((a, b) => Number(b.current) - Number(a.current) || b.seenIn.length - a.seenIn.length);
+}

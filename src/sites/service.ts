@@ -1,0 +1,162 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Db } from '../db/knex';
+import { ApiError } from '../errors';
+import { newSiteId } from '../ids';
+import type { Usage } from '../accounts/usage';
+import { requireFeature } from '../accounts/tier-gate';
+import { tierAtLeast } from '../accounts/tiers';
+import { checkAuditable, parseDomainInput } from '../audits/domain-input';
+import type { Mode, Tier } from '../schemas/audit';
+import { SITE_LIMITS, type SiteSchedule } from './cadence';
+import { recordOwedSchedule, type OwedSchedule } from './owed-schedules';
+import {
+  accountSites,
+  deleteSite,
+  findSite,
+  insertSite,
+  siteOfDomain,
+  updateSite,
+  withLastAudits,
+  type SiteRow,
+  type SiteWithLastAudit,
+} from './repository';
+import { settleOwedSchedule, type SiteSchedules } from './schedule-sync';
+
+export interface SiteServiceDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  schedules: SiteSchedules;
+  log?: (message: string, err?: unknown) => void;
+}
+
+/** Who asks: the workspace and mode of the key (or dashboard session) and the account's usage. */
+export interface SiteCaller {
+  workspaceId: string;
+  accountId: string;
+  mode: Mode;
+  usage: Usage;
+}
+
+/**
+ * POST /sites. The account's row lock serializes creations, so two concurrent requests cannot
+ * both take the last slot. The row and its owed schedule commit together; the schedule is created
+ * right after (or by the reconciler, if this process stops in between).
+ */
+export async function createSite(
+  deps: SiteServiceDeps,
+  caller: SiteCaller,
+  body: { domain: string; schedule: SiteSchedule; tier?: Tier },
+): Promise<SiteWithLastAudit> {
+  requireFeature(caller.usage, 'sites');
+  const domain = parseDomainInput(body.domain);
+  if (body.tier && !tierAtLeast(caller.usage.tier, body.tier))
+    throw new ApiError(
+      'tier_required',
+      `runs at tier ${body.tier} require the ${body.tier} tier or higher; this account is on ${caller.usage.tier}`,
+    );
+  if (caller.mode === 'live') await checkAuditable(domain.host, deps.config);
+  const now = deps.clock.now();
+  const { site, owed } = await deps.db.transaction(async (trx) => {
+    const tier = await lockAccountTier(trx, caller.accountId);
+    const limit = SITE_LIMITS[tier];
+    const existing = await accountSites(trx, caller.accountId, caller.mode);
+    if (limit !== null && existing.length >= limit) throw limitReached(tier, limit, caller.mode, 'delete a site');
+    const duplicate = await siteOfDomain(trx, { ...caller, domain: domain.origin });
+    if (duplicate) throw new ApiError('site_already_exists', `site ${duplicate.id} already monitors ${domain.origin}`);
+    const row: Omit<SiteRow, 'revision'> = {
+      id: newSiteId(),
+      workspace_id: caller.workspaceId,
+      account_id: caller.accountId,
+      mode: caller.mode,
+      domain: domain.origin,
+      schedule: body.schedule,
+      tier: body.tier ?? null,
+      paused: false,
+      paused_reason: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertSite(trx, row);
+    return { site: { ...row, revision: 1 }, owed: await recordOwedSchedule(trx, row.id) };
+  });
+  await settleOwedSchedule(scheduleDeps(deps), owed);
+  return { ...site, last_audit_id: (await withLastAudits(deps.db, [site]))[0].last_audit_id };
+}
+
+export async function getSite(db: Db, caller: SiteCaller, siteId: string): Promise<SiteWithLastAudit> {
+  requireFeature(caller.usage, 'sites');
+  const site = await findSite(db, caller, siteId);
+  if (!site) throw siteNotFound(siteId);
+  return (await withLastAudits(db, [site]))[0];
+}
+
+/**
+ * PATCH /sites/{id}: schedule and paused. Resuming a paused site is refused while the account's
+ * running sites already fill its limit (after a downgrade); pausing any site makes it a user's pause.
+ */
+export async function patchSite(
+  deps: SiteServiceDeps,
+  caller: SiteCaller,
+  siteId: string,
+  body: { schedule?: SiteSchedule; paused?: boolean },
+): Promise<SiteWithLastAudit> {
+  requireFeature(caller.usage, 'sites');
+  const now = deps.clock.now();
+  const { site, owed } = await deps.db.transaction(async (trx) => {
+    const tier = await lockAccountTier(trx, caller.accountId);
+    const current = await findSite(trx, caller, siteId);
+    if (!current) throw siteNotFound(siteId);
+    if (body.paused === false && current.paused) {
+      const limit = SITE_LIMITS[tier];
+      const running = (await accountSites(trx, caller.accountId, caller.mode)).filter((s) => !s.paused).length;
+      if (limit !== null && running >= limit) throw limitReached(tier, limit, caller.mode, 'pause another site');
+    }
+    const paused = body.paused ?? current.paused;
+    const updated = await updateSite(trx, siteId, {
+      ...(body.schedule ? { schedule: body.schedule } : {}),
+      paused,
+      paused_reason: body.paused === undefined ? current.paused_reason : null,
+      updated_at: now,
+    });
+    return { site: updated, owed: await recordOwedSchedule(trx, siteId) };
+  });
+  await settleOwedSchedule(scheduleDeps(deps), owed);
+  return (await withLastAudits(deps.db, [site]))[0];
+}
+
+/** DELETE /sites/{id}: the row (with its runs and triage) and then its schedule. */
+export async function removeSite(deps: SiteServiceDeps, caller: SiteCaller, siteId: string): Promise<void> {
+  requireFeature(caller.usage, 'sites');
+  const owed: OwedSchedule = await deps.db.transaction(async (trx) => {
+    const current = await findSite(trx, caller, siteId);
+    if (!current) throw siteNotFound(siteId);
+    await deleteSite(trx, siteId);
+    return recordOwedSchedule(trx, siteId);
+  });
+  await settleOwedSchedule(scheduleDeps(deps), owed);
+}
+
+export function scheduleDeps(deps: SiteServiceDeps) {
+  return { db: deps.db, schedules: deps.schedules, overrideMs: deps.config.siteScheduleOverrideMs, log: deps.log };
+}
+
+/** Locks the account row (as triggers do) and reads its tier under the lock. */
+async function lockAccountTier(trx: Knex.Transaction, accountId: string): Promise<Tier> {
+  const account = await trx('accounts').where({ id: accountId }).forUpdate().first('tier');
+  if (!account) throw new Error(`account ${accountId} does not exist`);
+  return account.tier as Tier;
+}
+
+export function siteNotFound(siteId: string): ApiError {
+  return new ApiError('site_not_found', `no site ${siteId} in this workspace`);
+}
+
+function limitReached(tier: Tier, limit: number, mode: Mode, remedy: string): ApiError {
+  return new ApiError(
+    'site_limit_reached',
+    `the ${tier} tier monitors at most ${limit} ${mode} sites and this account has reached that; ${remedy}, or upgrade`,
+  );
+}
