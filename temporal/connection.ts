@@ -1,7 +1,8 @@
 // One place that builds a Temporal Connection + Client, so the API, the worker and the admin CLI
 // all connect the same way (timeouts, namespace, reconnection).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
+import { ClosableConnection } from './closable-connection';
 import { RestartBackoff } from '../src/supervision/restart-backoff';
 import type { TemporalSecurity } from '../src/config';
 
@@ -41,7 +42,7 @@ export async function connectClient(
   // connectTimeout bounds the initial dial; a dead address fails fast instead of hanging.
   // lazy + ensureConnected (what connect() does) so that a failed attempt closes its gRPC channel
   // instead of leaking it (callers retry this while Temporal is starting).
-  const connection = Connection.lazy({
+  const connection = ClosableConnection.open({
     address,
     connectTimeout: '10 seconds',
     channelArgs: RECONNECT_CHANNEL_ARGS,
@@ -59,7 +60,7 @@ export async function connectClient(
 
 /** One check that the frontend at `address` answers and serves `namespace` (not merely that the port is open). */
 export async function probeNamespace(address: string, namespace: string, security?: TemporalSecurity): Promise<void> {
-  const connection = Connection.lazy({ address, connectTimeout: '2 seconds', ...securityOptions(security) });
+  const connection = ClosableConnection.open({ address, connectTimeout: '2 seconds', ...securityOptions(security) });
   try {
     await connection.ensureConnected();
     await connection.workflowService.describeNamespace({ namespace });

@@ -4,7 +4,8 @@
 // is alive: callers connect a worker and a client right after this resolves.
 import type { ChildProcess } from 'node:child_process';
 import { spawnTiedToParent } from '../src/supervision/tied-child';
-import { Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
+import { ClosableConnection } from './closable-connection';
 import { forEachLine } from './lines';
 import { registerSearchAttributes, searchAttributeCliArgs } from './search-attributes';
 
@@ -157,7 +158,7 @@ async function waitUntilReady(
     try {
       // lazy + ensureConnected rather than connect(): a failed connect() leaves its gRPC channel
       // open, while here we always own the connection and close it below.
-      connection = Connection.lazy({ address, connectTimeout: '2 seconds' });
+      connection = ClosableConnection.open({ address, connectTimeout: '2 seconds' });
       await connection.ensureConnected();
       // describeNamespace rather than getSystemInfo: the namespace must be loaded, not only the port open.
       await connection.workflowService.describeNamespace({ namespace });

@@ -77,13 +77,6 @@ async function main(): Promise<number> {
       },
     );
     console.log(`\ntests: ${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
-    // Tearing down: a Temporal client's retry timer may still fire on a channel the stack just closed.
-    // That is no test's failure; anything else still is.
-    process.on('uncaughtException', (err) => {
-      if (err instanceof Error && err.message === 'Channel has been shut down') return;
-      console.error(err);
-      process.exit(1);
-    });
     return failed === 0 && passed > 0 ? 0 : 1;
   } finally {
     await infra?.stop();

@@ -9,7 +9,6 @@ addFormats(bodies);
 const queries = new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, strict: true, verbose: true });
 addFormats(queries);
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // A UTF-16 half without its other half cannot be stored or signed as the client sent it.
 const LONE_SURROGATE = /\p{Cs}/u;

@@ -44,7 +44,6 @@ export class BrandingError extends Error {
 }
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 function text(input: Record<string, unknown>, field: string, max: number, required: boolean): string | undefined {

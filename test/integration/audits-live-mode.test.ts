@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { ClosableConnection } from '../../temporal/closable-connection';
 import { FileReportStorage } from '../../src/reports/storage';
 import { SigningKeyring } from '../../src/reports/signing-keys';
 import { createApp } from '../../src/api/app';
@@ -132,7 +133,10 @@ describe('audits with a live key', () => {
     const account = await newAccount('pro');
     const site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: GOOD_HOME } });
     sites.push(site);
-    const deadConnection = Connection.lazy({ address: `127.0.0.1:${await closedPort()}`, connectTimeout: '1 second' });
+    const deadConnection = ClosableConnection.open({
+      address: `127.0.0.1:${await closedPort()}`,
+      connectTimeout: '1 second',
+    });
     const authenticator = new KeyAuthenticator(stack.db, stack.clock);
     const app = createApp({
       db: stack.db,

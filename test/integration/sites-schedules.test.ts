@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { ClosableConnection } from '../../temporal/closable-connection';
 import { accountUsage } from '../../src/accounts/usage';
 import { runScheduledSite } from '../../src/sites/runs';
 import { planDeliveries } from '../../src/webhooks/planning';
@@ -127,7 +128,7 @@ describe('site schedules', function () {
       body: { domain: local.origin, schedule: 'monthly' },
     });
     const siteId = created.body.site_id;
-    const connection = await Connection.connect({ address: stack.temporalAddress });
+    const connection = ClosableConnection.open({ address: stack.temporalAddress });
     try {
       const scheduler = new TemporalAuditScheduler(new Client({ connection }), connection, stack.config.taskQueue);
       await scheduler.probe();
@@ -194,7 +195,7 @@ describe('site schedules', function () {
       );
       assert.equal(planned.filter((p) => !p.details).length, 2, 'audit.completed to both');
 
-      const connection = await Connection.connect({ address: stack.temporalAddress });
+      const connection = ClosableConnection.open({ address: stack.temporalAddress });
       try {
         const [delivery] = regressions;
         await new Client({ connection }).workflow.start(DeliveryWorkflow, {

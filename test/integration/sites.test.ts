@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
+import { Client, ScheduleNotFoundError } from '@temporalio/client';
+import { ClosableConnection } from '../../temporal/closable-connection';
 import { siteScheduleId } from '../../workflows/contracts';
 import { admin } from '../support/admin';
 import { assertEnvelope } from '../support/envelope';
@@ -9,7 +10,7 @@ import { api, getStack, newAccount } from '../support/stack';
 
 async function scheduleState(siteId: string): Promise<{ paused: boolean } | null> {
   const stack = await getStack();
-  const connection = await Connection.connect({ address: stack.temporalAddress });
+  const connection = ClosableConnection.open({ address: stack.temporalAddress });
   try {
     const description = await new Client({ connection }).schedule.getHandle(siteScheduleId(siteId)).describe();
     return { paused: description.state.paused };

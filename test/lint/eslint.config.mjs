@@ -11,6 +11,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      // A plain Connection closed while a call is being retried throws from the retry's timer and ends the
+      // process; temporal/closable-connection.ts is the one way to make a client Connection.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Connection'][callee.property.name=/^(lazy|connect)$/]",
+          message: 'Use ClosableConnection.open (temporal/closable-connection.ts): it can be closed mid-retry.',
+        },
+      ],
     },
   },
   {

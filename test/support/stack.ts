@@ -36,6 +36,8 @@ const quietLog = createLogger({ level: 'silent' });
 let stackPromise: Promise<Stack> | null = null;
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | null = null;
 const extraServices: RunningApi[] = [];
+/** An interval that outlasts any test run (and still fits a Node timer). */
+const NEVER_MS = 24 * 3600_000;
 
 export const testEnv = {
   OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
@@ -107,11 +109,16 @@ export function getStack(): Promise<Stack> {
   return stackPromise;
 }
 
-/** Another API instance on the same database (as a second API process would be), stopped at the end. */
+/**
+ * Another API instance on the same database (as a second API process would be), stopped at the end.
+ * One on a task queue of its own does not reconcile: its reconcilers would take other tests' owed audit
+ * starts and site schedules onto that queue, which nobody polls once the test has stopped its workers.
+ */
 export async function startExtraApi(overrides: Partial<Parameters<typeof startApi>[0]> = {}): Promise<RunningApi> {
   const stack = await getStack();
+  const config = overrides.config ?? stack.config;
+  const ownQueue = config.taskQueue !== stack.config.taskQueue;
   const service = await startApi({
-    config: stack.config,
     db: stack.db,
     databaseUrl: stack.config.databaseUrl!,
     clock: stack.clock,
@@ -120,6 +127,7 @@ export async function startExtraApi(overrides: Partial<Parameters<typeof startAp
     log: () => undefined,
     accessLog: quietLog,
     ...overrides,
+    config: ownQueue ? { ...config, auditReconcileIntervalMs: NEVER_MS } : config,
   });
   extraServices.push(service);
   return service;
