@@ -40,7 +40,8 @@ export interface BenchReceiver {
 }
 
 export async function startBenchStack(env: Record<string, string> = {}): Promise<BenchStack> {
-  const infra = await startTestInfrastructure(() => undefined);
+  // Temporal keeps its state in a file, as under `npm start` (in memory it would be faster than what users run).
+  const infra = await startTestInfrastructure(() => undefined, { temporalOnDisk: true });
   // Webhooks are added with the local receiver's address; workers log warnings only.
   Object.assign(process.env, { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', LOG_LEVEL: 'warn', ...env });
   const receiver = await startBenchReceiver();

@@ -19,15 +19,8 @@ const BASELINE = { p50Ms: 210, deliveriesPerS: 27 };
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const EventType = {
   WorkflowExecutionStarted: 1,
-  WorkflowTaskScheduled: 5,
   WorkflowTaskStarted: 6,
-  WorkflowTaskCompleted: 7,
-  ActivityTaskScheduled: 10,
-  ActivityTaskStarted: 11,
-  ActivityTaskCompleted: 12,
-  MarkerRecorded: 25,
   StartChildWorkflowExecutionInitiated: 29,
-  ChildWorkflowExecutionStarted: 31,
 } as const;
 
 function eventMs(event: HistoryEvent | undefined): number {
@@ -41,13 +34,11 @@ function typeOf(event: HistoryEvent): number {
 
 /** Steps from completion to the first attempt's arrival, each as ms since the previous one. */
 const STEPS = [
-  'runAudit activity completed (result stored → event)',
-  'child workflow initiated (audit workflow task: plan)',
+  'audit workflow task completed (plan deliveries, start child)',
   'child workflow started',
-  'delivery workflow task started',
-  'attempt activity scheduled (task: record row)',
-  'attempt activity started (dispatch)',
-  'attempt received (load, sign, POST)',
+  "child's first workflow task started (dispatch)",
+  'attempt received (record row, load, sign, POST)',
+  "for comparison: the audit workflow's first task dispatch",
 ] as const;
 
 async function breakdown(
@@ -59,7 +50,6 @@ async function breakdown(
 ): Promise<number[]> {
   const auditEvents = (await client.workflow.getHandle(auditId).fetchHistory()).events ?? [];
   const deliveryEvents = (await client.workflow.getHandle(deliveryId).fetchHistory()).events ?? [];
-  const runAuditDone = auditEvents.find((e) => typeOf(e) === EventType.ActivityTaskCompleted);
   const initiated = auditEvents.find(
     (e) =>
       typeOf(e) === EventType.StartChildWorkflowExecutionInitiated &&
@@ -67,20 +57,11 @@ async function breakdown(
   );
   const childStarted = deliveryEvents.find((e) => typeOf(e) === EventType.WorkflowExecutionStarted);
   const firstTask = deliveryEvents.find((e) => typeOf(e) === EventType.WorkflowTaskStarted);
-  const scheduled = deliveryEvents.find((e) => typeOf(e) === EventType.ActivityTaskScheduled);
-  // The started event is written when the activity closes; a marker means the attempt was a local activity.
-  const started = deliveryEvents.find((e) => typeOf(e) === EventType.ActivityTaskStarted);
-  const points = [
-    completedAt,
-    eventMs(runAuditDone),
-    eventMs(initiated),
-    eventMs(childStarted),
-    eventMs(firstTask),
-    eventMs(scheduled),
-    eventMs(started),
-    receivedAt,
-  ];
-  return points.slice(1).map((t, i) => t - points[i]);
+  const points = [completedAt, eventMs(initiated), eventMs(childStarted), eventMs(firstTask), receivedAt];
+  const steps = points.slice(1).map((t, i) => t - points[i]);
+  const auditStarted = auditEvents.find((e) => typeOf(e) === EventType.WorkflowExecutionStarted);
+  const auditFirstTask = auditEvents.find((e) => typeOf(e) === EventType.WorkflowTaskStarted);
+  return [...steps, eventMs(auditFirstTask) - eventMs(auditStarted)];
 }
 
 async function latency(stack: BenchStack): Promise<number> {

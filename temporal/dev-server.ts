@@ -119,10 +119,28 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
 function devServerArgs(opts: DevServerOptions, host: string, namespace: string, uiPort: number): string[] {
   const args = ['server', 'start-dev', '--ip', host, '--port', String(opts.port), '--log-level', 'warn'];
   args.push(...(opts.headless ? ['--headless'] : ['--ui-port', String(uiPort)]));
-  if (opts.dbFile) args.push('--db-filename', opts.dbFile);
+  // Write-ahead log, synced at checkpoints rather than on every commit: a crash of the process loses
+  // nothing, a power cut at most the last moments; in rollback-journal mode every commit was an fsync
+  // and the server kept up with a third of the audits (docs/operations.md "Capacity").
+  if (opts.dbFile) {
+    args.push(
+      '--db-filename',
+      opts.dbFile,
+      '--sqlite-pragma',
+      'journal_mode=wal',
+      '--sqlite-pragma',
+      'synchronous=normal',
+    );
+  }
   // The CLI always creates "default" and prepends it to this list; passing it again would
   // register the same namespace twice.
   if (namespace !== 'default') args.push('--namespace', namespace);
+  // One partition per task queue: with the default four, a task and an idle poller could sit on different
+  // partitions until matching forwarded one of them, some 50 ms per workflow task. A single server has no
+  // use for partitions (docs/operations.md "Capacity").
+  for (const key of ['matching.numTaskqueueReadPartitions', 'matching.numTaskqueueWritePartitions']) {
+    args.push('--dynamic-config-value', `${key}=1`);
+  }
   // Registered in every namespace the CLI creates. NOTE: only for namespaces it creates; with an
   // existing db file they are not added again, hence registerSearchAttributes() in waitUntilReady.
   args.push(...searchAttributeCliArgs());

@@ -12,17 +12,21 @@ export interface TestInfrastructure {
 }
 
 /**
- * A real Temporal dev server (in memory) and a fresh, empty Postgres database for one test run.
- * With DATABASE_URL the database is created on that server; without it an embedded Postgres runs
- * in a temporary folder. Integration tests find both through TEST_DATABASE_URL and
- * TEST_TEMPORAL_ADDRESS.
+ * A real Temporal dev server (in memory, or with `temporalOnDisk` in a database file as `npm start`
+ * runs it) and a fresh, empty Postgres database for one test run. With DATABASE_URL the database is
+ * created on that server; without it an embedded Postgres runs in a temporary folder. Integration
+ * tests find both through TEST_DATABASE_URL and TEST_TEMPORAL_ADDRESS.
  */
-export async function startTestInfrastructure(log: (line: string) => void): Promise<TestInfrastructure> {
+export async function startTestInfrastructure(
+  log: (line: string) => void,
+  opts: { temporalOnDisk?: boolean } = {},
+): Promise<TestInfrastructure> {
   const stops: Array<() => Promise<void>> = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-test-'));
   try {
     const cliPath = await ensureTemporalCli(log);
-    const devServer = await startOnFreePort((port) => startDevServer({ cliPath, port, headless: true, log }));
+    const dbFile = opts.temporalOnDisk ? path.join(tmp, 'temporal.sqlite') : undefined;
+    const devServer = await startOnFreePort((port) => startDevServer({ cliPath, port, headless: true, dbFile, log }));
     stops.push(() => devServer.stop());
     process.env.TEST_TEMPORAL_ADDRESS = devServer.address;
     log(`temporal dev server at ${devServer.address}`);

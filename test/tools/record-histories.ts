@@ -67,12 +67,29 @@ async function main(): Promise<void> {
     return { auditId: trigger.body.audit_id, key: account.liveKey };
   };
 
+  const testAudit = async (webhookUrl: string): Promise<string> => {
+    const account = await stack.newAccount('pro');
+    const webhook = await stack.api('POST', '/v1/webhooks', { key: account.testKey, body: { url: webhookUrl } });
+    if (webhook.status !== 201) throw new Error(webhook.text);
+    const trigger = await stack.api('POST', '/v1/audits', {
+      key: account.testKey,
+      body: { domain: 'https://replay.example.com' },
+    });
+    if (trigger.status !== 202) throw new Error(trigger.text);
+    return trigger.body.audit_id;
+  };
+
   try {
     fs.mkdirSync(OUT_DIR, { recursive: true });
+    const testCompleted = await testAudit(healthy.url);
     const completed = await liveAudit(healthy.url, site.origin);
     const failed = await liveAudit(healthy.url, `http://127.0.0.1:${await closedPort()}`);
     const redelivered = await liveAudit(flaky.url, site.origin);
-    await Promise.all([completed, failed, redelivered].map((a) => client.workflow.getHandle(a.auditId).result()));
+    await Promise.all(
+      [completed, failed, redelivered, { auditId: testCompleted }].map((a) =>
+        client.workflow.getHandle(a.auditId).result(),
+      ),
+    );
 
     const [failedThenRedelivered] = await childrenOf(redelivered.auditId, DeliveryWorkflow);
     const { db } = await stack.getStack();
@@ -86,6 +103,7 @@ async function main(): Promise<void> {
 
     await Promise.all([
       save('audit-completed', completed.auditId),
+      save('test-audit-completed', testCompleted),
       save('audit-retried-then-failed', failed.auditId),
       save('delivery-delivered', (await childrenOf(completed.auditId, DeliveryWorkflow))[0]),
       save('delivery-failed-then-redelivered', failedThenRedelivered),
