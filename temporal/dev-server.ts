@@ -135,12 +135,16 @@ function devServerArgs(opts: DevServerOptions, host: string, namespace: string, 
   // The CLI always creates "default" and prepends it to this list; passing it again would
   // register the same namespace twice.
   if (namespace !== 'default') args.push('--namespace', namespace);
-  // One partition per task queue: with the default four, a task and an idle poller could sit on different
-  // partitions until matching forwarded one of them, some 50 ms per workflow task. A single server has no
-  // use for partitions (docs/operations.md "Capacity").
-  for (const key of ['matching.numTaskqueueReadPartitions', 'matching.numTaskqueueWritePartitions']) {
-    args.push('--dynamic-config-value', `${key}=1`);
-  }
+  // Latency and throughput of one server (docs/operations.md "Capacity"): one partition per task queue
+  // (a single server has no use for the default four), and history's task queues read 200 times a second
+  // instead of 20 — at 20, a task such as a child workflow's first workflow task waited up to 50 ms.
+  const dynamicConfig = {
+    'matching.numTaskqueueReadPartitions': 1,
+    'matching.numTaskqueueWritePartitions': 1,
+    'history.transferProcessorMaxPollRPS': 200,
+    'history.timerProcessorMaxPollRPS': 200,
+  };
+  for (const [key, value] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${key}=${value}`);
   // Registered in every namespace the CLI creates. NOTE: only for namespaces it creates; with an
   // existing db file they are not added again, hence registerSearchAttributes() in waitUntilReady.
   args.push(...searchAttributeCliArgs());
