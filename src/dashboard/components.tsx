@@ -46,3 +46,22 @@ export function When(props: { at: string | Date | null; never?: string }) {
   const at = new Date(props.at);
   return <time dateTime={at.toISOString()}>{at.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>;
 }
+
+/** The labelled domain field of a form that audits or monitors a site (its value kept after a refusal). */
+export function DomainField(props: { id: string; value?: string }) {
+  return (
+    <>
+      <label for={props.id}>Domain</label>
+      <input
+        id={props.id}
+        name="domain"
+        type="text"
+        inputMode="url"
+        required
+        placeholder="https://example.com"
+        value={props.value ?? ''}
+        autoComplete="url"
+      />
+    </>
+  );
+}

@@ -133,11 +133,7 @@ export async function startExtraApi(overrides: Partial<Parameters<typeof startAp
   return service;
 }
 
-/**
- * Stops an extra API before the run ends. One started for a test's own task queue must be stopped with
- * that queue's worker: its reconciler would otherwise go on making other tests' owed starts on a queue
- * nobody polls any more.
- */
+/** Stops an extra API before the run ends (its change feed, caches and Temporal connection with it). */
 export async function stopExtraApi(service: RunningApi | undefined): Promise<void> {
   const at = service ? extraServices.indexOf(service) : -1;
   if (at < 0) return;

@@ -1,3 +1,4 @@
+import { DomainField } from '../components';
 import { AUDIT_STATUSES_SHOWN, shortTime, statusLabel } from './audits-labels';
 import { ProblemNotice } from './audits-notices';
 
@@ -59,17 +60,7 @@ function RunAuditForm(props: AuditsPageProps & { action: string }) {
     <form method="post" action={props.action} class="card">
       <h2>Run an audit</h2>
       <input type="hidden" name="_csrf" value={props.csrfToken} />
-      <label for="audit-domain">Domain</label>
-      <input
-        id="audit-domain"
-        name="domain"
-        type="text"
-        inputMode="url"
-        required
-        placeholder="https://example.com"
-        value={props.domain ?? ''}
-        autoComplete="url"
-      />
+      <DomainField id="audit-domain" value={props.domain} />
       <label for="audit-tier">Depth</label>
       <select id="audit-tier" name="tier">
         {props.tiers.map((tier) => (

@@ -1,4 +1,4 @@
-import { PostForm } from '../components';
+import { DomainField, PostForm } from '../components';
 import type { DashboardContext } from '../state';
 import { ProblemNotice, UpgradeNotice } from './audits-notices';
 
@@ -41,17 +41,7 @@ function AddSiteForm(props: SitesPageProps) {
   return (
     <PostForm ctx={props.ctx} action={`${props.basePath}/sites`} class="card">
       <h2>Monitor a site</h2>
-      <label for="site-domain">Domain</label>
-      <input
-        id="site-domain"
-        name="domain"
-        type="text"
-        inputMode="url"
-        required
-        placeholder="https://example.com"
-        value={props.domain ?? ''}
-        autoComplete="url"
-      />
+      <DomainField id="site-domain" value={props.domain} />
       <label for="site-schedule">Schedule</label>
       <select id="site-schedule" name="schedule">
         {props.schedules.map((s) => (
