@@ -7,7 +7,7 @@ import { benchWorkspace, percentiles, printPercentiles, sleep, startBenchStack, 
  * runs it (workers in their own processes; test mode, so every delivery goes to a local receiver).
  *  1. Latency: one webhook, audits one at a time; from the audit's completed_at to the first attempt
  *     arriving, p50/p95, with where the time goes from the Temporal histories (the audit workflow's
- *     runAudit completion, the child's start, the delivery's workflow task, its activity).
+ *     task that starts the child, the child's start, its first workflow task, the attempt itself).
  *  2. Fan-out: WEBHOOKS webhooks × AUDITS audits triggered at once; deliveries per second received.
  * The baseline printed beside the figures is the issue's: 210 ms p50 and 27 deliveries/s.
  */
@@ -86,7 +86,7 @@ async function latency(stack: BenchStack): Promise<number> {
   for (const [k, name] of STEPS.entries()) {
     const valid = steps[k].filter((ms) => Number.isFinite(ms));
     if (valid.length) printPercentiles(`  ${name}`, valid);
-    else console.log(`  ${name.padEnd(56)} (no such event: not on this path)`);
+    else console.log(`  ${name.padEnd(56)} (no such event)`);
   }
   const p50 = percentiles(totals).p50;
   console.log(
