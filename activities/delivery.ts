@@ -6,10 +6,18 @@ import {
   recordAttempt,
   type AttemptDeps,
   type AttemptOutcome,
-  type AttemptRecord,
 } from '../src/webhooks/attempt';
-import { planDeliveries, recordDelivery, type PlannedDelivery } from '../src/webhooks/planning';
-import type { DeliveryRecord, EventDetails } from '../workflows/contracts';
+import { recordFirstAttempts, sendFirstAttempts } from '../src/webhooks/first-attempts';
+import { planDeliveries, recordDelivery } from '../src/webhooks/planning';
+import { deliveryProgress } from '../src/webhooks/repository';
+import type {
+  AttemptRecord,
+  DeliveryProgress,
+  DeliveryRecord,
+  EventDetails,
+  FirstAttempt,
+  PlannedDelivery,
+} from '../workflows/contracts';
 import { untilDatabaseAnswers } from './database-outage';
 import { deliveryAttempts, deliveryDuration } from '../src/observability/metrics';
 
@@ -22,6 +30,35 @@ export function createDeliveryActivities(deps: AttemptDeps & { db: Db; clock: Cl
       details: EventDetails;
     }): Promise<PlannedDelivery[]> {
       return planDeliveries(deps.db, { ...input, now: deps.clock.now() });
+    },
+    /**
+     * Attempt 1 of some of an event's deliveries, made by the emitting workflow (a local activity).
+     * Acknowledged ones are logged and done; the others each continue in a DeliveryWorkflow.
+     */
+    async sendFirstAttempts(input: {
+      auditId: string;
+      details: EventDetails;
+      deliveries: PlannedDelivery[];
+      nextDelayMs: number | null;
+    }): Promise<{ unrecorded: FirstAttempt[]; retrying: FirstAttempt[] }> {
+      const sent = await sendFirstAttempts(deps, input);
+      for (const { attempt } of sent.attempts) observeAttempt(attempt.errorClass === null, attempt.durationMs);
+      const delivered = sent.attempts.filter((a) => a.attempt.errorClass === null);
+      return {
+        unrecorded: sent.logged ? [] : delivered,
+        retrying: sent.attempts.filter((a) => a.attempt.errorClass !== null),
+      };
+    },
+    /**
+     * Logs deliveries with the first attempt already made, through any database outage: a failed
+     * one as its DeliveryWorkflow's first step, acknowledged ones whose log write had failed.
+     */
+    async recordFirstAttempts(input: { auditId: string; details: EventDetails; attempts: FirstAttempt[] }) {
+      return untilDatabaseAnswers(() => recordFirstAttempts(deps.db, input));
+    },
+    /** Where a logged delivery stands, for a DeliveryWorkflow started by a manual redelivery. */
+    async deliveryProgress(input: { deliveryId: string }): Promise<DeliveryProgress | null> {
+      return deliveryProgress(deps.db, input.deliveryId);
     },
     async recordDelivery(input: DeliveryRecord & { deliveryId: string; eventAt: string }): Promise<boolean> {
       return recordDelivery(deps.db, input);
@@ -66,4 +103,11 @@ async function measured(attempt: () => Promise<AttemptOutcome>): Promise<Attempt
   deliveryAttempts.inc({ outcome: label });
   end({ outcome: label });
   return outcome;
+}
+
+/** A first attempt made in a batch, counted and timed by its POST. */
+function observeAttempt(delivered: boolean, durationMs: number): void {
+  const outcome = delivered ? 'delivered' : 'failed';
+  deliveryAttempts.inc({ outcome });
+  deliveryDuration.observe({ outcome }, durationMs / 1000);
 }

@@ -21,7 +21,7 @@ import type { HealthProbe, HealthReport } from '../src/api/routes/system';
 import type { SupervisedState } from '../src/supervision/supervisor';
 import type { AuditEngine } from '../src/audits/produce';
 import type { Clock } from '../src/clock';
-import type { Config } from '../src/config';
+import { deliverySettings, type Config } from '../src/config';
 import type { Db } from '../src/db/knex';
 import { TemporalAuditScheduler } from '../temporal/audit-scheduler';
 import { runReconciler } from '../src/audits/reconciler';
@@ -95,7 +95,7 @@ export async function startApi(
     clock,
     authenticator,
     readModel,
-    deliveries: new TemporalDeliveryControl(temporal.client),
+    deliveries: new TemporalDeliveryControl(temporal.client, config.taskQueue, deliverySettings(config)),
     reports: new TemporalReportRenders(temporal.client, config.reportTaskQueue),
     storage: createReportStorage(config),
     keyring,
@@ -159,7 +159,7 @@ function dashboardDeps(
       db: input.db,
       clock: input.clock,
     }),
-    deliveries: new TemporalDeliveryControl(temporal.client),
+    deliveries: new TemporalDeliveryControl(temporal.client, input.config.taskQueue, deliverySettings(input.config)),
     reports: new TemporalReportRenders(temporal.client, input.config.reportTaskQueue),
   };
 }

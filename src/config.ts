@@ -229,6 +229,19 @@ export function temporalSecurity(env: NodeJS.ProcessEnv): TemporalSecurity {
   };
 }
 
+/** The webhook delivery settings every delivery's workflow is started with. */
+export function deliverySettings(config: Config): {
+  retryDelaysMs: number[];
+  redeliveryWindowMs: number;
+  timeoutMs: number;
+} {
+  return {
+    retryDelaysMs: config.deliveryRetryDelaysMs,
+    redeliveryWindowMs: config.redeliveryWindowMs,
+    timeoutMs: config.deliveryTimeoutMs,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || path.join(__dirname, '..', '.data'));
   return {

@@ -1,17 +1,43 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { deliveryWorkflowId, redeliverSignal } from '../workflows/contracts';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { DeliveryControl, Redelivery } from '../src/webhooks/redelivery';
+import { DeliveryWorkflow } from '../workflows';
+import {
+  auditSearchAttributes,
+  deliveryWorkflowId,
+  redeliverSignal,
+  type DeliveryWorkflowInput,
+} from '../workflows/contracts';
 
-/** Manual redelivery through the same signal operators send with the Temporal CLI. */
-export class TemporalDeliveryControl {
-  constructor(private readonly client: Client) {}
+/**
+ * Manual redelivery through the same signal operators send with the Temporal CLI. A delivery
+ * acknowledged at its first attempt has no workflow yet: signal-with-start gives it one, which goes
+ * on from the delivery log (DeliveryWorkflowInput.resume).
+ */
+export class TemporalDeliveryControl implements DeliveryControl {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+    private readonly settings: Pick<DeliveryWorkflowInput, 'retryDelaysMs' | 'redeliveryWindowMs' | 'timeoutMs'>,
+  ) {}
 
-  /** 'closed' when the delivery's workflow has ended (its redelivery window is over). */
-  async redeliver(deliveryId: string): Promise<'signalled' | 'closed'> {
+  async redeliver(delivery: Redelivery): Promise<'signalled' | 'closed'> {
     try {
-      await this.client.workflow.getHandle(deliveryWorkflowId(deliveryId)).signal(redeliverSignal);
+      await this.client.workflow.signalWithStart(DeliveryWorkflow, {
+        workflowId: deliveryWorkflowId(delivery.deliveryId),
+        taskQueue: this.taskQueue,
+        args: [
+          { deliveryId: delivery.deliveryId, eventAt: delivery.eventAt.toISOString(), ...this.settings, resume: true },
+        ],
+        signal: redeliverSignal,
+        signalArgs: [],
+        // A workflow that ran its course is not started again: its window has closed.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        typedSearchAttributes: auditSearchAttributes(delivery),
+      });
       return 'signalled';
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return 'closed';
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return 'closed';
       throw err;
     }
   }

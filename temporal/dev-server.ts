@@ -41,7 +41,27 @@ export interface DevServer {
 const STOP_GRACE_MS = 10_000;
 const PROBE_INTERVAL_MS = 250;
 
+/**
+ * Starts to try: the CLI picks its internal ports itself (free when it looked), and on a busy machine
+ * another process can take one before the server binds it; the server then panics at start.
+ */
+const START_TRIES = 3;
+
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await startDevServerOnce(opts);
+    } catch (err) {
+      if (tries >= START_TRIES || !(err instanceof StartCrashError)) throw err;
+      opts.log?.(`dev server start: ${err.message.split('\n')[0]}; starting it again`);
+    }
+  }
+}
+
+/** The server crashed at start, as when a port it chose was taken meanwhile: worth another try. */
+class StartCrashError extends Error {}
+
+async function startDevServerOnce(opts: DevServerOptions): Promise<DevServer> {
   const host = '127.0.0.1'; // loopback only: the dev server has no auth
   const namespace = opts.namespace ?? 'default';
   const uiPort = opts.uiPort ?? Math.min(opts.port + 1000, 65535);
@@ -54,7 +74,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   });
   // Once we are stopping it, the server logs a burst of expected "connection refused" /
   // "graceful_stop" warnings from its internal workers: keep them out of the caller's log.
-  const tail = keepOutputTail(child, (line) => {
+  const tail = keepStartOutput(child, (line) => {
     if (stopping === null) log(line);
   });
 
@@ -93,9 +113,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
 
   try {
     const earlyExit = exited.then(({ code, signal }) => {
-      throw new Error(
-        `temporal server start-dev exited before it was ready (${signal ?? `exit ${code}`}):\n${tail.join('\n')}`,
-      );
+      const output = tail.join('\n');
+      const message = `temporal server start-dev exited before it was ready (${signal ?? `exit ${code}`}):\n${output}`;
+      throw /address already in use|^panic/im.test(output) ? new StartCrashError(message) : new Error(message);
     });
     const gaveUp = () => hasExited || stopping !== null;
     const ready = waitUntilReady(address, namespace, opts.startTimeoutMs ?? 60_000, tail, gaveUp);
@@ -151,13 +171,17 @@ function devServerArgs(opts: DevServerOptions, host: string, namespace: string, 
   return args;
 }
 
-/** Passes every non-blank output line to `log` and keeps the last 40, for the error message if it dies before it is ready. */
-function keepOutputTail(child: ChildProcess, log: (line: string) => void): string[] {
+/**
+ * Passes every non-blank output line to `log` and keeps, for the error message if it dies before it
+ * is ready, its first lines (a panic's cause comes before its stack) and its last 40.
+ */
+function keepStartOutput(child: ChildProcess, log: (line: string) => void): string[] {
   const tail: string[] = [];
+  let kept = 0;
   const onLine = (line: string) => {
     if (!line.trim()) return;
     tail.push(line);
-    if (tail.length > 40) tail.shift();
+    if (++kept > 50) tail.splice(10, 1);
     log(line);
   };
   forEachLine(child.stdout, onLine);

@@ -22,6 +22,7 @@ import {
   AUDIT_STATUS,
   BROWSER_STAGE_RETRY,
   DATABASE_WRITE_RETRY,
+  DELIVERY_ATTEMPT_RETRY,
   INTERNAL_ERROR_MESSAGE,
   NOT_RETRIED,
   auditSearchAttributes,
@@ -30,8 +31,11 @@ import {
   reportWorkflowId,
   type AuditFailureCode,
   type AuditStatus,
+  type AttemptRecord,
   type AuditWorkflowInput,
   type EventDetails,
+  type FirstAttempt,
+  type PlannedDelivery,
 } from './contracts';
 import { DeliveryWorkflow } from './delivery';
 import { ReportWorkflow } from './report';
@@ -47,6 +51,18 @@ const deliveries = proxyLocalActivities<DeliveryActivities>({
   startToCloseTimeout: '30 seconds',
   retry: DATABASE_WRITE_RETRY,
 });
+
+// Waits out a database outage inside the activity, heartbeating, rather than failing.
+const deliveryLogThroughOutage = proxyActivities<DeliveryActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: DELIVERY_ATTEMPT_RETRY,
+});
+
+/** Deliveries whose first attempt this workflow makes (before, each delivery's own workflow made it). */
+const FIRST_ATTEMPTS_HERE = 'delivery-first-attempts-here';
+/** POSTs per local activity: its result, the attempts not acknowledged, stays small in the history. */
+const FIRST_ATTEMPTS_PER_STEP = 50;
 
 const reportPlanning = proxyLocalActivities<ReportPlanningActivities>({
   startToCloseTimeout: '30 seconds',
@@ -163,15 +179,22 @@ async function runAttempt(
 }
 
 /**
- * Sends an event to the workspace's webhooks: one DeliveryWorkflow per delivery (workflow id =
- * delivery id), abandoned by this workflow so that retries outlive the audit and never affect it.
- * Each delivery writes its own log row, so a run terminated in between leaves none dangling.
+ * Sends an event to the workspace's webhooks. Attempt 1 of every delivery is made here, in this
+ * workflow task (patch delivery-first-attempts-here); each one not acknowledged goes on in a
+ * DeliveryWorkflow of its own (workflow id = delivery id), abandoned by this workflow so that its
+ * retries outlive the audit and never affect it. Each delivery is logged by whoever made its attempt
+ * last, so a run terminated in between leaves no pending row without a workflow behind it.
  */
 async function emit(input: AuditWorkflowInput, attempt: number, details: EventDetails): Promise<void> {
   const emissionKey = `${workflowInfo().runId}:${attempt}:${details.event}`;
+  const firstAttemptsHere = patched(FIRST_ATTEMPTS_HERE);
   const planned = await deliveries.planDeliveries({ auditId: input.auditId, emissionKey, details });
+  // Before, every planned delivery got a workflow that made its first attempt itself.
+  const continued: Array<{ delivery: PlannedDelivery; attempt?: AttemptRecord }> = firstAttemptsHere
+    ? await sendFirstAttempts(input, details, planned)
+    : planned.map((delivery) => ({ delivery }));
   await Promise.all(
-    planned.map((delivery) =>
+    continued.map(({ delivery, attempt: firstAttempt }) =>
       startChild(DeliveryWorkflow, {
         workflowId: deliveryWorkflowId(delivery.deliveryId),
         args: [
@@ -186,6 +209,7 @@ async function emit(input: AuditWorkflowInput, attempt: number, details: EventDe
               url: delivery.url,
               details: delivery.details ?? details,
             },
+            ...(firstAttempt ? { firstAttempt } : {}),
           },
         ],
         parentClosePolicy: ParentClosePolicy.ABANDON,
@@ -193,6 +217,40 @@ async function emit(input: AuditWorkflowInput, attempt: number, details: EventDe
       }),
     ),
   );
+}
+
+/**
+ * Attempt 1 of each planned delivery, a batch of POSTs per local activity (no workflow, no task
+ * through the server, for a delivery acknowledged at once). Returns the ones not acknowledged.
+ */
+async function sendFirstAttempts(
+  input: AuditWorkflowInput,
+  details: EventDetails,
+  planned: PlannedDelivery[],
+): Promise<FirstAttempt[]> {
+  const send = proxyLocalActivities<DeliveryActivities>({
+    // The POSTs run at once, each bounded by the delivery time-out; the rest is a few queries.
+    startToCloseTimeout: input.delivery.timeoutMs + 30_000,
+    retry: DATABASE_WRITE_RETRY,
+  });
+  const retrying: FirstAttempt[] = [];
+  for (let from = 0; from < planned.length; from += FIRST_ATTEMPTS_PER_STEP) {
+    const sent = await send.sendFirstAttempts({
+      auditId: input.auditId,
+      details,
+      deliveries: planned.slice(from, from + FIRST_ATTEMPTS_PER_STEP),
+      nextDelayMs: input.delivery.retryDelaysMs[0] ?? null,
+    });
+    // Acknowledged, but the log refused them: stored through the outage, never sent again.
+    if (sent.unrecorded.length)
+      await deliveryLogThroughOutage.recordFirstAttempts({
+        auditId: input.auditId,
+        details,
+        attempts: sent.unrecorded,
+      });
+    retrying.push(...sent.retrying);
+  }
+  return retrying;
 }
 
 /**

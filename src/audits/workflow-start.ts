@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import { deliverySettings, type Config } from '../config';
 import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
 import { confirmStarted, refundUnstarted, releaseClaim, type PendingStart } from './pending-starts';
@@ -61,10 +61,6 @@ function workflowInput(audit: StartableAudit, config: Config): AuditWorkflowInpu
     heartbeatTimeoutMs: config.auditHeartbeatTimeoutMs,
     reportTaskQueue: config.reportTaskQueue,
     ...(config.browserStage ? { browserStage: config.browserStage } : {}),
-    delivery: {
-      retryDelaysMs: config.deliveryRetryDelaysMs,
-      redeliveryWindowMs: config.redeliveryWindowMs,
-      timeoutMs: config.deliveryTimeoutMs,
-    },
+    delivery: deliverySettings(config),
   };
 }

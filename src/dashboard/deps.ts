@@ -6,6 +6,7 @@ import type { AuditScheduler } from '../audits/scheduler';
 import type { ReportRenderRequests } from '../reports/render-requests';
 import type { SigningKeyring } from '../reports/signing-keys';
 import type { SiteSchedules } from '../sites/schedule-sync';
+import type { DeliveryControl } from '../webhooks/redelivery';
 
 /** What the dashboard's routes need from the composition root (processes/service.ts). */
 export interface DashboardDeps {
@@ -20,7 +21,7 @@ export interface DashboardDeps {
   /** Starts audits run from the dashboard (the API's trigger). */
   scheduler: AuditScheduler;
   /** The redeliver signal of temporal/delivery-control, as the API's retry route sends it. */
-  deliveries: { redeliver(deliveryId: string): Promise<'signalled' | 'closed'> };
+  deliveries: DeliveryControl;
   /** PDF reports: the API's render requests and link signing keys. */
   reports: ReportRenderRequests;
   keyring: SigningKeyring;

@@ -4,6 +4,8 @@ import { outboundRequest } from '../outbound/client';
 import { classifyOutboundError } from '../outbound/errors';
 import { parseCidrList, type CidrList } from '../outbound/policy';
 import { loadDelivery } from './repository';
+import type { Mode } from '../schemas/audit';
+import type { AttemptRecord } from '../../workflows/contracts';
 import { deliveryHeaders } from './signing';
 
 const EXCERPT_BYTES = 1024;
@@ -29,20 +31,6 @@ export interface AttemptOutcome {
   unrecorded?: AttemptRecord;
 }
 
-/** What one attempt did, as stored in the delivery log (plain data: it may cross an activity boundary). */
-export interface AttemptRecord {
-  deliveryId: string;
-  attempt: number;
-  trigger: 'automatic' | 'manual';
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  errorClass: string | null;
-  errorMessage: string | null;
-  excerpt: string | null;
-  nextAttemptAt: string | null;
-}
-
 /**
  * How the attempt's outcome is written: the activity waits out database outages; the local first
  * attempt tries once and, if that fails, hands the outcome back as `unrecorded`.
@@ -50,10 +38,8 @@ export interface AttemptRecord {
 export type StoreStep = <T>(step: () => Promise<T>) => Promise<T>;
 
 /**
- * One signed POST of a delivery (re-signed with a fresh timestamp), recorded in the delivery log.
- * 2xx within the time-out acknowledges; redirects are not followed (a 3xx is non-2xx). Test-mode
- * deliveries go to the mock receiver, never to the customer's URL. A non-2xx answer or a network
- * error is an outcome, recorded; only a database error throws (before the POST, or from `store`).
+ * One attempt of a logged delivery (sendAttempt), recorded in the delivery log. A non-2xx answer or
+ * a network error is an outcome, recorded; only a database error throws (before the POST, or from `store`).
  * An attempt is sent at most once once recorded: running its step again returns the recorded outcome.
  */
 export async function attemptDelivery(
@@ -79,41 +65,20 @@ export async function attemptDelivery(
     .where({ delivery_id: delivery.id, attempt: input.attempt })
     .first('error_class');
   if (recorded) return { delivered: recorded.error_class === null, stop: false };
-  const startedAt = deps.clock.now();
-  const started = performance.now();
-  const target = delivery.mode === 'test' ? deps.testMockUrl : delivery.url;
-  const headers = deliveryHeaders({
-    secret: delivery.secret,
-    event: delivery.event,
-    auditId: delivery.audit_id,
-    deliveryId: delivery.id,
-    attempt: input.attempt,
-    body: delivery.payload,
-    timestampSeconds: Math.floor(startedAt.getTime() / 1000),
-  });
-  const { statusCode, errorClass, errorMessage, excerpt } = await postDelivery({
-    url: target,
-    headers,
-    body: delivery.payload,
-    timeoutMs: deps.timeoutMs,
-    allow: delivery.mode === 'test' ? ANYWHERE : deps.allow,
-  });
-  const delivered = errorClass === null;
-  const durationMs = Math.round(performance.now() - started);
-  const nextAttemptAt =
-    !delivered && input.nextDelayMs !== null ? new Date(startedAt.getTime() + durationMs + input.nextDelayMs) : null;
-  const record: AttemptRecord = {
-    deliveryId: delivery.id,
-    attempt: input.attempt,
-    trigger: input.trigger,
-    startedAt: startedAt.toISOString(),
-    durationMs,
-    statusCode,
-    errorClass,
-    errorMessage,
-    excerpt,
-    nextAttemptAt: nextAttemptAt?.toISOString() ?? null,
-  };
+  const record = await sendAttempt(
+    deps,
+    {
+      deliveryId: delivery.id,
+      mode: delivery.mode,
+      url: delivery.url,
+      secret: delivery.secret,
+      event: delivery.event,
+      auditId: delivery.audit_id,
+      payload: delivery.payload,
+    },
+    input,
+  );
+  const delivered = record.errorClass === null;
   if (store) {
     await store(() => recordAttempt(deps.db, record));
     return { delivered, stop: false };
@@ -124,6 +89,65 @@ export async function attemptDelivery(
   } catch {
     return { delivered, stop: false, unrecorded: record };
   }
+}
+
+/** Where one delivery goes and what it sends: the webhook's URL and secret, the event's exact bytes. */
+export interface DeliveryTarget {
+  deliveryId: string;
+  mode: Mode;
+  url: string;
+  secret: string;
+  event: string;
+  auditId: string;
+  payload: string;
+}
+
+/**
+ * One signed POST of a delivery, re-signed with a fresh timestamp, and what the log keeps of it.
+ * 2xx within the time-out acknowledges; redirects are not followed (a 3xx is non-2xx). Test-mode
+ * deliveries go to the mock receiver, never to the customer's URL. Never throws: a non-2xx answer
+ * or a network error is the attempt's outcome.
+ */
+export async function sendAttempt(
+  deps: Pick<AttemptDeps, 'clock' | 'timeoutMs' | 'allow' | 'testMockUrl'>,
+  target: DeliveryTarget,
+  attempt: { attempt: number; trigger: 'automatic' | 'manual'; nextDelayMs: number | null },
+): Promise<AttemptRecord> {
+  const startedAt = deps.clock.now();
+  const started = performance.now();
+  const headers = deliveryHeaders({
+    secret: target.secret,
+    event: target.event,
+    auditId: target.auditId,
+    deliveryId: target.deliveryId,
+    attempt: attempt.attempt,
+    body: target.payload,
+    timestampSeconds: Math.floor(startedAt.getTime() / 1000),
+  });
+  const { statusCode, errorClass, errorMessage, excerpt } = await postDelivery({
+    url: target.mode === 'test' ? deps.testMockUrl : target.url,
+    headers,
+    body: target.payload,
+    timeoutMs: deps.timeoutMs,
+    allow: target.mode === 'test' ? ANYWHERE : deps.allow,
+  });
+  const durationMs = Math.round(performance.now() - started);
+  const nextAttemptAt =
+    errorClass !== null && attempt.nextDelayMs !== null
+      ? new Date(startedAt.getTime() + durationMs + attempt.nextDelayMs).toISOString()
+      : null;
+  return {
+    deliveryId: target.deliveryId,
+    attempt: attempt.attempt,
+    trigger: attempt.trigger,
+    startedAt: startedAt.toISOString(),
+    durationMs,
+    statusCode,
+    errorClass,
+    errorMessage,
+    excerpt,
+    nextAttemptAt,
+  };
 }
 
 /** Stores an attempt's outcome in the delivery log (idempotent: the same attempt again overwrites itself). */

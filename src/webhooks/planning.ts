@@ -1,22 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/knex';
 import { loadAudit } from '../audits/repository';
-import type { EventDetails } from '../../workflows/contracts';
-import { auditFailedBody, auditRetriedBody, type WebhookEvent } from './events';
+import type { EventDetails, PlannedDelivery } from '../../workflows/contracts';
+import type { WebhookEvent } from './events';
+import { eventPayload } from './payload';
 import { subscribedWebhooks } from './repository';
-import { regressedSite, regressionOf, siteRegressedBody } from '../sites/regression';
-
-/** One delivery of an event, as the emitting workflow starts it: the delivery records itself. */
-export interface PlannedDelivery {
-  deliveryId: string;
-  /** When the event happened (the delivery log's created_at). */
-  createdAt: string;
-  webhookId: string;
-  /** Where it goes: the webhook's URL, or the trigger's webhook_url override. */
-  url: string;
-  /** Another event than the one planned for (site.regressed, planned with audit.completed). */
-  details?: EventDetails;
-}
+import { regressedSite } from '../sites/regression';
 
 /**
  * The deliveries of one event: one per active webhook of the audit's workspace and environment
@@ -101,37 +90,6 @@ export async function recordDelivery(
     .onConflict('id')
     .ignore();
   return true;
-}
-
-function eventPayload(audit: NonNullable<Awaited<ReturnType<typeof loadAudit>>>, details: EventDetails): string {
-  switch (details.event) {
-    case 'audit.completed':
-      // The stored bytes, identical to GET /audits/{id}.
-      if (audit.result_json === null) throw new Error(`audit ${audit.id} has no stored result`);
-      return audit.result_json;
-    case 'audit.failed':
-      return auditFailedBody({
-        auditId: audit.id,
-        domain: audit.domain,
-        error: { code: audit.error_code ?? 'internal_error', message: audit.error_message ?? 'the audit failed' },
-        attempts: audit.attempts,
-        failedAt: audit.failed_at ? new Date(audit.failed_at) : new Date(),
-      });
-    case 'audit.retried':
-      return auditRetriedBody({
-        auditId: audit.id,
-        domain: audit.domain,
-        attempt: details.attempt,
-        maxRetries: details.maxRetries,
-        nextAttemptAt: new Date(details.nextAttemptAt),
-        error: details.error,
-      });
-    case 'site.regressed': {
-      const regression = audit.result_json === null ? null : regressionOf(audit.result_json);
-      if (!regression) throw new Error(`audit ${audit.id} did not regress`);
-      return siteRegressedBody({ siteId: details.siteId, auditId: audit.id, regression });
-    }
-  }
 }
 
 function deliveryId(emissionKey: string, event: string, webhookId: string): string {

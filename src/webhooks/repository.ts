@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex';
 import { randomBase62 } from '../ids';
 import type { Mode } from '../schemas/audit';
+import type { DeliveryProgress } from '../../workflows/contracts';
 import type { WebhookEvent } from './events';
 
 export interface WebhookRow {
@@ -105,8 +106,16 @@ export async function loadDelivery(
     .first('d.*', 'w.secret', 'w.deleted_at as webhook_deleted_at');
 }
 
-export async function findDelivery(db: Db, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
-  return db<DeliveryRow>('deliveries').where({ id: deliveryId, webhook_id: webhookId }).first();
+/** A delivery of a webhook, with its audit's domain (what the delivery's workflow is found by). */
+export async function findDelivery(
+  db: Db,
+  webhookId: string,
+  deliveryId: string,
+): Promise<(DeliveryRow & { audit_domain: string }) | undefined> {
+  return db('deliveries as d')
+    .join('audits as a', 'a.id', 'd.audit_id')
+    .where({ 'd.id': deliveryId, 'd.webhook_id': webhookId })
+    .first('d.*', 'a.domain as audit_domain');
 }
 
 /** The delivery log of a webhook, newest first, each delivery with all its attempts. */
@@ -134,4 +143,19 @@ export async function listDeliveries(
         .orderBy(['delivery_id', 'attempt'])
     : [];
   return { rows: visible, attempts, hasMore: rows.length > page.limit };
+}
+
+/** Where a logged delivery stands: its attempts so far, whether one was acknowledged, when the next automatic one is due. */
+export async function deliveryProgress(db: Db, deliveryId: string): Promise<DeliveryProgress | null> {
+  const row: Pick<DeliveryRow, 'state' | 'attempts' | 'next_attempt_at'> | undefined = await db<DeliveryRow>(
+    'deliveries',
+  )
+    .where({ id: deliveryId })
+    .first('state', 'attempts', 'next_attempt_at');
+  if (!row) return null;
+  return {
+    attempts: row.attempts,
+    delivered: row.state === 'delivered',
+    nextAttemptAt: row.state === 'pending' && row.next_attempt_at ? new Date(row.next_attempt_at).toISOString() : null,
+  };
 }

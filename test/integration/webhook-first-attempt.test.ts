@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { attemptDelivery } from '../../src/webhooks/attempt';
+import { sendFirstAttempts } from '../../src/webhooks/first-attempts';
 import { api, getStack, newAccount, waitForAudit } from '../support/stack';
 import { serveSite } from '../support/sites';
 import { startReceiver, until } from '../support/receiver';
@@ -8,10 +10,10 @@ import { startReceiver, until } from '../support/receiver';
 const HOME =
   '<!doctype html><html lang="en"><head><title>First attempt fixture site</title></head><body><h1>Hi</h1></body></html>';
 
-describe('a delivery first attempt (local activity)', function () {
+describe("a delivery's first attempt (made by the audit workflow)", function () {
   this.timeout(60_000);
 
-  it('is signed and delivered once; running the recorded attempt again sends nothing', async () => {
+  it('is signed and delivered once, with no workflow of its own; running the logged attempt again sends nothing', async () => {
     const stack = await getStack();
     const site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
     const receiver = await startReceiver();
@@ -35,12 +37,30 @@ describe('a delivery first attempt (local activity)', function () {
         'the delivery marked delivered',
       );
 
-      // The workflow's first step running again (its workflow task timed out after the POST went out).
-      const again = await attemptDelivery(
-        { db: stack.db, clock: stack.clock, timeoutMs: 1000, allow: stack.config.outboundAllow, testMockUrl: '' },
-        { deliveryId, attempt: 1, trigger: 'automatic', nextDelayMs: 60_000 },
-      );
-      assert.deepEqual(again, { delivered: true, stop: false });
+      // The audit workflow's step running again (its workflow task was lost after the POSTs went out).
+      const deps = {
+        db: stack.db,
+        clock: stack.clock,
+        timeoutMs: 1000,
+        allow: stack.config.outboundAllow,
+        testMockUrl: '',
+      };
+      const planned = {
+        deliveryId,
+        createdAt: new Date().toISOString(),
+        webhookId: created.body.webhook_id,
+        url: receiver.url,
+      };
+      const again = await sendFirstAttempts(deps, {
+        auditId: body.audit_id,
+        details: { event: 'audit.completed' },
+        deliveries: [planned],
+        nextDelayMs: 60_000,
+      });
+      assert.deepEqual(again, { attempts: [], logged: true });
+      // And as a later attempt would run it, with the same number.
+      const once = await attemptDelivery(deps, { deliveryId, attempt: 1, trigger: 'automatic', nextDelayMs: 60_000 });
+      assert.deepEqual(once, { delivered: true, stop: false });
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(receiver.received.length, 1, 'attempt 1 was sent once');
       const attempts = await stack.db('delivery_attempts').where({ delivery_id: deliveryId });
@@ -48,9 +68,22 @@ describe('a delivery first attempt (local activity)', function () {
         attempts.map((a) => [a.attempt, a.status_code]),
         [[1, 200]],
       );
-      // Its workflow made the attempt in its first task: no activity task was scheduled for it.
-      const history = await stack.service.temporal.client.workflow.getHandle(deliveryId).fetchHistory();
-      assert.equal((history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).length, 0);
+      // Made in the audit workflow's task (local activities only), with no DeliveryWorkflow behind it.
+      const { client } = stack.service.temporal;
+      await assert.rejects(client.workflow.getHandle(deliveryId).describe(), WorkflowNotFoundError);
+      const history = await client.workflow.getHandle(body.audit_id).fetchHistory();
+      const events = history.events ?? [];
+      assert.equal(
+        events.filter(
+          (e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === 'DeliveryWorkflow',
+        ).length,
+        0,
+      );
+      const localActivities = events.flatMap((e) => {
+        const data = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+        return data ? [JSON.parse(Buffer.from(data).toString()).activity_type] : [];
+      });
+      assert.ok(localActivities.includes('sendFirstAttempts'), localActivities.join(', '));
     } finally {
       await receiver.close();
       await site.close();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { ensureTemporalCli } from '../../temporal/cli';
 import { redeliverSignal } from '../../workflows/contracts';
@@ -231,6 +232,74 @@ describe('webhooks', function () {
           [8, 'manual', 204],
         ],
       );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('redeliver by hand a delivery acknowledged at once: concurrent requests start one workflow for it, the Temporal CLI signals it after', async () => {
+    const stack = await getStack();
+    const { client } = stack.service.temporal;
+    const account = await newAccount('pro');
+    const receiver = await startReceiver(() => 200);
+    try {
+      const webhook = await createWebhook(account, { url: receiver.url, events: ['audit.completed'] });
+      await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: site.origin } });
+      const [delivery] = await settledDeliveries(account, webhook.webhook_id, 'delivered');
+      assert.deepEqual(
+        delivery.attempts.map((a) => [a.attempt, a.trigger, a.status_code]),
+        [[1, 'automatic', 200]],
+      );
+      // Acknowledged in the audit's own workflow task: no workflow of its own yet.
+      await assert.rejects(client.workflow.getHandle(delivery.delivery_id).describe(), WorkflowNotFoundError);
+
+      const retryPath = `/v1/webhooks/${webhook.webhook_id}/deliveries/${delivery.delivery_id}/retry`;
+      const retries = await Promise.all([1, 2, 3].map(() => api('POST', retryPath, { key: account.liveKey })));
+      assert.deepEqual(
+        retries.map((r) => r.status),
+        [202, 202, 202],
+        retries.map((r) => r.text).join(' | '),
+      );
+      // Requests that reach the workflow before it attempts are served by one attempt.
+      await until(() => receiver.received.length >= 2, 15_000, 'a manual attempt');
+      const described = await client.workflow.getHandle(delivery.delivery_id).describe();
+      assert.equal(described.type, 'DeliveryWorkflow');
+      assert.equal(described.status.name, 'RUNNING', 'waiting out the redelivery window');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const manual = receiver.received.length - 1;
+      assert.ok(manual >= 1 && manual <= 3, `${manual} manual attempts for 3 requests`);
+
+      const cli = await ensureTemporalCli(() => undefined);
+      await promisify(execFile)(cli, [
+        'workflow',
+        'signal',
+        '--workflow-id',
+        delivery.delivery_id,
+        '--name',
+        redeliverSignal.name,
+        '--address',
+        stack.temporalAddress,
+      ]);
+      const total = manual + 2;
+      await until(() => receiver.received.length === total, 15_000, 'redelivery from the CLI');
+      assert.deepEqual(
+        receiver.received.map((r) => [r.headers['x-service-delivery'], r.headers['x-service-attempt']]),
+        Array.from({ length: total }, (_, i) => [delivery.delivery_id, String(i + 1)]),
+      );
+      for (const request of receiver.received) assert.ok(verifySpecSignature(webhook.secret, request));
+      const log = await until(
+        async () => {
+          const [row] = await deliveriesOf(account, webhook.webhook_id);
+          return row.attempts.length === total && row;
+        },
+        15_000,
+        'every attempt logged',
+      );
+      assert.deepEqual(
+        log.attempts.map((a) => [a.attempt, a.trigger]),
+        Array.from({ length: total }, (_, i) => [i + 1, i === 0 ? 'automatic' : 'manual']),
+      );
+      assert.equal(log.state, 'delivered');
     } finally {
       await receiver.close();
     }

@@ -54,7 +54,10 @@ async function main(): Promise<void> {
       .filter((a) => a?.workflowType?.name === type.name)
       .map((a) => a!.workflowId!);
   };
-  const liveAudit = async (webhookUrl: string, domain: string): Promise<{ auditId: string; key: string }> => {
+  const liveAudit = async (
+    webhookUrl: string,
+    domain: string,
+  ): Promise<{ auditId: string; key: string; webhookId: string }> => {
     const account = await stack.newAccount('pro');
     const webhook = await stack.api('POST', '/v1/webhooks', { key: account.liveKey, body: { url: webhookUrl } });
     if (webhook.status !== 201) throw new Error(webhook.text);
@@ -64,7 +67,7 @@ async function main(): Promise<void> {
       baseUrl: auditApi.url,
     });
     if (trigger.status !== 202) throw new Error(trigger.text);
-    return { auditId: trigger.body.audit_id, key: account.liveKey };
+    return { auditId: trigger.body.audit_id, key: account.liveKey, webhookId: webhook.body.webhook_id };
   };
 
   const testAudit = async (webhookUrl: string): Promise<string> => {
@@ -91,6 +94,7 @@ async function main(): Promise<void> {
       ),
     );
 
+    // Refused at its first attempt (made by the audit workflow): the one delivery with a workflow of its own.
     const [failedThenRedelivered] = await childrenOf(redelivered.auditId, DeliveryWorkflow);
     const { db } = await stack.getStack();
     await until(
@@ -101,11 +105,18 @@ async function main(): Promise<void> {
     accepting = true;
     await client.workflow.getHandle(failedThenRedelivered).signal(redeliverSignal);
 
+    // Acknowledged at once, then redelivered by hand through the API: its workflow starts then.
+    const acknowledged = await db('deliveries').where({ audit_id: completed.auditId }).first('id');
+    const retry = await stack.api('POST', `/v1/webhooks/${completed.webhookId}/deliveries/${acknowledged.id}/retry`, {
+      key: completed.key,
+    });
+    if (retry.status !== 202) throw new Error(retry.text);
+
     await Promise.all([
       save('audit-completed', completed.auditId),
       save('test-audit-completed', testCompleted),
       save('audit-retried-then-failed', failed.auditId),
-      save('delivery-delivered', (await childrenOf(completed.auditId, DeliveryWorkflow))[0]),
+      save('delivery-redelivered-after-acknowledged', acknowledged.id),
       save('delivery-failed-then-redelivered', failedThenRedelivered),
       save('report', (await childrenOf(completed.auditId, ReportWorkflow))[0]),
     ]);

@@ -83,7 +83,7 @@ describe('AuditWorkflow', function () {
     assert.equal(stubs.inputsOf('markAuditFailed').length, 0);
   });
 
-  it('plans each event once and starts one DeliveryWorkflow per planned delivery', async () => {
+  it('plans each event once, makes every first attempt itself, and starts a DeliveryWorkflow only for those not acknowledged', async () => {
     const stubs = new ActivityStubs({
       runAudit: failingOnce('audit_provider_unavailable'),
       // Two subscribed webhooks: ids derive from the emission key, as the real planning's do.
@@ -94,6 +94,13 @@ describe('AuditWorkflow', function () {
           webhookId,
           url: `http://127.0.0.1:9/${webhookId}`,
         })),
+      // wh_b refuses every first attempt; wh_a acknowledges it.
+      sendFirstAttempts: async ({ deliveries, nextDelayMs }) => ({
+        unrecorded: [],
+        retrying: deliveries
+          .filter((d) => d.webhookId === 'wh_b')
+          .map((delivery) => ({ delivery, attempt: refusedFirstAttempt(delivery.deliveryId, nextDelayMs) })),
+      }),
     });
     const input = auditInput({ retryDelaysMs: [50] });
     const env = await workflowTestEnvironment();
@@ -115,23 +122,70 @@ describe('AuditWorkflow', function () {
     assert.deepEqual(eventsOf(stubs), ['audit.retried', 'audit.completed'], 'each event planned once');
     const emissionKeys = stubs.inputsOf('planDeliveries').map((call) => call.emissionKey);
     assert.equal(new Set(emissionKeys).size, 2);
-    const expectedIds = emissionKeys.flatMap((key) => WEBHOOKS.map((webhookId) => plannedDeliveryId(key, webhookId)));
-    assert.deepEqual([...childIds].sort(), expectedIds.map(deliveryWorkflowId).sort());
-    // Each child recorded its own row once, for the event it was planned for.
+    // Every planned delivery's first attempt, made by the audit workflow, with the first retry delay.
+    const sent = stubs.inputsOf('sendFirstAttempts');
+    assert.deepEqual(
+      sent.map((call) => [call.details.event, call.deliveries.map((d) => d.webhookId), call.nextDelayMs]),
+      [
+        ['audit.retried', WEBHOOKS, 50],
+        ['audit.completed', WEBHOOKS, 50],
+      ],
+    );
+    // Only wh_b's deliveries go on in workflows of their own, each logging its refused first attempt.
+    const refusedIds = emissionKeys.map((key) => plannedDeliveryId(key, 'wh_b'));
+    assert.deepEqual([...childIds].sort(), refusedIds.map(deliveryWorkflowId).sort());
+    const logged = stubs.inputsOf('recordFirstAttempts');
+    assert.deepEqual(
+      logged
+        .map((call) => [call.details.event, call.attempts.map((a) => [a.delivery.deliveryId, a.attempt.attempt])])
+        .sort(),
+      [
+        ['audit.retried', [[refusedIds[0], 1]]],
+        ['audit.completed', [[refusedIds[1], 1]]],
+      ].sort(),
+    );
+    // Their automatic schedule goes on at attempt 2; nothing makes a first attempt again.
     assert.deepEqual(
       stubs
-        .inputsOf('recordDelivery')
-        .map((call) => call.deliveryId)
+        .attempts()
+        .map((call) => [call.deliveryId, call.attempt, call.local])
         .sort(),
-      [...expectedIds].sort(),
+      refusedIds.map((id) => [id, 2, false]).sort(),
     );
+    assert.equal(stubs.inputsOf('recordDelivery').length, 0);
+  });
+
+  it('logs, through an activity, first attempts that were acknowledged but could not be logged', async () => {
+    const planned = { deliveryId: 'dlv_unlogged', createdAt: new Date().toISOString(), webhookId: 'wh_a', url: 'x' };
+    const acknowledged = { ...refusedFirstAttempt(planned.deliveryId, 50), statusCode: 200, errorClass: null };
+    const stubs = new ActivityStubs({
+      planDeliveries: async () => [planned],
+      sendFirstAttempts: async () => ({ unrecorded: [{ delivery: planned, attempt: acknowledged }], retrying: [] }),
+    });
+    const input = auditInput();
+    const env = await workflowTestEnvironment();
+
+    const history = await withWorker(stubs.activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(AuditWorkflow, {
+        workflowId: input.auditId,
+        taskQueue,
+        args: [input],
+      });
+      assert.deepEqual(await handle.result(), { status: 'completed', attempts: 1 });
+      return handle.fetchHistory();
+    });
+
     assert.deepEqual(
-      stubs
-        .inputsOf('recordDelivery')
-        .map((call) => call.details.event)
-        .sort(),
-      ['audit.completed', 'audit.completed', 'audit.retried', 'audit.retried'],
+      stubs.inputsOf('recordFirstAttempts').map((call) => call.attempts),
+      [[{ delivery: planned, attempt: acknowledged }]],
     );
+    const events = history.events ?? [];
+    // An activity (which waits out the outage), not a local one; and no delivery workflow.
+    assert.equal(
+      events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'recordFirstAttempts').length,
+      1,
+    );
+    assert.deepEqual(startedChildren(events, 'DeliveryWorkflow'), []);
   });
 
   it('completes when a report render for the audit was already started (the request won the race)', async () => {
@@ -176,6 +230,23 @@ const WEBHOOKS = ['wh_a', 'wh_b'];
 
 function plannedDeliveryId(emissionKey: string, webhookId: string): string {
   return `dlv_${emissionKey}_${webhookId}`.replace(/[^\w]/g, '_');
+}
+
+/** A first attempt the receiver answered 500, as sendFirstAttempts reports it. */
+function refusedFirstAttempt(deliveryId: string, nextDelayMs: number | null) {
+  const startedAt = new Date();
+  return {
+    deliveryId,
+    attempt: 1,
+    trigger: 'automatic' as const,
+    startedAt: startedAt.toISOString(),
+    durationMs: 3,
+    statusCode: 500,
+    errorClass: 'non_2xx',
+    errorMessage: null,
+    excerpt: 'no',
+    nextAttemptAt: nextDelayMs === null ? null : new Date(startedAt.getTime() + nextDelayMs).toISOString(),
+  };
 }
 
 let auditCounter = 0;

@@ -7,11 +7,126 @@ import { ActivityStubs } from './support/activity-stubs';
 import { withWorker, workflowTestEnvironment } from './support/environment';
 
 /**
- * DeliveryWorkflow on a real dev server with stubbed activities: manual redelivery during the
- * automatic back-off and after it, until the redelivery window closes. Delays and the window are
- * inputs (DELIVERY_RETRY_DELAYS_MS, REDELIVERY_WINDOW_MS), short here: this server cannot skip time.
+ * DeliveryWorkflow on a real dev server with stubbed activities: the automatic schedule after a first
+ * attempt made by the audit workflow, manual redelivery during the back-off and after it, until the
+ * redelivery window closes. Delays and the window are inputs (DELIVERY_RETRY_DELAYS_MS,
+ * REDELIVERY_WINDOW_MS), short here: this server cannot skip time.
  */
 describe('DeliveryWorkflow', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    await workflowTestEnvironment();
+  });
+
+  it('logs the first attempt it is given, then retries on schedule from attempt 2 and marks the delivery failed', async () => {
+    const stubs = new ActivityStubs({ attemptDelivery: async () => ({ delivered: false, stop: false }) });
+    const input = continuedInput({ retryDelaysMs: [50, 50], redeliveryWindowMs: 0 });
+    const env = await workflowTestEnvironment();
+
+    const result = await withWorker(stubs.activities, async (taskQueue) =>
+      env.client.workflow.execute(DeliveryWorkflow, { workflowId: input.deliveryId, taskQueue, args: [input] }),
+    );
+
+    assert.deepEqual(result, { delivered: false, attempts: 3 });
+    assert.deepEqual(
+      stubs
+        .inputsOf('recordFirstAttempts')
+        .map((call) => [
+          call.auditId,
+          call.details.event,
+          call.attempts.map((a) => [
+            a.delivery.deliveryId,
+            a.delivery.webhookId,
+            a.attempt.attempt,
+            a.attempt.errorClass,
+          ]),
+        ]),
+      [['aud_WFTEST', 'audit.completed', [[input.deliveryId, 'wh_workflow_tests', 1, 'non_2xx']]]],
+    );
+    assert.deepEqual(
+      stubs.attempts().map((call) => [call.attempt, call.trigger, call.nextDelayMs, call.local]),
+      [
+        [2, 'automatic', 50, false],
+        [3, 'automatic', null, false],
+      ],
+    );
+    assert.deepEqual(stubs.inputsOf('markDeliveryFailed'), [{ deliveryId: input.deliveryId }]);
+    assert.equal(stubs.inputsOf('recordDelivery').length, 0, 'the row is logged with its attempt');
+  });
+
+  it('attempts at once, as a manual attempt, when redeliver is signalled while attempt 2 is due later', async () => {
+    const stubs = new ActivityStubs();
+    // The first retry is ten minutes away: the test times out long before it would come by itself.
+    const input = continuedInput({ retryDelaysMs: [600_000], redeliveryWindowMs: 0 });
+    const env = await workflowTestEnvironment();
+
+    const result = await withWorker(stubs.activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(DeliveryWorkflow, {
+        workflowId: input.deliveryId,
+        taskQueue,
+        args: [input],
+      });
+      await stubs.waitForCalls('recordFirstAttempts', 1);
+      await handle.signal(redeliverSignal);
+      return handle.result();
+    });
+
+    assert.deepEqual(result, { delivered: true, attempts: 2 });
+    assert.deepEqual(
+      stubs.attempts().map((call) => [call.attempt, call.trigger, call.nextDelayMs]),
+      [[2, 'manual', null]],
+    );
+    assert.equal(stubs.inputsOf('markDeliveryFailed').length, 0);
+  });
+
+  it('started by a redelivery of a delivery acknowledged at once: one manual attempt, numbered after the logged ones', async () => {
+    const stubs = new ActivityStubs({
+      deliveryProgress: async () => ({ attempts: 1, delivered: true, nextAttemptAt: null }),
+    });
+    const input: DeliveryWorkflowInput = {
+      ...deliveryInput({ redeliveryWindowMs: 3_000 }),
+      record: undefined,
+      resume: true,
+    };
+    const env = await workflowTestEnvironment();
+
+    const result = await withWorker(stubs.activities, async (taskQueue) => {
+      const handle = await env.client.workflow.signalWithStart(DeliveryWorkflow, {
+        workflowId: input.deliveryId,
+        taskQueue,
+        args: [input],
+        signal: redeliverSignal,
+        signalArgs: [],
+      });
+      return handle.result();
+    });
+
+    assert.deepEqual(result, { delivered: true, attempts: 2 });
+    assert.deepEqual(stubs.inputsOf('deliveryProgress'), [{ deliveryId: input.deliveryId }]);
+    assert.deepEqual(
+      stubs.attempts().map((call) => [call.attempt, call.trigger, call.nextDelayMs]),
+      [[2, 'manual', null]],
+    );
+    assert.equal(stubs.inputsOf('markDeliveryFailed').length, 0);
+  });
+
+  it('ends at once when the delivery is gone from the log (its workspace was deleted)', async () => {
+    const stubs = new ActivityStubs({ recordFirstAttempts: async () => false });
+    const input = continuedInput({ retryDelaysMs: [50], redeliveryWindowMs: 60_000 });
+    const env = await workflowTestEnvironment();
+
+    const result = await withWorker(stubs.activities, async (taskQueue) =>
+      env.client.workflow.execute(DeliveryWorkflow, { workflowId: input.deliveryId, taskQueue, args: [input] }),
+    );
+
+    assert.deepEqual(result, { delivered: false, attempts: 1 });
+    assert.deepEqual(stubs.attempts(), []);
+  });
+});
+
+/** Workflows started before the audit workflow made first attempts: each makes its own attempt 1. */
+describe('DeliveryWorkflow started by an earlier version (it makes attempt 1 itself)', function () {
   this.timeout(60_000);
 
   before(async () => {
@@ -161,6 +276,28 @@ describe('DeliveryWorkflow', function () {
     assert.deepEqual(stubs.inputsOf('recordDeliveryAttempt'), [unrecorded]);
   });
 });
+
+/** What the audit workflow starts for a delivery whose first attempt the receiver answered 500. */
+function continuedInput(overrides: Partial<DeliveryWorkflowInput>): DeliveryWorkflowInput {
+  const input = deliveryInput(overrides);
+  const startedAt = new Date();
+  const nextDelayMs = input.retryDelaysMs[0];
+  return {
+    ...input,
+    firstAttempt: {
+      deliveryId: input.deliveryId,
+      attempt: 1,
+      trigger: 'automatic',
+      startedAt: startedAt.toISOString(),
+      durationMs: 4,
+      statusCode: 500,
+      errorClass: 'non_2xx',
+      errorMessage: null,
+      excerpt: 'no',
+      nextAttemptAt: nextDelayMs === undefined ? null : new Date(startedAt.getTime() + nextDelayMs).toISOString(),
+    },
+  };
+}
 
 function deliveryInput(overrides: Partial<DeliveryWorkflowInput>): DeliveryWorkflowInput {
   const deliveryId = `dlv_WFTEST_${randomUUID()}`;

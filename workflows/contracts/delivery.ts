@@ -15,7 +15,12 @@ export type EventDetails =
   /** Planned beside audit.completed when the audit of a monitored site regressed (opt-in event). */
   | { event: 'site.regressed'; siteId: string };
 
-/** Arguments of DeliveryWorkflow, started by AuditWorkflow for each planned delivery. */
+/**
+ * Arguments of DeliveryWorkflow. AuditWorkflow starts one for each delivery whose first attempt (made
+ * by the audit workflow itself) was not acknowledged: `record` and `firstAttempt`. A manual
+ * redelivery of a delivery that has no workflow starts one with `resume`. Workflows started by
+ * earlier versions have `record` alone (they make the first attempt), or nothing (planning logged them).
+ */
 export interface DeliveryWorkflowInput {
   deliveryId: string;
   /** Delays before each automatic retry (DELIVERY_RETRY_DELAYS_MS). */
@@ -27,9 +32,53 @@ export interface DeliveryWorkflowInput {
   timeoutMs: number;
   /**
    * What the workflow's first step writes to the delivery log. Absent for deliveries planned by
-   * earlier versions, whose planning step wrote the row itself.
+   * earlier versions, whose planning step wrote the row itself, and with `resume`.
    */
   record?: DeliveryRecord;
+  /** Attempt 1, made and not acknowledged: logged with the row, then the automatic schedule goes on from it. */
+  firstAttempt?: AttemptRecord;
+  /** The delivery is logged already: go on from where the log says it stands (DeliveryProgress). */
+  resume?: boolean;
+}
+
+/** What one attempt did, as stored in the delivery log (plain data: it may cross an activity boundary). */
+export interface AttemptRecord {
+  deliveryId: string;
+  attempt: number;
+  trigger: 'automatic' | 'manual';
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  errorClass: string | null;
+  errorMessage: string | null;
+  excerpt: string | null;
+  nextAttemptAt: string | null;
+}
+
+/** One delivery of an event, as planned by the workflow that emits the event. */
+export interface PlannedDelivery {
+  deliveryId: string;
+  /** When the event happened (the delivery log's created_at). */
+  createdAt: string;
+  webhookId: string;
+  /** Where it goes: the webhook's URL, or the trigger's webhook_url override. */
+  url: string;
+  /** Another event than the one planned for (site.regressed, planned with audit.completed). */
+  details?: EventDetails;
+}
+
+/** A delivery's first attempt, made by the workflow that emits the event: the delivery and how its POST went. */
+export interface FirstAttempt {
+  delivery: PlannedDelivery;
+  attempt: AttemptRecord;
+}
+
+/** Where a logged delivery stands, as a DeliveryWorkflow goes on from it. */
+export interface DeliveryProgress {
+  attempts: number;
+  delivered: boolean;
+  /** When the automatic schedule's next attempt is due; null once it is over (delivered or every retry made). */
+  nextAttemptAt: string | null;
 }
 
 export interface DeliveryRecord {

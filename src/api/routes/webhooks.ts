@@ -18,6 +18,7 @@ import {
   newWebhookId,
   type WebhookRow,
 } from '../../webhooks/repository';
+import { redeliveryOf, type DeliveryControl } from '../../webhooks/redelivery';
 import { generateWebhookSecret } from '../../webhooks/signing';
 import { checkWebhookUrl } from '../../outbound/url-policy';
 import { ApiError } from '../../errors';
@@ -34,7 +35,7 @@ export interface WebhookRouteDeps {
   db: Db;
   config: Config;
   clock: Clock;
-  deliveries: { redeliver(deliveryId: string): Promise<'signalled' | 'closed'> };
+  deliveries: DeliveryControl;
 }
 
 /** Webhooks, their delivery log and manual redelivery (README, Webhooks). Pro and up. */
@@ -110,7 +111,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
         `manual redelivery was possible until ${new Date(windowEnd).toISOString()}; fetch the audit with GET /audits/${delivery.audit_id} instead`,
       );
     if (deps.clock.now().getTime() >= windowEnd) throw expired();
-    if ((await deps.deliveries.redeliver(delivery.id)) === 'closed') throw expired();
+    if ((await deps.deliveries.redeliver(redeliveryOf(delivery))) === 'closed') throw expired();
     ctx.status = 202;
     ctx.body = presentRedeliveryRequested(delivery);
   });

@@ -19,6 +19,7 @@ import {
   type WebhookRow,
 } from '../../webhooks/repository';
 import { generateWebhookSecret } from '../../webhooks/signing';
+import { redeliveryOf } from '../../webhooks/redelivery';
 import { may, requireLogin, requireRole } from '../access';
 import type { DashboardDeps } from '../deps';
 import { featureGate } from '../feature-gate';
@@ -101,7 +102,8 @@ async function retryDelivery(c: DashboardContext, deps: DashboardDeps): Promise<
     webhook && hasIdShape('delivery', deliveryId) ? await findDelivery(deps.db, webhook.id, deliveryId) : undefined;
   if (!webhook || !delivery) return notFound(c);
   const windowEnd = new Date(delivery.created_at).getTime() + deps.config.redeliveryWindowMs;
-  const open = deps.clock.now().getTime() < windowEnd && (await deps.deliveries.redeliver(delivery.id)) === 'signalled';
+  const open =
+    deps.clock.now().getTime() < windowEnd && (await deps.deliveries.redeliver(redeliveryOf(delivery))) === 'signalled';
   if (!open) {
     const message = `Retry was possible until ${new Date(windowEnd).toISOString()}; open the audit to get its result instead.`;
     return renderDetail(c, deps, webhook, { problem: refusal(deps, message), status: 409 });

@@ -53,6 +53,10 @@ function succeedingActivities(): WorkflowActivities {
     markAuditFailed: async () => undefined,
     runAudit: async () => ({ score: 90, grade: 'A' }),
     planDeliveries: async () => [],
+    // Every first attempt acknowledged, and logged.
+    sendFirstAttempts: async () => ({ unrecorded: [], retrying: [] }),
+    recordFirstAttempts: async () => true,
+    deliveryProgress: async () => null,
     recordDelivery: async () => true,
     attemptDelivery: async () => ({ delivered: true, stop: false }),
     attemptDeliveryOnce: async () => ({ delivered: true, stop: false }),

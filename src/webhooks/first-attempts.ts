@@ -1,0 +1,150 @@
+import type { Db } from '../db/knex';
+import { loadAudit, type AuditRow } from '../audits/repository';
+import type { EventDetails, FirstAttempt, PlannedDelivery } from '../../workflows/contracts';
+import { sendAttempt, type AttemptDeps } from './attempt';
+import { emissionPayloads } from './payload';
+
+/**
+ * The first attempts of some of an event's deliveries. Delivered ones are logged here, with their
+ * attempt, in one transaction, and need nothing more: `logged` is false when that write failed.
+ */
+export interface SentFirstAttempts {
+  attempts: FirstAttempt[];
+  logged: boolean;
+}
+
+/**
+ * Attempt 1 of each planned delivery, all at once, made by the workflow that emits the event (docs/
+ * architecture.md, "Webhook delivery"): the audit, the secrets and the payload are loaded once, each
+ * delivery is signed and POSTed, and the acknowledged ones are logged together. A delivery whose
+ * attempt 1 is already logged is not sent again (this step running again after its workflow task
+ * was lost). Only a database error before the POSTs throws; once they have gone out their outcomes
+ * are returned, logged or not.
+ */
+export async function sendFirstAttempts(
+  deps: AttemptDeps,
+  input: { auditId: string; details: EventDetails; deliveries: PlannedDelivery[]; nextDelayMs: number | null },
+): Promise<SentFirstAttempts> {
+  const audit = await loadAudit(deps.db, input.auditId);
+  // Gone with its workspace: nothing left to deliver.
+  if (!audit || input.deliveries.length === 0) return { attempts: [], logged: true };
+  const ids = input.deliveries.map((d) => d.deliveryId);
+  const [secrets, alreadyLogged] = await Promise.all([
+    activeSecrets(
+      deps.db,
+      input.deliveries.map((d) => d.webhookId),
+    ),
+    deps.db('delivery_attempts').whereIn('delivery_id', ids).where({ attempt: 1 }).pluck('delivery_id'),
+  ]);
+  const logged = new Set<string>(alreadyLogged);
+  const payloadOf = emissionPayloads(audit);
+  const due = input.deliveries.filter((d) => !logged.has(d.deliveryId) && secrets.has(d.webhookId));
+  const attempts = await Promise.all(
+    due.map(async (delivery): Promise<FirstAttempt> => {
+      const details = delivery.details ?? input.details;
+      const attempt = await sendAttempt(
+        deps,
+        {
+          deliveryId: delivery.deliveryId,
+          mode: audit.mode,
+          url: delivery.url,
+          secret: secrets.get(delivery.webhookId)!,
+          event: details.event,
+          auditId: audit.id,
+          payload: payloadOf(details),
+        },
+        { attempt: 1, trigger: 'automatic', nextDelayMs: input.nextDelayMs },
+      );
+      return { delivery, attempt };
+    }),
+  );
+  const delivered = attempts.filter((a) => a.attempt.errorClass === null);
+  try {
+    await logFirstAttempts(deps.db, { audit, details: input.details, attempts: delivered, payloadOf });
+    return { attempts, logged: true };
+  } catch {
+    return { attempts, logged: false };
+  }
+}
+
+/**
+ * Logs deliveries with their first attempt, in one transaction: each delivery's row (with the exact
+ * bytes every attempt POSTs) and its attempt 1. Idempotent: a row or attempt already there stays.
+ * False when the audit no longer exists (nothing to log).
+ */
+export async function recordFirstAttempts(
+  db: Db,
+  input: { auditId: string; details: EventDetails; attempts: FirstAttempt[] },
+): Promise<boolean> {
+  const audit = await loadAudit(db, input.auditId);
+  if (!audit) return false;
+  await logFirstAttempts(db, { ...input, audit, payloadOf: emissionPayloads(audit) });
+  return true;
+}
+
+async function logFirstAttempts(
+  db: Db,
+  input: {
+    audit: AuditRow;
+    details: EventDetails;
+    attempts: FirstAttempt[];
+    payloadOf: (details: EventDetails) => string;
+  },
+): Promise<void> {
+  const { audit, details, attempts, payloadOf } = input;
+  if (attempts.length === 0) return;
+  await db.transaction(async (trx) => {
+    await trx('deliveries')
+      .insert(
+        attempts.map(({ delivery, attempt }) => {
+          const event = delivery.details ?? details;
+          const delivered = attempt.errorClass === null;
+          const startedAt = new Date(attempt.startedAt);
+          return {
+            id: delivery.deliveryId,
+            webhook_id: delivery.webhookId,
+            workspace_id: audit.workspace_id,
+            mode: audit.mode,
+            audit_id: audit.id,
+            event: event.event,
+            url: delivery.url,
+            payload: payloadOf(event),
+            created_at: new Date(delivery.createdAt),
+            state: delivered ? 'delivered' : 'pending',
+            attempts: 1,
+            last_attempt_at: startedAt,
+            next_attempt_at: attempt.nextAttemptAt ? new Date(attempt.nextAttemptAt) : null,
+            delivered_at: delivered ? startedAt : null,
+          };
+        }),
+      )
+      .onConflict('id')
+      .ignore();
+    await trx('delivery_attempts')
+      .insert(
+        attempts.map(({ attempt }) => ({
+          delivery_id: attempt.deliveryId,
+          attempt: attempt.attempt,
+          trigger: attempt.trigger,
+          started_at: new Date(attempt.startedAt),
+          duration_ms: attempt.durationMs,
+          status_code: attempt.statusCode,
+          error_class: attempt.errorClass,
+          error_message: attempt.errorMessage,
+          response_excerpt: attempt.excerpt,
+          next_attempt_at: attempt.nextAttemptAt ? new Date(attempt.nextAttemptAt) : null,
+        })),
+      )
+      .onConflict(['delivery_id', 'attempt'])
+      .ignore();
+  });
+}
+
+/** The signing secrets of the webhooks still active among these, by webhook id. */
+async function activeSecrets(db: Db, webhookIds: string[]): Promise<Map<string, string>> {
+  const rows: Array<{ id: string; secret: string }> = await db('webhooks')
+    .whereIn('id', [...new Set(webhookIds)])
+    .whereNull('deleted_at')
+    .select('id', 'secret');
+  return new Map(rows.map((r) => [r.id, r.secret]));
+}
