@@ -43,7 +43,8 @@ const PROBE_INTERVAL_MS = 250;
 
 /**
  * Starts to try: the CLI picks its internal ports itself (free when it looked), and on a busy machine
- * another process can take one before the server binds it; the server then panics at start.
+ * another process can take one before the server binds it; the server then panics at start. A port
+ * the caller chose being taken is an error message, not a panic, and is not tried again.
  */
 const START_TRIES = 3;
 
@@ -53,13 +54,20 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       return await startDevServerOnce(opts);
     } catch (err) {
       if (tries >= START_TRIES || !(err instanceof StartCrashError)) throw err;
-      opts.log?.(`dev server start: ${err.message.split('\n')[0]}; starting it again`);
+      opts.log?.(`dev server crashed at start (${err.panic}); starting it again`);
     }
   }
 }
 
-/** The server crashed at start, as when a port it chose was taken meanwhile: worth another try. */
-class StartCrashError extends Error {}
+/** The server panicked at start, as when a port it chose was taken meanwhile: worth another try. */
+class StartCrashError extends Error {
+  constructor(
+    message: string,
+    readonly panic: string,
+  ) {
+    super(message);
+  }
+}
 
 async function startDevServerOnce(opts: DevServerOptions): Promise<DevServer> {
   const host = '127.0.0.1'; // loopback only: the dev server has no auth
@@ -115,7 +123,8 @@ async function startDevServerOnce(opts: DevServerOptions): Promise<DevServer> {
     const earlyExit = exited.then(({ code, signal }) => {
       const output = tail.join('\n');
       const message = `temporal server start-dev exited before it was ready (${signal ?? `exit ${code}`}):\n${output}`;
-      throw /address already in use|^panic/im.test(output) ? new StartCrashError(message) : new Error(message);
+      const panic = tail.find((line) => line.startsWith('panic'));
+      throw panic ? new StartCrashError(message, panic) : new Error(message);
     });
     const gaveUp = () => hasExited || stopping !== null;
     const ready = waitUntilReady(address, namespace, opts.startTimeoutMs ?? 60_000, tail, gaveUp);

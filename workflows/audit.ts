@@ -187,10 +187,10 @@ async function runAttempt(
  */
 async function emit(input: AuditWorkflowInput, attempt: number, details: EventDetails): Promise<void> {
   const emissionKey = `${workflowInfo().runId}:${attempt}:${details.event}`;
-  const firstAttemptsHere = patched(FIRST_ATTEMPTS_HERE);
   const planned = await deliveries.planDeliveries({ auditId: input.auditId, emissionKey, details });
+  if (planned.length === 0) return;
   // Before, every planned delivery got a workflow that made its first attempt itself.
-  const continued: Array<{ delivery: PlannedDelivery; attempt?: AttemptRecord }> = firstAttemptsHere
+  const continued: Array<{ delivery: PlannedDelivery; attempt?: AttemptRecord }> = patched(FIRST_ATTEMPTS_HERE)
     ? await sendFirstAttempts(input, details, planned)
     : planned.map((delivery) => ({ delivery }));
   await Promise.all(

@@ -1,6 +1,6 @@
 // Integration test: runs the real `temporal server start-dev` (found or built by ensureTemporalCli).
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -199,6 +199,35 @@ describe('temporal/dev-server (integration)', function () {
     assertAllRegistered(await customAttributes(bundle, 'audit-it'));
     await registerSearchAttributes(bundle.connection, 'audit-it');
     assertAllRegistered(await customAttributes(bundle, 'audit-it'));
+  });
+
+  it('starts the server again when it panics at start (an internal port taken meanwhile), and only then', async function () {
+    // The real CLI behind a wrapper whose first run panics as the server does when a port it chose is gone.
+    const runs = path.join(tmp, 'runs');
+    const wrapper = path.join(tmp, 'temporal-panicking-once');
+    await writeFile(
+      wrapper,
+      [
+        '#!/bin/sh',
+        `echo run >> '${runs}'`,
+        `if [ "$(wc -l < '${runs}')" -eq 1 ]; then`,
+        "  echo 'panic: listen tcp 127.0.0.1:40001: bind: address already in use' >&2",
+        '  echo "goroutine 1 [running]:" >&2',
+        '  exit 2',
+        'fi',
+        `exec '${cliPath}' "$@"`,
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const lines: string[] = [];
+    const server = await start({ port: await freePort(), headless: true, cliPath: wrapper, log: (l) => lines.push(l) });
+    assert.equal((await readFile(runs, 'utf8')).trim().split('\n').length, 2, 'started twice');
+    assert.ok(
+      lines.some((l) => /panic: listen tcp.*starting it again/.test(l)),
+      `the first start's panic is logged: ${lines.join(' | ')}`,
+    );
+    const bundle = await connect(server.address);
+    assertAllRegistered(await customAttributes(bundle, 'default'));
   });
 
   it('fails fast with the server output when the port is taken', async function () {
