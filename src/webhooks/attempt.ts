@@ -154,21 +154,7 @@ export async function sendAttempt(
 export async function recordAttempt(db: Db, record: AttemptRecord): Promise<void> {
   const delivered = record.errorClass === null;
   await db.transaction(async (trx) => {
-    await trx('delivery_attempts')
-      .insert({
-        delivery_id: record.deliveryId,
-        attempt: record.attempt,
-        trigger: record.trigger,
-        started_at: new Date(record.startedAt),
-        duration_ms: record.durationMs,
-        status_code: record.statusCode,
-        error_class: record.errorClass,
-        error_message: record.errorMessage,
-        response_excerpt: record.excerpt,
-        next_attempt_at: record.nextAttemptAt ? new Date(record.nextAttemptAt) : null,
-      })
-      .onConflict(['delivery_id', 'attempt'])
-      .merge();
+    await trx('delivery_attempts').insert(attemptRow(record)).onConflict(['delivery_id', 'attempt']).merge();
     await trx('deliveries')
       .where({ id: record.deliveryId })
       .update({
@@ -178,6 +164,22 @@ export async function recordAttempt(db: Db, record: AttemptRecord): Promise<void
         ...(delivered ? { state: 'delivered', delivered_at: new Date(record.startedAt) } : {}),
       });
   });
+}
+
+/** An attempt as the delivery log's row of it. */
+export function attemptRow(record: AttemptRecord) {
+  return {
+    delivery_id: record.deliveryId,
+    attempt: record.attempt,
+    trigger: record.trigger,
+    started_at: new Date(record.startedAt),
+    duration_ms: record.durationMs,
+    status_code: record.statusCode,
+    error_class: record.errorClass,
+    error_message: record.errorMessage,
+    response_excerpt: record.excerpt,
+    next_attempt_at: record.nextAttemptAt ? new Date(record.nextAttemptAt) : null,
+  };
 }
 
 interface PostResult {

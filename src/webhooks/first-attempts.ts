@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex';
 import { loadAudit, type AuditRow } from '../audits/repository';
 import type { EventDetails, FirstAttempt, PlannedDelivery } from '../../workflows/contracts';
-import { sendAttempt, type AttemptDeps } from './attempt';
+import { attemptRow, sendAttempt, type AttemptDeps } from './attempt';
 import { emissionPayloads } from './payload';
 
 /**
@@ -121,20 +121,7 @@ async function logFirstAttempts(
       .onConflict('id')
       .ignore();
     await trx('delivery_attempts')
-      .insert(
-        attempts.map(({ attempt }) => ({
-          delivery_id: attempt.deliveryId,
-          attempt: attempt.attempt,
-          trigger: attempt.trigger,
-          started_at: new Date(attempt.startedAt),
-          duration_ms: attempt.durationMs,
-          status_code: attempt.statusCode,
-          error_class: attempt.errorClass,
-          error_message: attempt.errorMessage,
-          response_excerpt: attempt.excerpt,
-          next_attempt_at: attempt.nextAttemptAt ? new Date(attempt.nextAttemptAt) : null,
-        })),
-      )
+      .insert(attempts.map(({ attempt }) => attemptRow(attempt)))
       .onConflict(['delivery_id', 'attempt'])
       .ignore();
   });

@@ -20,6 +20,21 @@ function verifySpecSignature(secret: string, request: Received): boolean {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/** What an operator runs: `temporal workflow signal --workflow-id <delivery_id> --name redeliver`. */
+async function redeliverFromCli(deliveryId: string): Promise<void> {
+  const cli = await ensureTemporalCli(() => undefined);
+  await promisify(execFile)(cli, [
+    'workflow',
+    'signal',
+    '--workflow-id',
+    deliveryId,
+    '--name',
+    redeliverSignal.name,
+    '--address',
+    (await getStack()).temporalAddress,
+  ]);
+}
+
 describe('webhooks', function () {
   this.timeout(60_000);
   let site: LocalSite;
@@ -211,18 +226,7 @@ describe('webhooks', function () {
       await settledDeliveries(account, webhook.webhook_id, 'delivered');
       assert.equal(receiver.received[6].headers['x-service-attempt'], '7');
 
-      const stack = await getStack();
-      const cli = await ensureTemporalCli(() => undefined);
-      await promisify(execFile)(cli, [
-        'workflow',
-        'signal',
-        '--workflow-id',
-        delivery.delivery_id,
-        '--name',
-        redeliverSignal.name,
-        '--address',
-        stack.temporalAddress,
-      ]);
+      await redeliverFromCli(delivery.delivery_id);
       await until(() => receiver.received.length === 8, 15_000, 'redelivery from the CLI');
       const log = (await deliveriesOf(account, webhook.webhook_id))[0];
       assert.deepEqual(
@@ -269,17 +273,7 @@ describe('webhooks', function () {
       const manual = receiver.received.length - 1;
       assert.ok(manual >= 1 && manual <= 3, `${manual} manual attempts for 3 requests`);
 
-      const cli = await ensureTemporalCli(() => undefined);
-      await promisify(execFile)(cli, [
-        'workflow',
-        'signal',
-        '--workflow-id',
-        delivery.delivery_id,
-        '--name',
-        redeliverSignal.name,
-        '--address',
-        stack.temporalAddress,
-      ]);
+      await redeliverFromCli(delivery.delivery_id);
       const total = manual + 2;
       await until(() => receiver.received.length === total, 15_000, 'redelivery from the CLI');
       assert.deepEqual(

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { DeliveryWorkflow } from '../../workflows';
 import { redeliverSignal, type DeliveryWorkflowInput } from '../../workflows/contracts';
-import { ActivityStubs } from './support/activity-stubs';
+import { ActivityStubs, type ActivityName } from './support/activity-stubs';
 import { withWorker, workflowTestEnvironment } from './support/environment';
 
 /**
@@ -59,18 +59,8 @@ describe('DeliveryWorkflow', function () {
     const stubs = new ActivityStubs();
     // The first retry is ten minutes away: the test times out long before it would come by itself.
     const input = continuedInput({ retryDelaysMs: [600_000], redeliveryWindowMs: 0 });
-    const env = await workflowTestEnvironment();
 
-    const result = await withWorker(stubs.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(DeliveryWorkflow, {
-        workflowId: input.deliveryId,
-        taskQueue,
-        args: [input],
-      });
-      await stubs.waitForCalls('recordFirstAttempts', 1);
-      await handle.signal(redeliverSignal);
-      return handle.result();
-    });
+    const result = await redeliverOnceWaiting(stubs, input, 'recordFirstAttempts');
 
     assert.deepEqual(result, { delivered: true, attempts: 2 });
     assert.deepEqual(
@@ -138,18 +128,8 @@ describe('DeliveryWorkflow started by an earlier version (it makes attempt 1 its
     const stubs = new ActivityStubs({ attemptDelivery: async () => ({ delivered: ++attempts > 1, stop: false }) });
     // A back-off of ten minutes: the test times out long before it would end by itself.
     const input = deliveryInput({ retryDelaysMs: [600_000, 600_000], redeliveryWindowMs: 0 });
-    const env = await workflowTestEnvironment();
 
-    const result = await withWorker(stubs.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(DeliveryWorkflow, {
-        workflowId: input.deliveryId,
-        taskQueue,
-        args: [input],
-      });
-      await stubs.waitForCalls('attemptDeliveryOnce', 1);
-      await handle.signal(redeliverSignal);
-      return handle.result();
-    });
+    const result = await redeliverOnceWaiting(stubs, input, 'attemptDeliveryOnce');
 
     assert.deepEqual(result, { delivered: true, attempts: 2 });
     assert.deepEqual(
@@ -276,6 +256,21 @@ describe('DeliveryWorkflow started by an earlier version (it makes attempt 1 its
     assert.deepEqual(stubs.inputsOf('recordDeliveryAttempt'), [unrecorded]);
   });
 });
+
+/** Runs a delivery and signals `redeliver` once `step` has been called: it is then waiting for its next attempt. */
+async function redeliverOnceWaiting(stubs: ActivityStubs, input: DeliveryWorkflowInput, step: ActivityName) {
+  const env = await workflowTestEnvironment();
+  return withWorker(stubs.activities, async (taskQueue) => {
+    const handle = await env.client.workflow.start(DeliveryWorkflow, {
+      workflowId: input.deliveryId,
+      taskQueue,
+      args: [input],
+    });
+    await stubs.waitForCalls(step, 1);
+    await handle.signal(redeliverSignal);
+    return handle.result();
+  });
+}
 
 /** What the audit workflow starts for a delivery whose first attempt the receiver answered 500. */
 function continuedInput(overrides: Partial<DeliveryWorkflowInput>): DeliveryWorkflowInput {
