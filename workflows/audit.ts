@@ -182,8 +182,9 @@ async function runAttempt(
  * Sends an event to the workspace's webhooks. Attempt 1 of every delivery is made here, in this
  * workflow task (patch delivery-first-attempts-here); each one not acknowledged goes on in a
  * DeliveryWorkflow of its own (workflow id = delivery id), abandoned by this workflow so that its
- * retries outlive the audit and never affect it. Each delivery is logged by whoever made its attempt
- * last, so a run terminated in between leaves no pending row without a workflow behind it.
+ * retries outlive the audit and never affect it. An acknowledged delivery is logged here, done; one
+ * that was not is logged by its own workflow's first step, so a run terminated in between leaves no
+ * pending row without a workflow behind it.
  */
 async function emit(input: AuditWorkflowInput, attempt: number, details: EventDetails): Promise<void> {
   const emissionKey = `${workflowInfo().runId}:${attempt}:${details.event}`;
