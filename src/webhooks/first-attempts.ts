@@ -27,7 +27,7 @@ export async function sendFirstAttempts(
 ): Promise<SentFirstAttempts> {
   const audit = await loadAudit(deps.db, input.auditId);
   // Gone with its workspace: nothing left to deliver.
-  if (!audit || input.deliveries.length === 0) return { attempts: [], logged: true };
+  if (!audit) return { attempts: [], logged: true };
   const ids = input.deliveries.map((d) => d.deliveryId);
   const [secrets, alreadyLogged] = await Promise.all([
     activeSecrets(

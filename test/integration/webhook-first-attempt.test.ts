@@ -89,4 +89,47 @@ describe("a delivery's first attempt (made by the audit workflow)", function () 
       await site.close();
     }
   });
+
+  it('sends nothing to a webhook removed between planning and the first attempt, and logs nothing for it', async () => {
+    const stack = await getStack();
+    const receiver = await startReceiver();
+    const site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
+    try {
+      const account = await newAccount('pro');
+      const created = await api('POST', '/v1/webhooks', { key: account.liveKey, body: { url: receiver.url } });
+      assert.equal(created.status, 201, created.text);
+      const { body } = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: site.origin } });
+      assert.equal((await waitForAudit(account.liveKey, body.audit_id)).body.status, 'completed');
+      await until(() => receiver.received[0], 15_000, 'the audit.completed delivery');
+      const removed = await api('DELETE', `/v1/webhooks/${created.body.webhook_id}`, { key: account.liveKey });
+      assert.equal(removed.status, 204, removed.text);
+
+      const planned = {
+        deliveryId: 'dlv_removedBeforeItsAttempt01',
+        createdAt: new Date().toISOString(),
+        webhookId: created.body.webhook_id,
+        url: receiver.url,
+      };
+      const deps = {
+        db: stack.db,
+        clock: stack.clock,
+        timeoutMs: 1000,
+        allow: stack.config.outboundAllow,
+        testMockUrl: '',
+      };
+      const sent = await sendFirstAttempts(deps, {
+        auditId: body.audit_id,
+        details: { event: 'audit.completed' },
+        deliveries: [planned],
+        nextDelayMs: 60_000,
+      });
+      assert.deepEqual(sent, { attempts: [], logged: true });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(receiver.received.length, 1, 'only the delivery made before the removal');
+      assert.equal(await stack.db('deliveries').where({ id: planned.deliveryId }).first(), undefined);
+    } finally {
+      await receiver.close();
+      await site.close();
+    }
+  });
 });

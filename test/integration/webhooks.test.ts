@@ -4,7 +4,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
+import { deliverySettings } from '../../src/config';
 import { ensureTemporalCli } from '../../temporal/cli';
+import { TemporalDeliveryControl } from '../../temporal/delivery-control';
 import { redeliverSignal } from '../../workflows/contracts';
 import { api, getStack, newAccount, waitForAudit, type TestAccount } from '../support/stack';
 import { closedPort, serveSite, type LocalSite } from '../support/sites';
@@ -341,6 +343,21 @@ describe('webhooks', function () {
       });
       assert.equal(late.status, 409);
       assert.equal(late.body.error.code, 'redelivery_window_expired');
+      // Past the route's own clock check, the workflow that ran its course is not started again.
+      const control = new TemporalDeliveryControl(
+        stack.service.temporal.client,
+        stack.config.taskQueue,
+        deliverySettings(stack.config),
+      );
+      const again = {
+        deliveryId: delivery.delivery_id,
+        eventAt: new Date(),
+        domain: site.origin,
+        workspaceId: account.workspaceId,
+        mode: 'live' as const,
+      };
+      assert.equal(await control.redeliver(again), 'closed');
+      assert.equal(receiver.received.length, 6, 'nothing more was sent');
       const missing = await api('POST', `/v1/webhooks/${webhook.webhook_id}/deliveries/dlv_nope/retry`, {
         key: account.liveKey,
       });
