@@ -1,8 +1,20 @@
 import { ApplicationFailure, CancelledFailure, Context, log } from '@temporalio/activity';
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
-import { AuditFailure, INTERNAL_ERROR_MESSAGE, type AuditFailureCode } from '../workflows/contracts';
-import { loadAudit, markCompleted, markFailed, markRunning, markWaitingForRetry } from '../src/audits/repository';
+import {
+  AuditFailure,
+  INTERNAL_ERROR_MESSAGE,
+  type AuditFailureCode,
+  type ProjectionRun,
+} from '../workflows/contracts';
+import {
+  loadAudit,
+  markCompleted,
+  markFailed,
+  markRunning,
+  markWaitingForRetry,
+  type ProjectionWrite,
+} from '../src/audits/repository';
 import { createProgressRecorder, pagesCrawledOf } from '../src/audits/progress';
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 import { recordCrawlSpeed } from '../src/audits/crawl-speed';
@@ -30,18 +42,21 @@ const UNEXPECTED_ERROR_ATTEMPTS = 3;
 /** Activities of AuditWorkflow: thin wrappers that call the plain modules in src/. */
 export function createAuditActivities(deps: AuditActivityDeps) {
   return {
-    markAuditRunning: (input: { auditId: string; attempt: number }) => markRunningOnceCommitted(deps, input),
+    markAuditRunning: (input: RunningInput) => markRunningOnceCommitted(deps, input),
 
-    async markAuditWaitingForRetry(input: {
-      auditId: string;
-      attempt: number;
-      delayMs: number;
-      error: { code: AuditFailureCode; message: string };
-    }): Promise<void> {
+    async markAuditWaitingForRetry(
+      input: ProjectionRun & {
+        auditId: string;
+        attempt: number;
+        delayMs: number;
+        error: { code: AuditFailureCode; message: string };
+      },
+    ): Promise<void> {
       const at = deps.clock.now();
       const nextAttemptAt = new Date(at.getTime() + input.delayMs);
-      ensureRow(
+      ensureWritten(
         await markWaitingForRetry(deps.db, input.auditId, {
+          runStartedAtMs: input.runStartedAtMs,
           attempt: input.attempt,
           nextAttemptAt,
           error: input.error,
@@ -51,19 +66,20 @@ export function createAuditActivities(deps: AuditActivityDeps) {
       );
     },
 
-    async markAuditFailed(input: {
-      auditId: string;
-      attempts: number;
-      error: { code: AuditFailureCode; message: string };
-    }): Promise<void> {
-      ensureRow(
-        await markFailed(deps.db, input.auditId, {
-          attempts: input.attempts,
-          error: input.error,
-          failedAt: deps.clock.now(),
-        }),
-        input.auditId,
-      );
+    async markAuditFailed(
+      input: ProjectionRun & {
+        auditId: string;
+        attempts: number;
+        error: { code: AuditFailureCode; message: string };
+      },
+    ): Promise<void> {
+      const written = await markFailed(deps.db, input.auditId, {
+        runStartedAtMs: input.runStartedAtMs,
+        attempts: input.attempts,
+        error: input.error,
+        failedAt: deps.clock.now(),
+      });
+      if (!ensureWritten(written, input.auditId)) return;
       auditsFinished.inc({ outcome: 'failed', mode: (await loadAudit(deps.db, input.auditId))?.mode ?? 'unknown' });
     },
 
@@ -73,7 +89,9 @@ export function createAuditActivities(deps: AuditActivityDeps) {
 
 export type AuditActivities = ReturnType<typeof createAuditActivities>;
 
-interface RunAuditInput {
+type RunningInput = ProjectionRun & { auditId: string; attempt: number };
+
+interface RunAuditInput extends ProjectionRun {
   auditId: string;
   attempt: number;
   finalAttempt: boolean;
@@ -87,14 +105,19 @@ interface RunAuditInput {
   markRunning?: boolean;
 }
 
-async function markRunningOnceCommitted(deps: AuditActivityDeps, input: { auditId: string; attempt: number }) {
+async function markRunningOnceCommitted(deps: AuditActivityDeps, input: RunningInput) {
   // The trigger's transaction usually commits within milliseconds of the workflow start:
   // wait briefly here rather than failing (and logging) an activity attempt.
-  for (let tries = 0; tries < 40; tries++) {
-    if (await markRunning(deps.db, input.auditId, input.attempt, deps.clock.now())) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  let written: ProjectionWrite = 'missing';
+  for (let tries = 0; tries < 40 && written === 'missing'; tries++) {
+    if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    written = await markRunning(deps.db, input.auditId, {
+      runStartedAtMs: input.runStartedAtMs,
+      attempt: input.attempt,
+      at: deps.clock.now(),
+    });
   }
-  ensureRow(false, input.auditId);
+  ensureWritten(written, input.auditId);
 }
 
 /**
@@ -144,7 +167,7 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
       throw unexpected(err, input.auditId);
     });
     assertValidAuditJson(audit);
-    await untilDatabaseAnswers(async () => {
+    const stored = await untilDatabaseAnswers(async () => {
       if (audit.mode === 'live') {
         await recordCrawlSpeed(deps.db, {
           pages: audit.crawl.pages_crawled,
@@ -153,21 +176,24 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
         });
       }
       const resultJson = JSON.stringify(audit);
-      if (input.browserStage) return savePendingAudit(deps.db, key, resultJson);
-      ensureRow(
-        await markCompleted(deps.db, input.auditId, {
-          resultJson,
-          score: audit.score,
-          grade: audit.grade,
-          completedAt: new Date(audit.completed_at),
-          comparisonBasis: comparisonBasis(audit),
-        }),
-        input.auditId,
-      );
+      if (input.browserStage) {
+        await savePendingAudit(deps.db, key, resultJson);
+        return false;
+      }
+      const written = await markCompleted(deps.db, input.auditId, {
+        runStartedAtMs: input.runStartedAtMs,
+        resultJson,
+        score: audit.score,
+        grade: audit.grade,
+        completedAt: new Date(audit.completed_at),
+        comparisonBasis: comparisonBasis(audit),
+      });
+      return ensureWritten(written, input.auditId);
     }).catch((err) => {
       throw unexpected(err, input.auditId);
     });
-    if (!input.browserStage) {
+    // Counted by the step that completes the audit: here, or completeAuditRun after the browser stage.
+    if (stored) {
       auditsFinished.inc({ outcome: 'completed', mode: audit.mode });
       if (audit.mode === 'live') pagesCrawled.inc(audit.crawl.pages_crawled);
     }
@@ -212,8 +238,13 @@ function unexpected(err: unknown, auditId: string): unknown {
   return ApplicationFailure.nonRetryable(INTERNAL_ERROR_MESSAGE, 'internal_error');
 }
 
-function ensureRow(found: boolean, auditId: string): void {
-  if (found) return;
+/** A write superseded by a newer run of the audit is dropped: that run's state stands. */
+function ensureWritten(written: ProjectionWrite, auditId: string): boolean {
+  if (written === 'superseded') {
+    log.info('projection write skipped: a newer run of the audit has written since', { auditId });
+    return false;
+  }
+  if (written === 'written') return true;
   const { attempt } = Context.current().info;
   if (attempt >= MISSING_ROW_ATTEMPTS) {
     throw ApplicationFailure.nonRetryable(`audit ${auditId} was never committed`, 'audit_abandoned');

@@ -18,6 +18,7 @@ import { mergeBrowserStage } from '../src/analyzers/browser-stage';
 import { comparisonBasis } from '../src/monitoring/basis';
 import { attachMonitoring } from '../src/monitoring/previous';
 import { auditsFinished, browserPageDuration, pagesCrawled } from '../src/observability/metrics';
+import type { ProjectionRun } from '../workflows/contracts';
 import { untilDatabaseAnswers } from './database-outage';
 
 export interface BrowserStageInput {
@@ -73,7 +74,9 @@ export function createBrowserCompletionActivities(deps: {
   merge?: (audit: AuditJson, result: BrowserStageResult | null) => AuditJson;
 }) {
   return {
-    async completeAuditRun(input: { auditId: string; attempt: number }): Promise<{ score: number; grade: string }> {
+    async completeAuditRun(
+      input: ProjectionRun & { auditId: string; attempt: number },
+    ): Promise<{ score: number; grade: string }> {
       const key = { auditId: input.auditId, attempt: input.attempt };
       const [pending, result] = await Promise.all([loadPendingAudit(deps.db, key), loadStageResult(deps.db, key)]);
       if (pending === null) {
@@ -86,15 +89,17 @@ export function createBrowserCompletionActivities(deps: {
       const merged = withStage(JSON.parse(pending) as AuditJson, result, merge, input.auditId);
       // The stage changed findings and scores: the comparison with the previous audit is made again.
       const audit = await compared(deps.db, input.auditId, merged);
-      const completed = await markCompleted(deps.db, input.auditId, {
+      const written = await markCompleted(deps.db, input.auditId, {
+        runStartedAtMs: input.runStartedAtMs,
         resultJson: JSON.stringify(audit),
         score: audit.score,
         grade: audit.grade,
         completedAt: deps.clock.now(),
         comparisonBasis: comparisonBasis(audit),
       });
-      if (!completed) throw new Error(`audit ${input.auditId} is gone`);
+      if (written === 'missing') throw new Error(`audit ${input.auditId} is gone`);
       await clearPendingAudit(deps.db, key);
+      if (written === 'superseded') return { score: audit.score, grade: audit.grade };
       auditsFinished.inc({ outcome: 'completed', mode: audit.mode });
       if (audit.mode === 'live') pagesCrawled.inc(audit.crawl.pages_crawled);
       return { score: audit.score, grade: audit.grade };

@@ -36,6 +36,7 @@ import {
   type EventDetails,
   type FirstAttempt,
   type PlannedDelivery,
+  type ProjectionRun,
 } from './contracts';
 import { DeliveryWorkflow } from './delivery';
 import { ReportWorkflow } from './report';
@@ -101,15 +102,18 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
   });
   // Decided once, in the first workflow task: every attempt of this execution runs the same way.
   const syntheticLocal = input.mode === 'test' && patched(TEST_RUN_LOCAL);
+  // Names this run in its projection writes: a later run of the same audit (a re-triggered test
+  // audit) supersedes them. Activity inputs are not part of the command order: no patch needed.
+  const byRun = { runStartedAtMs: workflowInfo().runStartTime.getTime() };
   for (let attempt = 1; ; attempt++) {
     // A synthetic run marks the audit running itself, and its 'running' never outlasts the workflow
     // task, so no search attribute is set for it.
     if (!syntheticLocal) {
-      await projection.markAuditRunning({ auditId: input.auditId, attempt });
+      await projection.markAuditRunning({ ...byRun, auditId: input.auditId, attempt });
       setStatus('running');
     }
     try {
-      const run = { auditId: input.auditId, attempt, finalAttempt: attempt >= maxAttempts };
+      const run = { ...byRun, auditId: input.auditId, attempt, finalAttempt: attempt >= maxAttempts };
       await (syntheticLocal ? syntheticRun.runAudit({ ...run, markRunning: true }) : runAttempt(input, auditRun, run));
       setStatus('completed');
       await emit(input, attempt, { event: 'audit.completed' });
@@ -119,13 +123,13 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
     } catch (err) {
       const error = failureOf(err);
       if (NOT_RETRIED.includes(error.code) || attempt >= maxAttempts) {
-        await projection.markAuditFailed({ auditId: input.auditId, attempts: attempt, error });
+        await projection.markAuditFailed({ ...byRun, auditId: input.auditId, attempts: attempt, error });
         setStatus('failed');
         await emit(input, attempt, { event: 'audit.failed' });
         return { status: 'failed', attempts: attempt };
       }
       const delayMs = input.retryDelaysMs[attempt - 1];
-      await projection.markAuditWaitingForRetry({ auditId: input.auditId, attempt, delayMs, error });
+      await projection.markAuditWaitingForRetry({ ...byRun, auditId: input.auditId, attempt, delayMs, error });
       setStatus('queued');
       const nextAttemptAt = new Date(Date.now() + delayMs).toISOString();
       await emit(input, attempt, {
@@ -150,7 +154,7 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
 async function runAttempt(
   input: AuditWorkflowInput,
   auditRun: ActivityInterfaceFor<AuditActivities>,
-  run: { auditId: string; attempt: number; finalAttempt: boolean },
+  run: ProjectionRun & { auditId: string; attempt: number; finalAttempt: boolean },
 ): Promise<void> {
   const stage = input.browserStage;
   if (input.mode !== 'live' || !stage || !patched('browser-stage')) {
@@ -175,7 +179,11 @@ async function runAttempt(
     throw err;
   }
   await rendered;
-  await completion.completeAuditRun({ auditId: run.auditId, attempt: run.attempt });
+  await completion.completeAuditRun({
+    runStartedAtMs: run.runStartedAtMs,
+    auditId: run.auditId,
+    attempt: run.attempt,
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
-import type { AuditFailureCode, AuditStatus } from '../../workflows/contracts';
+import type { AuditFailureCode, AuditStatus, ProjectionRun } from '../../workflows/contracts';
 
 export interface AuditRow {
   id: string;
@@ -98,28 +98,57 @@ export async function insertAudit(
   await trx('audits').insert({ ...row, updated_at: row.created_at });
 }
 
-/** Projection writes from the workflow's activities. Each returns false when the row is absent. */
-export async function markRunning(db: Db, auditId: string, attempt: number, at: Date): Promise<boolean> {
-  const updated = await db('audits')
-    .where({ id: auditId })
-    .update({
-      status: 'running',
-      attempts: attempt,
-      pages_crawled: null,
-      started_at: db.raw('coalesce(started_at, ?)', [at]),
-      error_code: null,
-      error_message: null,
-      updated_at: at,
-    });
-  return updated > 0;
+/**
+ * Projection writes from the workflow's activities. A write names the workflow run making it: a run
+ * started later (the re-run of a re-triggered test audit) supersedes it, so a replaced run's activity
+ * still under way cannot overwrite the newer run's state.
+ */
+export type ProjectionWrite = 'written' | 'missing' | 'superseded';
+
+async function writeProjection(
+  db: Db,
+  auditId: string,
+  run: ProjectionRun,
+  changes: Record<string, unknown>,
+): Promise<ProjectionWrite> {
+  const runStartedAt = run.runStartedAtMs === undefined ? null : new Date(run.runStartedAtMs);
+  const query = db('audits').where({ id: auditId });
+  if (runStartedAt) {
+    query.where((q) => q.whereNull('run_started_at').orWhere('run_started_at', '<=', runStartedAt));
+  }
+  const updated = await query.update(runStartedAt ? { ...changes, run_started_at: runStartedAt } : changes);
+  if (updated > 0) return 'written';
+  const row = await db('audits').where({ id: auditId }).first('id');
+  return row ? 'superseded' : 'missing';
+}
+
+export async function markRunning(
+  db: Db,
+  auditId: string,
+  input: ProjectionRun & { attempt: number; at: Date },
+): Promise<ProjectionWrite> {
+  return writeProjection(db, auditId, input, {
+    status: 'running',
+    attempts: input.attempt,
+    pages_crawled: null,
+    started_at: db.raw('coalesce(started_at, ?)', [input.at]),
+    error_code: null,
+    error_message: null,
+    updated_at: input.at,
+  });
 }
 
 export async function markWaitingForRetry(
   db: Db,
   auditId: string,
-  input: { attempt: number; nextAttemptAt: Date; error: { code: AuditFailureCode; message: string }; at: Date },
-): Promise<boolean> {
-  const updated = await db('audits').where({ id: auditId }).update({
+  input: ProjectionRun & {
+    attempt: number;
+    nextAttemptAt: Date;
+    error: { code: AuditFailureCode; message: string };
+    at: Date;
+  },
+): Promise<ProjectionWrite> {
+  return writeProjection(db, auditId, input, {
     status: 'queued',
     attempts: input.attempt,
     estimated_completion: input.nextAttemptAt,
@@ -127,37 +156,39 @@ export async function markWaitingForRetry(
     error_message: input.error.message,
     updated_at: input.at,
   });
-  return updated > 0;
 }
 
 export async function markCompleted(
   db: Db,
   auditId: string,
-  input: { resultJson: string; score: number; grade: string; completedAt: Date; comparisonBasis?: unknown },
-): Promise<boolean> {
-  const updated = await db('audits')
-    .where({ id: auditId })
-    .update({
-      status: 'completed',
-      result_json: input.resultJson,
-      // What the next audit of the site compares with (src/monitoring/basis.ts).
-      comparison_basis: input.comparisonBasis === undefined ? null : JSON.stringify(input.comparisonBasis),
-      score: input.score,
-      grade: input.grade,
-      completed_at: input.completedAt,
-      error_code: null,
-      error_message: null,
-      updated_at: input.completedAt,
-    });
-  return updated > 0;
+  input: ProjectionRun & {
+    resultJson: string;
+    score: number;
+    grade: string;
+    completedAt: Date;
+    comparisonBasis?: unknown;
+  },
+): Promise<ProjectionWrite> {
+  return writeProjection(db, auditId, input, {
+    status: 'completed',
+    result_json: input.resultJson,
+    // What the next audit of the site compares with (src/monitoring/basis.ts).
+    comparison_basis: input.comparisonBasis === undefined ? null : JSON.stringify(input.comparisonBasis),
+    score: input.score,
+    grade: input.grade,
+    completed_at: input.completedAt,
+    error_code: null,
+    error_message: null,
+    updated_at: input.completedAt,
+  });
 }
 
 export async function markFailed(
   db: Db,
   auditId: string,
-  input: { attempts: number; error: { code: AuditFailureCode; message: string }; failedAt: Date },
-): Promise<boolean> {
-  const updated = await db('audits').where({ id: auditId }).update({
+  input: ProjectionRun & { attempts: number; error: { code: AuditFailureCode; message: string }; failedAt: Date },
+): Promise<ProjectionWrite> {
+  return writeProjection(db, auditId, input, {
     status: 'failed',
     attempts: input.attempts,
     error_code: input.error.code,
@@ -165,5 +196,4 @@ export async function markFailed(
     failed_at: input.failedAt,
     updated_at: input.failedAt,
   });
-  return updated > 0;
 }

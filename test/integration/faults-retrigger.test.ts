@@ -6,6 +6,7 @@ import { createLiveEngine } from '../../src/audits/live-engine';
 import { startTemporalWorker } from '../../temporal/worker';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { startReceiver, until } from '../support/receiver';
+import { markCompleted, markRunning } from '../../src/audits/repository';
 
 describe('a test-mode re-trigger that terminates an audit while it plans its webhook deliveries', function () {
   this.timeout(60_000);
@@ -106,5 +107,115 @@ describe('a test-mode re-trigger that terminates an audit while it plans its web
       await worker.shutdown();
       await customer.close();
     }
+  });
+});
+
+describe('a test-mode re-trigger whose replaced run is still writing', function () {
+  this.timeout(60_000);
+
+  it('keeps the re-run\'s completed audit: the replaced run\'s late "running" is dropped', async () => {
+    const stack = await getStack();
+    const taskQueue = 'audits-stale-run-test';
+    const config = { ...stack.config, taskQueue };
+    const audit = createAuditActivities({ db: stack.db, clock: stack.clock, engine: createLiveEngine(config) });
+    // The first run's synthetic run is held until the re-run has completed the audit; then, like a
+    // replaced run's activity cancelled mid-way, it marks the audit running and ends without a result.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let firstHeld: () => void = () => undefined;
+    const firstReached = new Promise<void>((resolve) => (firstHeld = resolve));
+    let staleWriteDone: () => void = () => undefined;
+    const staleWrite = new Promise<void>((resolve) => (staleWriteDone = resolve));
+    let calls = 0;
+    const worker = await startTemporalWorker({
+      address: stack.temporalAddress,
+      namespace: config.temporalNamespace,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: {
+        ...audit,
+        ...createReportPlanningActivities({ db: stack.db }),
+        ...createDeliveryActivities({
+          db: stack.db,
+          clock: stack.clock,
+          timeoutMs: config.deliveryTimeoutMs,
+          allow: config.outboundAllow,
+          testMockUrl: `${stack.url}/mock/webhooks`,
+        }),
+        async runAudit(input: Parameters<typeof audit.runAudit>[0]) {
+          if (++calls > 1) return audit.runAudit(input);
+          firstHeld();
+          await released;
+          try {
+            await audit.markAuditRunning(input);
+          } finally {
+            staleWriteDone();
+          }
+          throw new Error('the replaced run was cancelled');
+        },
+      },
+    });
+    let apiForQueue: RunningApi | undefined;
+    try {
+      apiForQueue = await startExtraApi({ config });
+      const account = await newAccount('pro');
+      const trigger = () =>
+        api('POST', '/v1/audits', {
+          key: account.testKey,
+          baseUrl: apiForQueue!.url,
+          body: { domain: 'https://stale-run.example.com' },
+        });
+      const first = await trigger();
+      assert.equal(first.status, 202, first.text);
+      await firstReached;
+      const second = await trigger();
+      assert.equal(second.body.audit_id, first.body.audit_id);
+      const done = await waitForAudit(account.testKey, second.body.audit_id, 30_000);
+      assert.equal(done.body.status, 'completed', done.text);
+
+      release();
+      await staleWrite;
+      const row = await stack.db('audits').where({ id: second.body.audit_id }).first('status', 'result_json');
+      assert.equal(row.status, 'completed');
+      assert.equal(row.result_json, done.text);
+      assert.equal(calls, 2, 'the re-run ran the audit once more');
+    } finally {
+      release();
+      await stopExtraApi(apiForQueue);
+      await worker.shutdown();
+    }
+  });
+
+  it('orders projection writes by the run that makes them; a write naming no run is not checked', async () => {
+    const stack = await getStack();
+    const account = await newAccount('pro');
+    const id = `aud_RUNORDER${Date.now()}`;
+    const now = new Date();
+    await stack.db('audits').insert({
+      id,
+      workspace_id: account.workspaceId,
+      account_id: account.accountId,
+      mode: 'test',
+      domain: 'https://run-order.example.com',
+      tier: 'pro',
+      status: 'queued',
+      charged: false,
+      created_at: now,
+      updated_at: now,
+    });
+    const completed = { resultJson: '{}', score: 90, grade: 'A', completedAt: now };
+    const earlier = now.getTime() - 1000;
+    const later = now.getTime();
+    assert.equal(await markCompleted(stack.db, id, { ...completed, runStartedAtMs: later }), 'written');
+    assert.equal(await markRunning(stack.db, id, { attempt: 1, at: now, runStartedAtMs: earlier }), 'superseded');
+    assert.equal((await stack.db('audits').where({ id }).first('status')).status, 'completed');
+    assert.equal(await markRunning(stack.db, id, { attempt: 1, at: now, runStartedAtMs: later }), 'written');
+    assert.equal(await markCompleted(stack.db, id, { ...completed, runStartedAtMs: later + 1 }), 'written');
+    assert.equal(await markRunning(stack.db, id, { attempt: 2, at: now }), 'written');
+    assert.equal((await stack.db('audits').where({ id }).first('status')).status, 'running');
+    assert.equal(
+      await markRunning(stack.db, 'aud_NOSUCHAUDIT', { attempt: 1, at: now, runStartedAtMs: later }),
+      'missing',
+    );
   });
 });

@@ -70,6 +70,18 @@ describe('AuditWorkflow', function () {
       stubs.inputsOf('markAuditFailed').map((call) => call.attempts),
       [3],
     );
+    // Every projection write names this run by its start, so a later run of the audit supersedes them.
+    const stamps = new Set(
+      [
+        ...stubs.inputsOf('markAuditRunning'),
+        ...stubs.inputsOf('runAudit'),
+        ...stubs.inputsOf('markAuditWaitingForRetry'),
+        ...stubs.inputsOf('markAuditFailed'),
+      ].map((call) => call.runStartedAtMs),
+    );
+    assert.equal(stamps.size, 1);
+    const [stamp] = stamps;
+    assert.ok(typeof stamp === 'number' && Math.abs(Date.now() - stamp) < 60_000, `run start ${stamp}`);
   });
 
   it('completes with audit.completed when an attempt after a retry succeeds', async () => {

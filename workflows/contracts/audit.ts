@@ -29,3 +29,12 @@ export type AuditStatus = 'queued' | 'running' | 'completed' | 'failed';
 export function auditWorkflowId(auditId: string): string {
   return auditId;
 }
+
+/**
+ * Which workflow run makes a projection write: its start time (epoch ms). A run started later
+ * supersedes an earlier one's writes (a re-triggered test audit replaces its running run). Absent on
+ * activities scheduled before runs were named: their writes are not checked.
+ */
+export interface ProjectionRun {
+  runStartedAtMs?: number;
+}
