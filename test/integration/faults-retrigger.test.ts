@@ -1,4 +1,5 @@
 import type { RunningApi } from '../../processes/service';
+import type { Config } from '../../src/config';
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createAuditActivities, createDeliveryActivities, createReportPlanningActivities } from '../../activities';
@@ -14,38 +15,23 @@ describe('a test-mode re-trigger that terminates an audit while it plans its web
   it('leaves no pending delivery row without a delivery workflow; every logged delivery is delivered', async () => {
     const stack = await getStack();
     const { client } = stack.service.temporal;
-    const taskQueue = 'audits-retrigger-test';
-    const config = { ...stack.config, taskQueue };
+    const config = { ...stack.config, taskQueue: 'audits-retrigger-test' };
     // The real activities; the first planning of an event is held for a moment, so the re-trigger
     // surely terminates the run between planning its deliveries and starting them.
     let planningReached: () => void = () => undefined;
     const firstPlanning = new Promise<void>((resolve) => (planningReached = resolve));
     let held = false;
-    const delivery = createDeliveryActivities({
-      db: stack.db,
-      clock: stack.clock,
-      timeoutMs: config.deliveryTimeoutMs,
-      allow: config.outboundAllow,
-      testMockUrl: `${stack.url}/mock/webhooks`,
-    });
-    const worker = await startTemporalWorker({
-      address: stack.temporalAddress,
-      namespace: config.temporalNamespace,
-      taskQueue,
-      workflowBundle: await workflowBundle(),
-      activities: {
-        ...createAuditActivities({ db: stack.db, clock: stack.clock, engine: createLiveEngine(config) }),
-        ...createReportPlanningActivities({ db: stack.db }),
-        ...delivery,
-        async planDeliveries(input: Parameters<typeof delivery.planDeliveries>[0]) {
-          const planned = await delivery.planDeliveries(input);
-          if (!held) {
-            held = true;
-            planningReached();
-            await new Promise((resolve) => setTimeout(resolve, 2000));
-          }
-          return planned;
-        },
+    const real = await realActivities(config);
+    const worker = await startWorkerOn(config, {
+      ...real,
+      async planDeliveries(input: Parameters<typeof real.planDeliveries>[0]) {
+        const planned = await real.planDeliveries(input);
+        if (!held) {
+          held = true;
+          planningReached();
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+        }
+        return planned;
       },
     });
     const customer = await startReceiver();
@@ -115,9 +101,8 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
 
   it('keeps the re-run\'s completed audit: the replaced run\'s late "running" is dropped', async () => {
     const stack = await getStack();
-    const taskQueue = 'audits-stale-run-test';
-    const config = { ...stack.config, taskQueue };
-    const audit = createAuditActivities({ db: stack.db, clock: stack.clock, engine: createLiveEngine(config) });
+    const config = { ...stack.config, taskQueue: 'audits-stale-run-test' };
+    const real = await realActivities(config);
     // The first run's synthetic run is held until the re-run has completed the audit; then, like a
     // replaced run's activity cancelled mid-way, it marks the audit running and ends without a result.
     let release: () => void = () => undefined;
@@ -127,32 +112,18 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
     let staleWriteDone: () => void = () => undefined;
     const staleWrite = new Promise<void>((resolve) => (staleWriteDone = resolve));
     let calls = 0;
-    const worker = await startTemporalWorker({
-      address: stack.temporalAddress,
-      namespace: config.temporalNamespace,
-      taskQueue,
-      workflowBundle: await workflowBundle(),
-      activities: {
-        ...audit,
-        ...createReportPlanningActivities({ db: stack.db }),
-        ...createDeliveryActivities({
-          db: stack.db,
-          clock: stack.clock,
-          timeoutMs: config.deliveryTimeoutMs,
-          allow: config.outboundAllow,
-          testMockUrl: `${stack.url}/mock/webhooks`,
-        }),
-        async runAudit(input: Parameters<typeof audit.runAudit>[0]) {
-          if (++calls > 1) return audit.runAudit(input);
-          firstHeld();
-          await released;
-          try {
-            await audit.markAuditRunning(input);
-          } finally {
-            staleWriteDone();
-          }
-          throw new Error('the replaced run was cancelled');
-        },
+    const worker = await startWorkerOn(config, {
+      ...real,
+      async runAudit(input: Parameters<typeof real.runAudit>[0]) {
+        if (++calls > 1) return real.runAudit(input);
+        firstHeld();
+        await released;
+        try {
+          await real.markAuditRunning(input);
+        } finally {
+          staleWriteDone();
+        }
+        throw new Error('the replaced run was cancelled');
       },
     });
     let apiForQueue: RunningApi | undefined;
@@ -178,7 +149,6 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
       const row = await stack.db('audits').where({ id: second.body.audit_id }).first('status', 'result_json');
       assert.equal(row.status, 'completed');
       assert.equal(row.result_json, done.text);
-      assert.equal(calls, 2, 'the re-run ran the audit once more');
     } finally {
       release();
       await stopExtraApi(apiForQueue);
@@ -219,3 +189,31 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
     );
   });
 });
+
+/** The audit worker's activities, for real, as a worker on the config's task queue runs them. */
+async function realActivities(config: Config) {
+  const stack = await getStack();
+  return {
+    ...createAuditActivities({ db: stack.db, clock: stack.clock, engine: createLiveEngine(config) }),
+    ...createReportPlanningActivities({ db: stack.db }),
+    ...createDeliveryActivities({
+      db: stack.db,
+      clock: stack.clock,
+      timeoutMs: config.deliveryTimeoutMs,
+      allow: config.outboundAllow,
+      testMockUrl: `${stack.url}/mock/webhooks`,
+    }),
+  };
+}
+
+/** A worker of the test's own on the config's task queue, with the activities the test gives it. */
+async function startWorkerOn(config: Config, activities: Awaited<ReturnType<typeof realActivities>>) {
+  const stack = await getStack();
+  return startTemporalWorker({
+    address: stack.temporalAddress,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities,
+  });
+}

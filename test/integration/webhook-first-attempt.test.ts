@@ -38,28 +38,20 @@ describe("a delivery's first attempt (made by the audit workflow)", function () 
       );
 
       // The audit workflow's step running again (its workflow task was lost after the POSTs went out).
-      const deps = {
-        db: stack.db,
-        clock: stack.clock,
-        timeoutMs: 1000,
-        allow: stack.config.outboundAllow,
-        testMockUrl: '',
-      };
-      const planned = {
+      const again = await firstAttemptOf(body.audit_id, {
         deliveryId,
         createdAt: new Date().toISOString(),
         webhookId: created.body.webhook_id,
         url: receiver.url,
-      };
-      const again = await sendFirstAttempts(deps, {
-        auditId: body.audit_id,
-        details: { event: 'audit.completed' },
-        deliveries: [planned],
-        nextDelayMs: 60_000,
       });
       assert.deepEqual(again, { attempts: [], logged: true });
       // And as a later attempt would run it, with the same number.
-      const once = await attemptDelivery(deps, { deliveryId, attempt: 1, trigger: 'automatic', nextDelayMs: 60_000 });
+      const once = await attemptDelivery(await deliveryDeps(), {
+        deliveryId,
+        attempt: 1,
+        trigger: 'automatic',
+        nextDelayMs: 60_000,
+      });
       assert.deepEqual(once, { delivered: true, stop: false });
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(receiver.received.length, 1, 'attempt 1 was sent once');
@@ -110,19 +102,7 @@ describe("a delivery's first attempt (made by the audit workflow)", function () 
         webhookId: created.body.webhook_id,
         url: receiver.url,
       };
-      const deps = {
-        db: stack.db,
-        clock: stack.clock,
-        timeoutMs: 1000,
-        allow: stack.config.outboundAllow,
-        testMockUrl: '',
-      };
-      const sent = await sendFirstAttempts(deps, {
-        auditId: body.audit_id,
-        details: { event: 'audit.completed' },
-        deliveries: [planned],
-        nextDelayMs: 60_000,
-      });
+      const sent = await firstAttemptOf(body.audit_id, planned);
       assert.deepEqual(sent, { attempts: [], logged: true });
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(receiver.received.length, 1, 'only the delivery made before the removal');
@@ -133,3 +113,19 @@ describe("a delivery's first attempt (made by the audit workflow)", function () 
     }
   });
 });
+
+/** The delivery activities' dependencies as the audit worker has them, sending for real (live mode). */
+async function deliveryDeps() {
+  const stack = await getStack();
+  return { db: stack.db, clock: stack.clock, timeoutMs: 1000, allow: stack.config.outboundAllow, testMockUrl: '' };
+}
+
+/** The audit workflow's first-attempt step for one planned audit.completed delivery, run directly. */
+async function firstAttemptOf(auditId: string, planned: Parameters<typeof sendFirstAttempts>[1]['deliveries'][number]) {
+  return sendFirstAttempts(await deliveryDeps(), {
+    auditId,
+    details: { event: 'audit.completed' },
+    deliveries: [planned],
+    nextDelayMs: 60_000,
+  });
+}
