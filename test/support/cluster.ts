@@ -73,12 +73,18 @@ export async function startRoleProcess(roles: string, env: Record<string, string
   return running;
 }
 
-/** Every start of the audit's runAudit activity: which worker (identity `pid@host`) took which attempt, and why the previous ended. */
+/**
+ * Every start of the audit's runAudit activity: which worker (identity `pid@host`) took which attempt,
+ * and why the previous ended. Read once the workflow has finished: an activity's started event enters
+ * the history only with its completion, which may come after the audit row already says completed.
+ */
 export async function runAuditStarts(
   client: Client,
   auditId: string,
 ): Promise<Array<{ identity: string; attempt: number; lastFailure: string | undefined; at: number }>> {
-  const history = await client.workflow.getHandle(auditWorkflowId(auditId)).fetchHistory();
+  const handle = client.workflow.getHandle(auditWorkflowId(auditId));
+  await handle.result();
+  const history = await handle.fetchHistory();
   const scheduled = new Map<string, string>();
   const starts = [];
   for (const event of history.events ?? []) {
