@@ -56,7 +56,7 @@ export function createAuditActivities(deps: AuditActivityDeps) {
       const nextAttemptAt = new Date(at.getTime() + input.delayMs);
       ensureWritten(
         await markWaitingForRetry(deps.db, input.auditId, {
-          runStartedAtMs: input.runStartedAtMs,
+          generation: input.generation,
           attempt: input.attempt,
           nextAttemptAt,
           error: input.error,
@@ -74,7 +74,7 @@ export function createAuditActivities(deps: AuditActivityDeps) {
       },
     ): Promise<void> {
       const written = await markFailed(deps.db, input.auditId, {
-        runStartedAtMs: input.runStartedAtMs,
+        generation: input.generation,
         attempts: input.attempts,
         error: input.error,
         failedAt: deps.clock.now(),
@@ -112,7 +112,7 @@ async function markRunningOnceCommitted(deps: AuditActivityDeps, input: RunningI
   for (let tries = 0; tries < 40 && written === 'missing'; tries++) {
     if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 50));
     written = await markRunning(deps.db, input.auditId, {
-      runStartedAtMs: input.runStartedAtMs,
+      generation: input.generation,
       attempt: input.attempt,
       at: deps.clock.now(),
     });
@@ -181,7 +181,7 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
         return false;
       }
       const written = await markCompleted(deps.db, input.auditId, {
-        runStartedAtMs: input.runStartedAtMs,
+        generation: input.generation,
         resultJson,
         score: audit.score,
         grade: audit.grade,

@@ -90,7 +90,7 @@ export function createBrowserCompletionActivities(deps: {
       // The stage changed findings and scores: the comparison with the previous audit is made again.
       const audit = await compared(deps.db, input.auditId, merged);
       const written = await markCompleted(deps.db, input.auditId, {
-        runStartedAtMs: input.runStartedAtMs,
+        generation: input.generation,
         resultJson: JSON.stringify(audit),
         score: audit.score,
         grade: audit.grade,

@@ -124,6 +124,7 @@ function liveRow(domain: string, tier: Tier): AuditRow {
     completed_at: null,
     failed_at: null,
     pages_crawled: null,
+    run_generation: 0,
   };
 }
 

@@ -102,9 +102,9 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
   });
   // Decided once, in the first workflow task: every attempt of this execution runs the same way.
   const syntheticLocal = input.mode === 'test' && patched(TEST_RUN_LOCAL);
-  // Names this run in its projection writes: a later run of the same audit (a re-triggered test
-  // audit) supersedes them. Activity inputs are not part of the command order: no patch needed.
-  const byRun = { runStartedAtMs: workflowInfo().runStartTime.getTime() };
+  // Names this run in its projection writes: once the audit is triggered again they are dropped.
+  // Activity inputs are not part of the command order: no patch needed.
+  const byRun: ProjectionRun = { generation: input.generation };
   for (let attempt = 1; ; attempt++) {
     // A synthetic run marks the audit running itself, and its 'running' never outlasts the workflow
     // task, so no search attribute is set for it.
@@ -180,7 +180,7 @@ async function runAttempt(
   }
   await rendered;
   await completion.completeAuditRun({
-    runStartedAtMs: run.runStartedAtMs,
+    generation: run.generation,
     auditId: run.auditId,
     attempt: run.attempt,
   });

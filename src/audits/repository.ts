@@ -28,6 +28,8 @@ export interface AuditRow {
   failed_at: Date | null;
   /** Pages crawled so far by the running attempt (src/audits/progress.ts); null before the crawl reports. */
   pages_crawled: number | null;
+  /** Triggers of this audit after its first (a test audit re-run in place): the run allowed to write it. */
+  run_generation: number;
 }
 
 export async function loadAudit(db: Db, auditId: string): Promise<AuditRow | undefined> {
@@ -99,9 +101,9 @@ export async function insertAudit(
 }
 
 /**
- * Projection writes from the workflow's activities. A write names the workflow run making it: a run
- * started later (the re-run of a re-triggered test audit) supersedes it, so a replaced run's activity
- * still under way cannot overwrite the newer run's state.
+ * Projection writes from the workflow's activities. A write names the run making it (the audit's
+ * run_generation it was started for): once the audit is triggered again (a test audit re-run in
+ * place), a write of the replaced run, whose activity may still be under way, is dropped.
  */
 export type ProjectionWrite = 'written' | 'missing' | 'superseded';
 
@@ -111,12 +113,9 @@ async function writeProjection(
   run: ProjectionRun,
   changes: Record<string, unknown>,
 ): Promise<ProjectionWrite> {
-  const runStartedAt = run.runStartedAtMs === undefined ? null : new Date(run.runStartedAtMs);
   const query = db('audits').where({ id: auditId });
-  if (runStartedAt) {
-    query.where((q) => q.whereNull('run_started_at').orWhere('run_started_at', '<=', runStartedAt));
-  }
-  const updated = await query.update(runStartedAt ? { ...changes, run_started_at: runStartedAt } : changes);
+  if (run.generation !== undefined) query.where({ run_generation: run.generation });
+  const updated = await query.update(changes);
   if (updated > 0) return 'written';
   const row = await db('audits').where({ id: auditId }).first('id');
   return row ? 'superseded' : 'missing';

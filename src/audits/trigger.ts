@@ -99,6 +99,7 @@ export async function triggerAudit(
         mode: 'live',
         domain: domain.origin,
         tier,
+        run_generation: 0,
       };
       await insertAudit(trx, {
         ...audit,
@@ -167,16 +168,9 @@ async function triggerTestAudit(
   const estimated = estimateCompletion('test', input.tier, input.now, 0, await currentBacklog(deps.db, 'test'));
   // A repeated test trigger runs the same deterministic audit again: same id, same findings.
   refuseWhileUnavailable(deps.scheduler);
-  const audit: StartableAudit = {
-    id: auditId,
-    workspace_id: identity.workspaceId,
-    mode: 'test',
-    domain: input.domain.origin,
-    tier: input.tier,
-  };
-  const pending = await triggerSlots.run(() =>
+  const { pending, generation } = await triggerSlots.run(() =>
     deps.db.transaction(async (trx) => {
-      await trx('audits')
+      const [row] = await trx('audits')
         .insert({
           id: auditId,
           workspace_id: identity.workspaceId,
@@ -203,11 +197,22 @@ async function triggerTestAudit(
           error_message: null,
           failed_at: null,
           updated_at: input.now,
-        });
+          // The run started now replaces the one before: that one's writes are dropped from here on.
+          run_generation: trx.raw('audits.run_generation + 1'),
+        })
+        .returning<Array<{ run_generation: number }>>('run_generation');
       await publishChange(trx, { kind: 'audit', id: auditId });
-      return recordPendingStart(trx, auditId);
+      return { pending: await recordPendingStart(trx, auditId), generation: row.run_generation };
     }),
   );
+  const audit: StartableAudit = {
+    id: auditId,
+    workspace_id: identity.workspaceId,
+    mode: 'test',
+    domain: input.domain.origin,
+    tier: input.tier,
+    run_generation: generation,
+  };
   await startAfterCommit(deps, { pending, audit });
   return accepted(auditId, estimated);
 }

@@ -18,7 +18,12 @@ export interface StartableAudit {
   mode: Mode;
   domain: string;
   tier: Tier;
+  /** The trigger count the run is started for (audits.run_generation). */
+  run_generation: number;
 }
+
+/** Restarts after a later trigger's start lost the race; each one is caused by another trigger. */
+const MOST_RESTARTS = 10;
 
 /** started: the workflow runs; postponed: the engine is unavailable, the start stays owed; refunded: refused for good. */
 export type StartOutcome = 'started' | 'postponed' | 'refunded';
@@ -34,7 +39,7 @@ export async function startAuditWorkflow(
   audit: StartableAudit,
 ): Promise<StartOutcome> {
   try {
-    await deps.scheduler.start(workflowInput(audit, deps.config));
+    await startCurrentRun(deps, audit);
   } catch (err) {
     if (err instanceof SchedulerUnavailableError) {
       await releaseClaim(deps.db, start);
@@ -50,6 +55,27 @@ export async function startAuditWorkflow(
   return 'started';
 }
 
+/**
+ * Starts the run of `audit`'s generation. A test audit's start replaces a running run, so starts of
+ * concurrent re-triggers may reach Temporal in another order than their commits: when a later trigger
+ * has committed meanwhile, the run just started may be an older generation that replaced the current
+ * one, and it is replaced in turn by a run of the current generation. The last start to reach Temporal
+ * is therefore always of the audit's current generation, the only one whose writes count.
+ */
+async function startCurrentRun(deps: WorkflowStartDeps, audit: StartableAudit): Promise<void> {
+  let generation = audit.run_generation;
+  for (let restarts = 0; ; restarts++) {
+    await deps.scheduler.start(workflowInput({ ...audit, run_generation: generation }, deps.config));
+    if (audit.mode !== 'test') return;
+    const row = await deps
+      .db('audits')
+      .where({ id: audit.id })
+      .first<{ run_generation: number } | undefined>('run_generation');
+    if (!row || row.run_generation === generation || restarts >= MOST_RESTARTS) return;
+    generation = row.run_generation;
+  }
+}
+
 function workflowInput(audit: StartableAudit, config: Config): AuditWorkflowInput {
   return {
     auditId: audit.id,
@@ -62,5 +88,6 @@ function workflowInput(audit: StartableAudit, config: Config): AuditWorkflowInpu
     reportTaskQueue: config.reportTaskQueue,
     ...(config.browserStage ? { browserStage: config.browserStage } : {}),
     delivery: deliverySettings(config),
+    generation: audit.run_generation,
   };
 }

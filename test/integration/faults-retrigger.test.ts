@@ -8,6 +8,8 @@ import { startTemporalWorker } from '../../temporal/worker';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { startReceiver, until } from '../support/receiver';
 import { markCompleted, markRunning } from '../../src/audits/repository';
+import { startAuditWorkflow } from '../../src/audits/workflow-start';
+import { TemporalAuditScheduler } from '../../temporal/audit-scheduler';
 
 describe('a test-mode re-trigger that terminates an audit while it plans its webhook deliveries', function () {
   this.timeout(60_000);
@@ -156,37 +158,76 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
     }
   });
 
-  it('orders projection writes by the run that makes them; a write naming no run is not checked', async () => {
+  it("replaces a start that reached Temporal after a later trigger's with a run of the current count", async () => {
+    const stack = await getStack();
+    const { client, connection } = stack.service.temporal;
+    const account = await newAccount('pro');
+    const trigger = () =>
+      api('POST', '/v1/audits', { key: account.testKey, body: { domain: 'https://late-start.example.com' } });
+    const { body } = await trigger();
+    await waitForAudit(account.testKey, body.audit_id);
+    await trigger();
+    await waitForAudit(account.testKey, body.audit_id);
+    const row = await stack.db('audits').where({ id: body.audit_id }).first();
+    assert.equal(row.run_generation, 1);
+    await client.workflow.getHandle(body.audit_id).result();
+
+    // The first trigger's start, arriving only now: it replaces the current run with one of count 0.
+    const scheduler = new TemporalAuditScheduler(client, connection, stack.config.taskQueue);
+    assert.ok(await scheduler.probe());
+    const late = {
+      id: row.id,
+      workspace_id: row.workspace_id,
+      mode: row.mode,
+      domain: row.domain,
+      tier: row.tier,
+      run_generation: 0,
+    };
+    const outcome = await startAuditWorkflow(
+      { db: stack.db, config: stack.config, scheduler },
+      { auditId: row.id, token: 'an-earlier-trigger' },
+      late,
+    );
+    assert.equal(outcome, 'started');
+    const handle = client.workflow.getHandle(body.audit_id);
+    assert.deepEqual(await handle.result(), { status: 'completed', attempts: 1 });
+    const history = await handle.fetchHistory();
+    const input = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+    assert.equal(
+      JSON.parse(Buffer.from(input!).toString()).generation,
+      1,
+      'the run left running is of the current count',
+    );
+    const after = await stack.db('audits').where({ id: body.audit_id }).first('status', 'run_generation');
+    assert.deepEqual(after, { status: 'completed', run_generation: 1 });
+  });
+
+  it('counts the runs of a re-run audit: only the current one writes; a write naming no run is not checked', async () => {
     const stack = await getStack();
     const account = await newAccount('pro');
-    const id = `aud_RUNORDER${Date.now()}`;
+    const id = `aud_RUNCOUNT${Date.now()}`;
     const now = new Date();
     await stack.db('audits').insert({
       id,
       workspace_id: account.workspaceId,
       account_id: account.accountId,
       mode: 'test',
-      domain: 'https://run-order.example.com',
+      domain: 'https://run-count.example.com',
       tier: 'pro',
       status: 'queued',
       charged: false,
       created_at: now,
       updated_at: now,
+      run_generation: 1,
     });
     const completed = { resultJson: '{}', score: 90, grade: 'A', completedAt: now };
-    const earlier = now.getTime() - 1000;
-    const later = now.getTime();
-    assert.equal(await markCompleted(stack.db, id, { ...completed, runStartedAtMs: later }), 'written');
-    assert.equal(await markRunning(stack.db, id, { attempt: 1, at: now, runStartedAtMs: earlier }), 'superseded');
+    assert.equal(await markCompleted(stack.db, id, { ...completed, generation: 1 }), 'written');
+    assert.equal(await markRunning(stack.db, id, { attempt: 1, at: now, generation: 0 }), 'superseded');
     assert.equal((await stack.db('audits').where({ id }).first('status')).status, 'completed');
-    assert.equal(await markRunning(stack.db, id, { attempt: 1, at: now, runStartedAtMs: later }), 'written');
-    assert.equal(await markCompleted(stack.db, id, { ...completed, runStartedAtMs: later + 1 }), 'written');
+    assert.equal(await markRunning(stack.db, id, { attempt: 1, at: now, generation: 2 }), 'superseded');
     assert.equal(await markRunning(stack.db, id, { attempt: 2, at: now }), 'written');
     assert.equal((await stack.db('audits').where({ id }).first('status')).status, 'running');
-    assert.equal(
-      await markRunning(stack.db, 'aud_NOSUCHAUDIT', { attempt: 1, at: now, runStartedAtMs: later }),
-      'missing',
-    );
+    assert.equal(await markRunning(stack.db, 'aud_NOSUCHAUDIT', { attempt: 1, at: now, generation: 1 }), 'missing');
   });
 });
 

@@ -39,6 +39,7 @@ function audit(overrides: Partial<AuditRow>): AuditRow {
     completed_at: null,
     failed_at: null,
     pages_crawled: null,
+    run_generation: 0,
     ...overrides,
   };
 }

@@ -20,6 +20,11 @@ export interface AuditWorkflowInput {
    * when it is turned off, and in workflows started before it existed.
    */
   browserStage?: { taskQueue: string; timeoutMs: number };
+  /**
+   * The audit row's run_generation this run was started for: a re-triggered test audit counts it up,
+   * and only the run of the current count writes the projection. Absent in workflows started before.
+   */
+  generation?: number;
 }
 
 /** Audit lifecycle as projected to Postgres and to the AuditStatus search attribute. */
@@ -31,10 +36,10 @@ export function auditWorkflowId(auditId: string): string {
 }
 
 /**
- * Which workflow run makes a projection write: its start time (epoch ms). A run started later
- * supersedes an earlier one's writes (a re-triggered test audit replaces its running run). Absent on
- * activities scheduled before runs were named: their writes are not checked.
+ * Which run of the audit makes a projection write: the audit's trigger count when the run was started
+ * (AuditWorkflowInput.generation). Absent on workflows started before runs were counted: their writes
+ * are not checked.
  */
 export interface ProjectionRun {
-  runStartedAtMs?: number;
+  generation?: number;
 }
