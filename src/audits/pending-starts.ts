@@ -33,6 +33,18 @@ export async function recordPendingStart(trx: Knex.Transaction, auditId: string)
   return { auditId, token };
 }
 
+/**
+ * Owes the audit's start again, unclaimed, for the reconciler, unless a start is owed already: a
+ * start that replaced a run of a later trigger and could not be corrected (src/audits/workflow-start.ts).
+ */
+export async function oweStartAgain(db: Db, auditId: string): Promise<void> {
+  await db.raw(
+    `INSERT INTO pending_audit_starts (audit_id, token, requested_at, claimed_until)
+     VALUES (?, ?, now(), NULL) ON CONFLICT (audit_id) DO NOTHING`,
+    [auditId, randomUUID()],
+  );
+}
+
 /** The workflow runs: nothing is owed any more. */
 export async function confirmStarted(db: Db, start: PendingStart): Promise<void> {
   await db('pending_audit_starts').where({ audit_id: start.auditId, token: start.token }).delete();

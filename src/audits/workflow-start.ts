@@ -1,7 +1,7 @@
 import { deliverySettings, type Config } from '../config';
 import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
-import { confirmStarted, refundUnstarted, releaseClaim, type PendingStart } from './pending-starts';
+import { confirmStarted, oweStartAgain, refundUnstarted, releaseClaim, type PendingStart } from './pending-starts';
 import { SchedulerRejectedError, SchedulerUnavailableError, type AuditScheduler } from './scheduler';
 import type { AuditWorkflowInput } from '../../workflows/contracts';
 
@@ -65,7 +65,13 @@ export async function startAuditWorkflow(
 async function startCurrentRun(deps: WorkflowStartDeps, audit: StartableAudit): Promise<void> {
   let generation = audit.run_generation;
   for (let restarts = 0; ; restarts++) {
-    await deps.scheduler.start(workflowInput({ ...audit, run_generation: generation }, deps.config));
+    try {
+      await deps.scheduler.start(workflowInput({ ...audit, run_generation: generation }, deps.config));
+    } catch (err) {
+      // The later trigger's start, which this one replaced, was confirmed: owe it again.
+      if (restarts > 0) await oweStartAgain(deps.db, audit.id);
+      throw err;
+    }
     if (audit.mode !== 'test') return;
     const row = await deps
       .db('audits')

@@ -1,14 +1,19 @@
 import type { RunningApi } from '../../processes/service';
 import type { Config } from '../../src/config';
 import assert from 'node:assert/strict';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import { createAuditActivities, createDeliveryActivities, createReportPlanningActivities } from '../../activities';
 import { createLiveEngine } from '../../src/audits/live-engine';
 import { startTemporalWorker } from '../../temporal/worker';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { startReceiver, until } from '../support/receiver';
-import { markCompleted, markRunning } from '../../src/audits/repository';
-import { startAuditWorkflow } from '../../src/audits/workflow-start';
+import { markCompleted, markRunning, type AuditRow } from '../../src/audits/repository';
+import { startAuditWorkflow, type StartableAudit } from '../../src/audits/workflow-start';
+import { reconcilePendingStarts } from '../../src/audits/reconciler';
+import type { AuditScheduler } from '../../src/audits/scheduler';
+import { ClosableConnection } from '../../temporal/closable-connection';
+import type { AuditWorkflowInput } from '../../workflows/contracts';
+import { closedPort } from '../support/sites';
 import { TemporalAuditScheduler } from '../../temporal/audit-scheduler';
 
 describe('a test-mode re-trigger that terminates an audit while it plans its webhook deliveries', function () {
@@ -175,14 +180,7 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
     // The first trigger's start, arriving only now: it replaces the current run with one of count 0.
     const scheduler = new TemporalAuditScheduler(client, connection, stack.config.taskQueue);
     assert.ok(await scheduler.probe());
-    const late = {
-      id: row.id,
-      workspace_id: row.workspace_id,
-      mode: row.mode,
-      domain: row.domain,
-      tier: row.tier,
-      run_generation: 0,
-    };
+    const late = { ...startable(row), run_generation: 0 };
     const outcome = await startAuditWorkflow(
       { db: stack.db, config: stack.config, scheduler },
       { auditId: row.id, token: 'an-earlier-trigger' },
@@ -191,15 +189,59 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
     assert.equal(outcome, 'started');
     const handle = client.workflow.getHandle(body.audit_id);
     assert.deepEqual(await handle.result(), { status: 'completed', attempts: 1 });
-    const history = await handle.fetchHistory();
-    const input = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
-    assert.equal(
-      JSON.parse(Buffer.from(input!).toString()).generation,
-      1,
-      'the run left running is of the current count',
-    );
+    assert.equal(await startedGeneration(body.audit_id), 1, 'the run left running is of the current count');
     const after = await stack.db('audits').where({ id: body.audit_id }).first('status', 'run_generation');
     assert.deepEqual(after, { status: 'completed', run_generation: 1 });
+  });
+
+  it('owes the start again when the replacing start cannot be made: the reconciler runs the current count', async () => {
+    const stack = await getStack();
+    const { client, connection } = stack.service.temporal;
+    const account = await newAccount('pro');
+    const trigger = () =>
+      api('POST', '/v1/audits', { key: account.testKey, body: { domain: 'https://late-start-down.example.com' } });
+    const { body } = await trigger();
+    await waitForAudit(account.testKey, body.audit_id);
+    await trigger();
+    await waitForAudit(account.testKey, body.audit_id);
+    await client.workflow.getHandle(body.audit_id).result();
+    const row = await stack.db('audits').where({ id: body.audit_id }).first();
+    assert.equal(await owedStarts(body.audit_id), 0);
+
+    // The late start reaches Temporal; Temporal is gone when the start for the current count is made.
+    const up = new TemporalAuditScheduler(client, connection, stack.config.taskQueue);
+    assert.ok(await up.probe());
+    const deadConnection = ClosableConnection.open({ address: `127.0.0.1:${await closedPort()}` });
+    const down = new TemporalAuditScheduler(
+      new Client({ connection: deadConnection }),
+      deadConnection,
+      stack.config.taskQueue,
+    );
+    await down.probe();
+    let starts = 0;
+    const scheduler: AuditScheduler = {
+      start: (input) => (starts++ === 0 ? up.start(input) : down.start(input)),
+      available: () => true,
+      probe: () => up.probe(),
+    };
+    try {
+      const late = { ...startable(row), run_generation: 0 };
+      const outcome = await startAuditWorkflow(
+        { db: stack.db, config: stack.config, scheduler },
+        { auditId: row.id, token: 'an-earlier-trigger' },
+        late,
+      );
+      assert.equal(outcome, 'postponed');
+      assert.equal(starts, 2);
+    } finally {
+      await deadConnection.close().catch(() => undefined);
+    }
+    assert.equal(await owedStarts(body.audit_id), 1, 'owed again, for the reconciler');
+    await reconcilePendingStarts({ db: stack.db, config: stack.config, scheduler: up, giveUpMs: 3600_000 });
+    assert.equal(await owedStarts(body.audit_id), 0);
+    const handle = client.workflow.getHandle(body.audit_id);
+    assert.deepEqual(await handle.result(), { status: 'completed', attempts: 1 });
+    assert.equal(await startedGeneration(body.audit_id), 1);
   });
 
   it('counts the runs of a re-run audit: only the current one writes; a write naming no run is not checked', async () => {
@@ -257,4 +299,20 @@ async function startWorkerOn(config: Config, activities: Awaited<ReturnType<type
     workflowBundle: await workflowBundle(),
     activities,
   });
+}
+
+function startable(row: AuditRow): StartableAudit {
+  const { id, workspace_id, mode, domain, tier, run_generation } = row;
+  return { id, workspace_id, mode, domain, tier, run_generation };
+}
+
+async function owedStarts(auditId: string): Promise<number> {
+  return (await (await getStack()).db('pending_audit_starts').where({ audit_id: auditId })).length;
+}
+
+/** The count the audit's latest workflow run was started for. */
+async function startedGeneration(auditId: string): Promise<number> {
+  const history = await (await getStack()).service.temporal.client.workflow.getHandle(auditId).fetchHistory();
+  const input = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+  return (JSON.parse(Buffer.from(input!).toString()) as AuditWorkflowInput).generation!;
 }
