@@ -166,16 +166,7 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
   it("replaces a start that reached Temporal after a later trigger's with a run of the current count", async () => {
     const stack = await getStack();
     const { client, connection } = stack.service.temporal;
-    const account = await newAccount('pro');
-    const trigger = () =>
-      api('POST', '/v1/audits', { key: account.testKey, body: { domain: 'https://late-start.example.com' } });
-    const { body } = await trigger();
-    await waitForAudit(account.testKey, body.audit_id);
-    await trigger();
-    await waitForAudit(account.testKey, body.audit_id);
-    const row = await stack.db('audits').where({ id: body.audit_id }).first();
-    assert.equal(row.run_generation, 1);
-    await client.workflow.getHandle(body.audit_id).result();
+    const row = await auditTriggeredTwice('https://late-start.example.com');
 
     // The first trigger's start, arriving only now: it replaces the current run with one of count 0.
     const scheduler = new TemporalAuditScheduler(client, connection, stack.config.taskQueue);
@@ -187,26 +178,18 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
       late,
     );
     assert.equal(outcome, 'started');
-    const handle = client.workflow.getHandle(body.audit_id);
+    const handle = client.workflow.getHandle(row.id);
     assert.deepEqual(await handle.result(), { status: 'completed', attempts: 1 });
-    assert.equal(await startedGeneration(body.audit_id), 1, 'the run left running is of the current count');
-    const after = await stack.db('audits').where({ id: body.audit_id }).first('status', 'run_generation');
+    assert.equal(await startedGeneration(row.id), 1, 'the run left running is of the current count');
+    const after = await stack.db('audits').where({ id: row.id }).first('status', 'run_generation');
     assert.deepEqual(after, { status: 'completed', run_generation: 1 });
   });
 
   it('owes the start again when the replacing start cannot be made: the reconciler runs the current count', async () => {
     const stack = await getStack();
     const { client, connection } = stack.service.temporal;
-    const account = await newAccount('pro');
-    const trigger = () =>
-      api('POST', '/v1/audits', { key: account.testKey, body: { domain: 'https://late-start-down.example.com' } });
-    const { body } = await trigger();
-    await waitForAudit(account.testKey, body.audit_id);
-    await trigger();
-    await waitForAudit(account.testKey, body.audit_id);
-    await client.workflow.getHandle(body.audit_id).result();
-    const row = await stack.db('audits').where({ id: body.audit_id }).first();
-    assert.equal(await owedStarts(body.audit_id), 0);
+    const row = await auditTriggeredTwice('https://late-start-down.example.com');
+    assert.equal(await owedStarts(row.id), 0);
 
     // The late start reaches Temporal; Temporal is gone when the start for the current count is made.
     const up = new TemporalAuditScheduler(client, connection, stack.config.taskQueue);
@@ -236,12 +219,12 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
     } finally {
       await deadConnection.close().catch(() => undefined);
     }
-    assert.equal(await owedStarts(body.audit_id), 1, 'owed again, for the reconciler');
+    assert.equal(await owedStarts(row.id), 1, 'owed again, for the reconciler');
     await reconcilePendingStarts({ db: stack.db, config: stack.config, scheduler: up, giveUpMs: 3600_000 });
-    assert.equal(await owedStarts(body.audit_id), 0);
-    const handle = client.workflow.getHandle(body.audit_id);
+    assert.equal(await owedStarts(row.id), 0);
+    const handle = client.workflow.getHandle(row.id);
     assert.deepEqual(await handle.result(), { status: 'completed', attempts: 1 });
-    assert.equal(await startedGeneration(body.audit_id), 1);
+    assert.equal(await startedGeneration(row.id), 1);
   });
 
   it('counts the runs of a re-run audit: only the current one writes; a write naming no run is not checked', async () => {
@@ -299,6 +282,21 @@ async function startWorkerOn(config: Config, activities: Awaited<ReturnType<type
     workflowBundle: await workflowBundle(),
     activities,
   });
+}
+
+/** A test audit triggered, completed, triggered again and completed again: its row at count 1. */
+async function auditTriggeredTwice(domain: string): Promise<AuditRow> {
+  const stack = await getStack();
+  const account = await newAccount('pro');
+  const trigger = () => api('POST', '/v1/audits', { key: account.testKey, body: { domain } });
+  const { body } = await trigger();
+  await waitForAudit(account.testKey, body.audit_id);
+  await trigger();
+  await waitForAudit(account.testKey, body.audit_id);
+  await stack.service.temporal.client.workflow.getHandle(body.audit_id).result();
+  const row: AuditRow = await stack.db('audits').where({ id: body.audit_id }).first();
+  assert.equal(row.run_generation, 1);
+  return row;
 }
 
 function startable(row: AuditRow): StartableAudit {
