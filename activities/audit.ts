@@ -238,10 +238,10 @@ function unexpected(err: unknown, auditId: string): unknown {
   return ApplicationFailure.nonRetryable(INTERNAL_ERROR_MESSAGE, 'internal_error');
 }
 
-/** A write superseded by a newer run of the audit is dropped: that run's state stands. */
+/** A write of a run the audit was triggered again since is dropped: the new run's state stands. */
 function ensureWritten(written: ProjectionWrite, auditId: string): boolean {
   if (written === 'superseded') {
-    log.info('projection write skipped: a newer run of the audit has written since', { auditId });
+    log.info('projection write skipped: the audit was triggered again since this run started', { auditId });
     return false;
   }
   if (written === 'written') return true;
