@@ -8,7 +8,7 @@ import { startTemporalWorker } from '../../temporal/worker';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { startReceiver, until } from '../support/receiver';
 import { markCompleted, markRunning, type AuditRow } from '../../src/audits/repository';
-import { startAuditWorkflow, type StartableAudit } from '../../src/audits/workflow-start';
+import { startAuditWorkflow, type StartOutcome } from '../../src/audits/workflow-start';
 import { reconcilePendingStarts } from '../../src/audits/reconciler';
 import type { AuditScheduler } from '../../src/audits/scheduler';
 import { ClosableConnection } from '../../temporal/closable-connection';
@@ -171,13 +171,7 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
     // The first trigger's start, arriving only now: it replaces the current run with one of count 0.
     const scheduler = new TemporalAuditScheduler(client, connection, stack.config.taskQueue);
     assert.ok(await scheduler.probe());
-    const late = { ...startable(row), run_generation: 0 };
-    const outcome = await startAuditWorkflow(
-      { db: stack.db, config: stack.config, scheduler },
-      { auditId: row.id, token: 'an-earlier-trigger' },
-      late,
-    );
-    assert.equal(outcome, 'started');
+    assert.equal(await startFirstTriggerLate(row, scheduler), 'started');
     const handle = client.workflow.getHandle(row.id);
     assert.deepEqual(await handle.result(), { status: 'completed', attempts: 1 });
     assert.equal(await startedGeneration(row.id), 1, 'the run left running is of the current count');
@@ -208,13 +202,7 @@ describe('a test-mode re-trigger whose replaced run is still writing', function 
       probe: () => up.probe(),
     };
     try {
-      const late = { ...startable(row), run_generation: 0 };
-      const outcome = await startAuditWorkflow(
-        { db: stack.db, config: stack.config, scheduler },
-        { auditId: row.id, token: 'an-earlier-trigger' },
-        late,
-      );
-      assert.equal(outcome, 'postponed');
+      assert.equal(await startFirstTriggerLate(row, scheduler), 'postponed');
       assert.equal(starts, 2);
     } finally {
       await deadConnection.close().catch(() => undefined);
@@ -299,9 +287,15 @@ async function auditTriggeredTwice(domain: string): Promise<AuditRow> {
   return row;
 }
 
-function startable(row: AuditRow): StartableAudit {
-  const { id, workspace_id, mode, domain, tier, run_generation } = row;
-  return { id, workspace_id, mode, domain, tier, run_generation };
+/** The start of the audit's first trigger (count 0), reaching Temporal only now, after the second's. */
+async function startFirstTriggerLate(row: AuditRow, scheduler: AuditScheduler): Promise<StartOutcome> {
+  const { db, config } = await getStack();
+  const { id, workspace_id, mode, domain, tier } = row;
+  return startAuditWorkflow(
+    { db, config, scheduler },
+    { auditId: id, token: 'an-earlier-trigger' },
+    { id, workspace_id, mode, domain, tier, run_generation: 0 },
+  );
 }
 
 async function owedStarts(auditId: string): Promise<number> {
