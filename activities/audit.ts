@@ -22,6 +22,7 @@ import { assertValidAuditJson } from '../src/audits/validate-audit';
 import { comparisonBasis } from '../src/monitoring/basis';
 import { attachMonitoring } from '../src/monitoring/previous';
 import { untilDatabaseAnswers } from './database-outage';
+import { storableJson } from '../src/text/storable';
 import { auditAttemptDuration, auditsFinished, pagesCrawled } from '../src/observability/metrics';
 import { samplePages } from '../src/browser/sampling';
 import { saveSample, savePendingAudit } from '../src/browser/store';
@@ -175,7 +176,7 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
           at: deps.clock.now(),
         });
       }
-      const resultJson = JSON.stringify(audit);
+      const resultJson = storableJson(audit);
       if (input.browserStage) {
         await savePendingAudit(deps.db, key, resultJson);
         return false;

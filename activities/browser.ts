@@ -20,6 +20,7 @@ import { attachMonitoring } from '../src/monitoring/previous';
 import { auditsFinished, browserPageDuration, pagesCrawled } from '../src/observability/metrics';
 import type { ProjectionRun } from '../workflows/contracts';
 import { untilDatabaseAnswers } from './database-outage';
+import { storableJson } from '../src/text/storable';
 
 export interface BrowserStageInput {
   auditId: string;
@@ -91,7 +92,7 @@ export function createBrowserCompletionActivities(deps: {
       const audit = await compared(deps.db, input.auditId, merged);
       const written = await markCompleted(deps.db, input.auditId, {
         generation: input.generation,
-        resultJson: JSON.stringify(audit),
+        resultJson: storableJson(audit),
         score: audit.score,
         grade: audit.grade,
         completedAt: deps.clock.now(),

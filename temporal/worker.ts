@@ -7,6 +7,7 @@ import {
 } from '@temporalio/worker';
 import type { TemporalSecurity } from '../src/config';
 import { securityOptions } from './connection';
+import { boundRefusedDatumRetries } from './refused-datum-retries';
 
 /** Bundles the workflow code once; workers created afterwards reuse the bundle (fast start). */
 export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
@@ -53,6 +54,7 @@ export async function startTemporalWorker(opts: TemporalWorkerOptions): Promise<
     taskQueue: opts.taskQueue,
     workflowBundle: opts.workflowBundle,
     activities: opts.activities,
+    interceptors: { activity: [boundRefusedDatumRetries] },
     ...(opts.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities } : {}),
     // Bounded sticky cache: the default grows with the machine's memory; evicted workflows are
     // simply replayed from history when they next get a task.

@@ -2,6 +2,7 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
+  log,
   ParentClosePolicy,
   patched,
   proxyActivities,
@@ -21,6 +22,7 @@ import {
   AUDIT_RUN_RETRY,
   AUDIT_STATUS,
   BROWSER_STAGE_RETRY,
+  DATABASE_REFUSED_DATUM,
   DATABASE_WRITE_RETRY,
   DELIVERY_ATTEMPT_RETRY,
   INTERNAL_ERROR_MESSAGE,
@@ -195,6 +197,17 @@ async function runAttempt(
  * pending row without a workflow behind it.
  */
 async function emit(input: AuditWorkflowInput, attempt: number, details: EventDetails): Promise<void> {
+  try {
+    await emitToWebhooks(input, attempt, details);
+  } catch (err) {
+    // The delivery log kept refusing a datum (its activity is no longer retried): the audit goes on
+    // without this event's remaining deliveries rather than stalling. Catching adds no command.
+    if (!(err instanceof ActivityFailure && failureType(err) === DATABASE_REFUSED_DATUM)) throw err;
+    log.error('an event could not be logged for delivery', { auditId: input.auditId, event: details.event });
+  }
+}
+
+async function emitToWebhooks(input: AuditWorkflowInput, attempt: number, details: EventDetails): Promise<void> {
   const emissionKey = `${workflowInfo().runId}:${attempt}:${details.event}`;
   const planned = await deliveries.planDeliveries({ auditId: input.auditId, emissionKey, details });
   if (planned.length === 0) return;
@@ -285,6 +298,10 @@ async function renderReportAhead(input: AuditWorkflowInput): Promise<void> {
 
 function setStatus(status: AuditStatus): void {
   upsertSearchAttributes([{ key: AUDIT_STATUS, value: status }]);
+}
+
+function failureType(err: ActivityFailure): string | undefined {
+  return err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
 }
 
 /** The audit-level failure carried by an activity failure: its type is the failure code. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { storableJson, storableText } from '../text/storable';
 import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
 import type { AuditFailureCode, AuditStatus, ProjectionRun } from '../../workflows/contracts';
@@ -152,7 +153,7 @@ export async function markWaitingForRetry(
     attempts: input.attempt,
     estimated_completion: input.nextAttemptAt,
     error_code: input.error.code,
-    error_message: input.error.message,
+    error_message: storableText(input.error.message),
     updated_at: input.at,
   });
 }
@@ -172,7 +173,7 @@ export async function markCompleted(
     status: 'completed',
     result_json: input.resultJson,
     // What the next audit of the site compares with (src/monitoring/basis.ts).
-    comparison_basis: input.comparisonBasis === undefined ? null : JSON.stringify(input.comparisonBasis),
+    comparison_basis: input.comparisonBasis === undefined ? null : storableJson(input.comparisonBasis),
     score: input.score,
     grade: input.grade,
     completed_at: input.completedAt,
@@ -191,7 +192,7 @@ export async function markFailed(
     status: 'failed',
     attempts: input.attempts,
     error_code: input.error.code,
-    error_message: input.error.message,
+    error_message: storableText(input.error.message),
     failed_at: input.failedAt,
     updated_at: input.failedAt,
   });

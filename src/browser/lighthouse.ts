@@ -1,4 +1,5 @@
 import type { BrowserPageResult, ConsoleError, LabMetrics, RenderedRuleId, RenderedViolation } from './stage-result';
+import { storableText } from '../text/storable';
 
 /** A page that has not painted (FCP) or loaded within this long is unrenderable. */
 export const RENDER_TIMEOUT_MS = 30_000;
@@ -106,9 +107,9 @@ function violation(rule: RenderedRuleId, audit: LhrAudit | undefined): RenderedV
     .map((item) => item.node)
     .filter((node) => node && typeof node.selector === 'string')
     .map((node) => ({
-      selector: String(node.selector),
-      html: String(node.snippet ?? ''),
-      message: String(node.explanation ?? node.nodeLabel ?? ''),
+      selector: storableText(String(node.selector)),
+      html: storableText(String(node.snippet ?? '')),
+      message: storableText(String(node.explanation ?? node.nodeLabel ?? '')),
     }));
   return nodes.length ? [{ rule, nodes }] : [];
 }
@@ -118,6 +119,11 @@ function consoleErrors(audit: LhrAudit | undefined): ConsoleError[] {
     const source: ConsoleError['source'] =
       item.source === 'exception' ? 'exception' : item.source === 'network' ? 'network' : 'console';
     const url = item.sourceLocation?.url;
-    return { source, text: String(item.description ?? ''), ...(typeof url === 'string' && url ? { url } : {}) };
+    // The page's own text (docs/decisions.md, "Bytes from outside"): a NUL or a lone surrogate is replaced.
+    return {
+      source,
+      text: storableText(String(item.description ?? '')),
+      ...(typeof url === 'string' && url ? { url } : {}),
+    };
   });
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex';
 import type { BrowserStageResult } from './stage-result';
+import { storableJson } from '../text/storable';
 
 /**
  * The browser stage's rows (migration 20261123210000_browser_stage): one per audit attempt, written
@@ -23,7 +24,7 @@ async function read<T>(db: Db, key: Key, column: string): Promise<T | null> {
 }
 
 export function saveSample(db: Db, key: Key, urls: string[]): Promise<void> {
-  return upsert(db, key, { sample_urls: JSON.stringify(urls) });
+  return upsert(db, key, { sample_urls: storableJson(urls) });
 }
 
 /** The attempt's sample, or null while its crawl is still running. */
@@ -32,7 +33,8 @@ export function loadSample(db: Db, key: Key): Promise<string[] | null> {
 }
 
 export function saveStageResult(db: Db, key: Key, result: BrowserStageResult): Promise<void> {
-  return upsert(db, key, { stage_result: JSON.stringify(result) });
+  // Console text and axe's node snippets come from the page (docs/decisions.md, "Bytes from outside").
+  return upsert(db, key, { stage_result: storableJson(result) });
 }
 
 export function loadStageResult(db: Db, key: Key): Promise<BrowserStageResult | null> {

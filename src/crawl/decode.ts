@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import type { OutboundResponse } from '../outbound/client';
+import { storableText } from '../text/storable';
 
 /**
  * The response body as text. The crawler asks for br/gzip (so the compression analyzer sees what
@@ -23,5 +24,6 @@ export function decodeBodyText(response: OutboundResponse, maxDecodedBytes: numb
     // A truncated or oversized stream: keep what can be read rather than losing the page.
     bytes = Buffer.alloc(0);
   }
-  return bytes.toString('utf8');
+  // What the analyzers read, quote as evidence and the audit stores (docs/decisions.md, "Bytes from outside").
+  return storableText(bytes.toString('utf8'));
 }

@@ -7,6 +7,9 @@ import { loadDelivery } from './repository';
 import type { Mode } from '../schemas/audit';
 import type { AttemptRecord } from '../../workflows/contracts';
 import { deliveryHeaders } from './signing';
+import { responseExcerpt } from './excerpt';
+import { isRefusedDatum } from '../db/refused-datum';
+import { storableText } from '../text/storable';
 
 const EXCERPT_BYTES = 1024;
 // The operator-configured mock receiver of test mode is trusted, wherever it lives.
@@ -150,8 +153,21 @@ export async function sendAttempt(
   };
 }
 
-/** Stores an attempt's outcome in the delivery log (idempotent: the same attempt again overwrites itself). */
+/**
+ * Stores an attempt's outcome in the delivery log (idempotent: the same attempt again overwrites
+ * itself). Should the database still refuse what the receiver answered, the attempt is stored
+ * without it: the outcome counts, the excerpt does not.
+ */
 export async function recordAttempt(db: Db, record: AttemptRecord): Promise<void> {
+  try {
+    await storeAttempt(db, record);
+  } catch (err) {
+    if (!isRefusedDatum(err)) throw err;
+    await storeAttempt(db, withoutReceiverText(record));
+  }
+}
+
+async function storeAttempt(db: Db, record: AttemptRecord): Promise<void> {
   const delivered = record.errorClass === null;
   await db.transaction(async (trx) => {
     await trx('delivery_attempts').insert(attemptRow(record)).onConflict(['delivery_id', 'attempt']).merge();
@@ -166,7 +182,18 @@ export async function recordAttempt(db: Db, record: AttemptRecord): Promise<void
   });
 }
 
-/** An attempt as the delivery log's row of it. */
+/** The attempt with nothing of the receiver's own text: what is stored when the database refuses that text. */
+export function withoutReceiverText(record: AttemptRecord): AttemptRecord {
+  return {
+    ...record,
+    excerpt: record.excerpt === null ? null : UNSTORED_EXCERPT,
+    errorMessage: record.errorMessage === null ? null : record.errorClass,
+  };
+}
+
+const UNSTORED_EXCERPT = '[the response body could not be stored]';
+
+/** An attempt as the delivery log's row of it; outside text made storable (docs/decisions.md, "Bytes from outside"). */
 export function attemptRow(record: AttemptRecord) {
   return {
     delivery_id: record.deliveryId,
@@ -176,8 +203,8 @@ export function attemptRow(record: AttemptRecord) {
     duration_ms: record.durationMs,
     status_code: record.statusCode,
     error_class: record.errorClass,
-    error_message: record.errorMessage,
-    response_excerpt: record.excerpt,
+    error_message: record.errorMessage === null ? null : storableText(record.errorMessage),
+    response_excerpt: record.excerpt === null ? null : storableText(record.excerpt),
     next_attempt_at: record.nextAttemptAt ? new Date(record.nextAttemptAt) : null,
   };
 }
@@ -206,12 +233,12 @@ async function postDelivery(request: {
     });
     const statusCode = response.status;
     const errorClass = statusCode < 200 || statusCode > 299 ? 'non_2xx' : null;
-    return { statusCode, errorClass, errorMessage: null, excerpt: response.body.toString('utf8') };
+    return { statusCode, errorClass, errorMessage: null, excerpt: responseExcerpt(response.body, response.headers) };
   } catch (err) {
     return {
       statusCode: null,
       errorClass: classifyOutboundError(err),
-      errorMessage: (err as Error).message.slice(0, 500),
+      errorMessage: storableText((err as Error).message.slice(0, 500)),
       excerpt: null,
     };
   }

@@ -1,7 +1,8 @@
 import type { Db } from '../db/knex';
 import { loadAudit, type AuditRow } from '../audits/repository';
 import type { EventDetails, FirstAttempt, PlannedDelivery } from '../../workflows/contracts';
-import { attemptRow, sendAttempt, type AttemptDeps } from './attempt';
+import { attemptRow, sendAttempt, withoutReceiverText, type AttemptDeps } from './attempt';
+import { isRefusedDatum } from '../db/refused-datum';
 import { emissionPayloads } from './payload';
 
 /**
@@ -82,17 +83,38 @@ export async function recordFirstAttempts(
   return true;
 }
 
-async function logFirstAttempts(
-  db: Db,
-  input: {
-    audit: AuditRow;
-    details: EventDetails;
-    attempts: FirstAttempt[];
-    payloadOf: (details: EventDetails) => string;
-  },
-): Promise<void> {
+type LogInput = {
+  audit: AuditRow;
+  details: EventDetails;
+  attempts: FirstAttempt[];
+  payloadOf: (details: EventDetails) => string;
+};
+
+/**
+ * All in one transaction; should the database refuse a datum in it, each delivery is logged on its
+ * own, so one receiver's answer never keeps another webhook's row out of the log, and a row still
+ * refused is logged without the receiver's text.
+ */
+async function logFirstAttempts(db: Db, input: LogInput): Promise<void> {
+  if (input.attempts.length === 0) return;
+  try {
+    await insertFirstAttempts(db, input);
+  } catch (err) {
+    if (!isRefusedDatum(err)) throw err;
+    for (const one of input.attempts) {
+      await insertFirstAttempts(db, { ...input, attempts: [one] }).catch((refused: unknown) => {
+        if (!isRefusedDatum(refused)) throw refused;
+        return insertFirstAttempts(db, {
+          ...input,
+          attempts: [{ delivery: one.delivery, attempt: withoutReceiverText(one.attempt) }],
+        });
+      });
+    }
+  }
+}
+
+async function insertFirstAttempts(db: Db, input: LogInput): Promise<void> {
   const { audit, details, attempts, payloadOf } = input;
-  if (attempts.length === 0) return;
   await db.transaction(async (trx) => {
     await trx('deliveries')
       .insert(

@@ -198,6 +198,25 @@ describe('AuditWorkflow', function () {
     assert.deepEqual(startedChildren(events, 'DeliveryWorkflow'), []);
   });
 
+  it('goes on when the delivery log keeps refusing a datum: three tries per event, then the next step', async () => {
+    const planned = { deliveryId: 'dlv_refused', createdAt: new Date().toISOString(), webhookId: 'wh_a', url: 'x' };
+    const acknowledged = { ...refusedFirstAttempt(planned.deliveryId, 50), statusCode: 200, errorClass: null };
+    const stubs = new ActivityStubs({
+      runAudit: failingOnce('domain_unreachable'),
+      planDeliveries: async () => [planned],
+      sendFirstAttempts: async () => ({ unrecorded: [{ delivery: planned, attempt: acknowledged }], retrying: [] }),
+      // What Postgres answers to a \u0000 escape in jsonb, whatever the number of tries.
+      recordFirstAttempts: async () => {
+        throw Object.assign(new Error('unsupported Unicode escape sequence'), { code: '22P05' });
+      },
+    });
+    const result = await runAudit(stubs, auditInput({ retryDelaysMs: [50] }));
+
+    assert.deepEqual(result, { status: 'completed', attempts: 2 });
+    assert.deepEqual(eventsOf(stubs), ['audit.retried', 'audit.completed']);
+    assert.equal(stubs.inputsOf('recordFirstAttempts').length, 6, 'three tries for each of the two events');
+  });
+
   it('completes when a report render for the audit was already started (the request won the race)', async () => {
     const stubs = new ActivityStubs({ planReport: async () => ({ brandingRevision: 3 }) });
     const input = auditInput();

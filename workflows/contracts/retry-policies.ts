@@ -4,6 +4,12 @@ import type { RetryPolicy } from '@temporalio/common';
 import { AUDIT_FAILURE_CODES } from './audit-failures';
 import { AUDIT_NOT_COMPLETED } from './report';
 
+/**
+ * The failure type of an activity whose write Postgres kept refusing (a datum, not an outage): after
+ * a few attempts it is not retried (temporal/refused-datum-retries.ts), so no bad datum wedges a workflow.
+ */
+export const DATABASE_REFUSED_DATUM = 'database_refused_datum';
+
 /** Short database writes (projections, planning, the delivery log's row): no limit, so they land through a database outage. */
 export const DATABASE_WRITE_RETRY: RetryPolicy = {
   initialInterval: '100 milliseconds',

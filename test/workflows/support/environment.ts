@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { ensureTemporalCli } from '../../../temporal/cli';
+import { boundRefusedDatumRetries } from '../../../temporal/refused-datum-retries';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../../workflows/contracts';
 import { workflowBundle } from '../../support/stack';
 import type { WorkflowActivities } from './activity-stubs';
@@ -53,6 +54,8 @@ export async function withWorker<T>(
     taskQueue,
     workflowBundle: await workflowBundle(),
     activities,
+    // As the service's workers run them (temporal/worker.ts).
+    interceptors: { activity: [boundRefusedDatumRetries] },
   });
   return worker.runUntil(() => body(taskQueue));
 }
