@@ -7,7 +7,8 @@ import { ensureChromium } from '../support/chromium';
 import { ownerSessionCookie } from '../support/dashboard-session';
 import { startReceiver, until } from '../support/receiver';
 import { closedPort, serveSite } from '../support/sites';
-import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit } from '../support/stack';
+import { api, getStack, newAccount, seedLiveAudits, startExtraApi, stopExtraApi, waitForAudit } from '../support/stack';
+import * as storableResultJson from '../../migrations/20261127000000_storable_result_json';
 
 /**
  * Bytes from outside the service (a receiver's answer, a page's text, title and console) are made
@@ -74,6 +75,40 @@ describe('bad input: bytes from outside', function () {
       await good.close();
       await site.close();
     }
+  });
+
+  it('an audit stored before, with \\u0000 and lone-surrogate escapes, reads back in its history and triage after the migration', async () => {
+    const stack = await getStack();
+    const account = await newAccount('pro');
+    const site = await serveSite({ '/': { body: '' } });
+    const monitored = await api('POST', '/v1/sites', {
+      key: account.liveKey,
+      body: { domain: site.origin, schedule: 'monthly' },
+    });
+    await site.close();
+    assert.equal(monitored.status, 201, monitored.text);
+    const domain: string = monitored.body.domain;
+    await seedLiveAudits(account, 1, { createdAt: new Date(), domain });
+    const { id } = await stack.db('audits').where({ workspace_id: account.workspaceId, domain }).first('id');
+    // As JSON.stringify wrote it before: escapes jsonb refuses, beside an escaped backslash that must stay.
+    const before = JSON.stringify({
+      categories: { seo: 50 },
+      findings: [{ fingerprint: 'fp_storedbefore', evidence: 'a\u0000b \uD800 c\\u0000 \uD83D\uDE00' }],
+    });
+    assert.match(before, /\\u0000.*\\ud800/);
+    await stack.db('audits').where({ id }).update({ result_json: before, score: 50, grade: 'F' });
+    const history = () => api('GET', `/v1/sites/${monitored.body.site_id}/history`, { key: account.liveKey });
+    assert.equal((await history()).status, 500, 'the stored escapes break the history before the migration');
+
+    await storableResultJson.up(stack.db);
+    const after = await stack.db('audits').where({ id }).first('result_json');
+    assert.deepEqual(JSON.parse(after.result_json).findings[0].evidence, 'a\uFFFDb \uFFFD c\\u0000 \uD83D\uDE00');
+    assert.equal((await history()).status, 200);
+    const triaged = await api('PUT', `/v1/sites/${monitored.body.site_id}/findings/fp_storedbefore`, {
+      key: account.liveKey,
+      body: { status: 'ignored' },
+    });
+    assert.equal(triaged.status, 200, triaged.text);
   });
 
   describe('a crawled page with NUL and lone surrogates in its text, title and console, and Latin-1 headers', () => {
