@@ -84,6 +84,8 @@ async function main(): Promise<void> {
     });
     stops.push(() => api.stop());
     log(`API listening at ${api.url}/v1 (OpenAPI: ${api.url}/v1/openapi.json)`);
+    // The workers (children) have METRICS_PORT + 0 to + 2, this process + 3 (src/observability/metrics-config.ts).
+    if (api.metricsPort) log(`API metrics on ${config.host}:${api.metricsPort} (GET /metrics, no token)`);
   } catch (err) {
     serviceLog.fatal({ err }, 'failed to start');
     await shutdown(1);

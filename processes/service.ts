@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   createAuditActivities,
   createBrowserCompletionActivities,
@@ -14,7 +12,6 @@ import { SigningKeyring } from '../src/reports/signing-keys';
 import { TemporalReportRenders } from '../temporal/report-control';
 import { KeyAuthenticator } from '../src/accounts/authenticator';
 import { createApp, errorDocsUrl } from '../src/api/app';
-import { answerClientError, refuseConnect } from '../src/api/client-error';
 import { ReadModel } from '../src/api/read-model';
 import { ChangeFeed } from '../src/db/change-feed';
 import type { HealthProbe, HealthReport } from '../src/api/routes/system';
@@ -33,9 +30,9 @@ import { TemporalDeliveryControl } from '../temporal/delivery-control';
 import { dashboardMiddleware } from '../src/dashboard/router';
 import type { DashboardDeps } from '../src/dashboard/deps';
 import type { Logger } from 'pino';
+import { serveApi } from './api-server';
 import { trackAuditBacklog } from '../src/observability/metrics';
 import { createMailer } from '../src/mail/mailer';
-import { drainable } from './http-drain';
 
 // The browser worker lives in its own module (the Chromium pool); started from here like the others.
 export { startBrowserWorker } from './browser-worker';
@@ -53,6 +50,8 @@ export interface RunningApi {
   url: string;
   temporal: TemporalClientBundle;
   authenticator: KeyAuthenticator;
+  /** The port of its internal /metrics listener (METRICS_PORT + 3); undefined without METRICS_PORT or if taken. */
+  metricsPort?: number;
   stop(): Promise<void>;
 }
 
@@ -109,24 +108,20 @@ export async function startApi(
   // The customer dashboard shares the API's app and port (docs/dashboard.md).
   const dashboard = { db, clock, config, temporal, scheduler, keyring, siteSchedules, log: opts.log };
   app.use(dashboardMiddleware(dashboardDeps(dashboard, () => config.publicBaseUrl ?? url)));
-  const server = http.createServer(app.callback());
-  // Requests Node's HTTP parser refuses get the error envelope too, not Node's bare 400.
-  const rawAnswers = { docsUrl: errorDocsUrl({ config, baseUrl: () => config.publicBaseUrl ?? url }), clock };
-  server.on('clientError', answerClientError(rawAnswers));
-  server.on('connect', refuseConnect(rawAnswers));
-  server.keepAliveTimeout = 65_000;
-  const draining = drainable(server, config.apiDrainMs);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  url = `http://${localHost(config.host)}:${(server.address() as AddressInfo).port}`;
+  const listening = await serveApi(
+    app,
+    config,
+    { docsUrl: errorDocsUrl({ config, baseUrl: () => config.publicBaseUrl ?? url }), clock },
+    opts.log ?? (() => undefined),
+  );
+  url = `http://${localHost(config.host)}:${listening.port}`;
   return {
     url,
     temporal,
     authenticator,
+    metricsPort: listening.metricsPort,
     async stop() {
-      await draining.drain();
+      await listening.stop();
       health.stop();
       stopTrackingBacklog();
       await changes.stop();

@@ -6,7 +6,8 @@ import { startBrowserWorker, startReportWorker, startWorker } from './service';
 import { bundleWorkflows } from '../temporal/worker';
 import { waitForNamespace } from '../temporal/connection';
 import { logger } from '../src/observability/logger';
-import { serveMetrics } from '../src/observability/metrics-server';
+import { metricsPortOf } from '../src/observability/metrics-config';
+import { serveMetricsIfSet } from '../src/observability/metrics-server';
 import { installWorkerRuntime } from '../src/observability/temporal-runtime';
 
 /**
@@ -14,7 +15,7 @@ import { installWorkerRuntime } from '../src/observability/temporal-runtime';
  * slow API responses down): WORKER_KIND=audits (default) for audits, deliveries and maintenance,
  * WORKER_KIND=reports for PDF renders, WORKER_KIND=browser for the browser stage (Chromium). Needs DATABASE_URL and TEMPORAL_ADDRESS; waits for Temporal
  * if it is down; stops on SIGTERM/SIGINT or when its supervisor is gone. With METRICS_PORT, serves
- * GET /metrics there (the report worker on the next port, the browser worker on the one after).
+ * GET /metrics there (the report worker on the next port, the browser worker on the one after, the API on +3).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -29,15 +30,12 @@ async function main(): Promise<void> {
   // The supervisor's IPC channel closed: it died, and nobody would stop (or restart) this process.
   process.once('disconnect', () => stopRequested.abort());
   const runtime = await installWorkerRuntime(log, { metrics: config.metricsPort > 0 });
-  const metricsPort = config.metricsPort + { audits: 0, reports: 1, browser: 2 }[config.workerKind];
-  // A port already taken costs the metrics, not the worker.
-  const metrics =
-    config.metricsPort > 0
-      ? await serveMetrics(metricsPort, runtime.sdkMetrics, config.host).catch((err: unknown) => {
-          log.error({ err }, `metrics not served: port ${metricsPort} is not available`);
-          return null;
-        })
-      : null;
+  const metrics = await serveMetricsIfSet(
+    metricsPortOf(config.metricsPort, config.workerKind),
+    config.host,
+    (message, err) => log.error({ err }, message),
+    runtime.sdkMetrics,
+  );
 
   const temporalUp = await waitForNamespace(config.temporalAddress, config.temporalNamespace, {
     signal: stopRequested.signal,

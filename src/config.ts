@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseCidrSetting, type CidrList } from './outbound/policy';
+import { checkMetricsPort, checkMetricsToken } from './observability/metrics-config';
 
 /** Every environment knob of the service, parsed once, in one typed place. */
 export interface Config {
@@ -57,6 +58,8 @@ export interface Config {
   trustProxy: boolean;
   /** Failed authentications (bad or unknown keys) one client address may make per 60 s before 429. */
   authFailureLimit: number;
+  /** Dashboard sign-ups one client address may make per hour (SIGNUP_LIMIT, 10; docs/decisions.md). */
+  signupLimit: number;
   /** What `npm start` runs in this process tree (SERVICE_ROLES; all of them by default). */
   roles: Record<ServiceRole, boolean>;
   /** WORKER_SHUTDOWN_GRACE_MS: on SIGTERM a worker lets running activities finish this long, then hands them back. */
@@ -73,8 +76,13 @@ export interface Config {
   mailFrom: string;
   /** LOG_LEVEL: the least severe level that is logged (info by default). */
   logLevel: string;
-  /** METRICS_PORT: the audit worker's /metrics (the report worker's is the next port); unset or 0: off. */
+  /**
+   * METRICS_PORT: the internal /metrics listeners, one port per process (METRICS_PORT_OFFSETS: the audit worker's
+   * is METRICS_PORT itself, the API's METRICS_PORT + 3); unset or 0: none.
+   */
   metricsPort: number;
+  /** METRICS_TOKEN: the API's /metrics on its public port answers `Authorization: Bearer <it>`; unset: 404 there. */
+  metricsToken: string | undefined;
   /** SITE_SCHEDULE_OVERRIDE_MS: every site's schedule fires at this interval instead of its own (tests, operators); unset or 0: off. */
   siteScheduleOverrideMs: number;
 }
@@ -281,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: 64 * 1024,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     authFailureLimit: integer('AUTH_FAILURE_LIMIT', env.AUTH_FAILURE_LIMIT, 60),
+    signupLimit: integer('SIGNUP_LIMIT', env.SIGNUP_LIMIT, 10),
     roles: roles(env.SERVICE_ROLES),
     workerShutdownGraceMs: shutdownGrace(env.WORKER_SHUTDOWN_GRACE_MS),
     apiDrainMs: integer('API_DRAIN_MS', env.API_DRAIN_MS, 20_000),
@@ -289,7 +298,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailTransport: env.MAIL_TRANSPORT || undefined,
     mailFrom: env.MAIL_FROM || 'Domain audits <no-reply@localhost>',
     logLevel: logLevel(env.LOG_LEVEL),
-    metricsPort: integer('METRICS_PORT', env.METRICS_PORT, 0),
+    metricsPort: checkMetricsPort(integer('METRICS_PORT', env.METRICS_PORT, 0)),
+    metricsToken: checkMetricsToken(env.METRICS_TOKEN),
     siteScheduleOverrideMs: integer('SITE_SCHEDULE_OVERRIDE_MS', env.SITE_SCHEDULE_OVERRIDE_MS, 0),
   };
 }

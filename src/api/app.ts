@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from 'pino';
@@ -12,6 +13,7 @@ import type { ReadModel } from './read-model';
 import { authenticate, limitRetrieval } from './middleware/auth';
 import { envelope } from './middleware/envelope';
 import { observeRequests } from './middleware/observe';
+import { httpPreconditions } from './middleware/http-preconditions';
 import { logger as processLogger } from '../observability/logger';
 import { metricsContentType, renderMetrics } from '../observability/metrics';
 import { auditRoutes } from './routes/audits';
@@ -59,9 +61,10 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
       log,
     }),
   );
+  app.use(httpPreconditions);
   app.use(rejectUnmatchedMethods);
-  // Prometheus scrapes without a key: meant for a private network (README "Metrics and logs").
-  app.use(metricsRoute().routes());
+  // Scraped on the public port with METRICS_TOKEN only; METRICS_PORT serves it inside (README "Metrics and logs").
+  if (deps.config.metricsToken) app.use(metricsRoute(deps.config.metricsToken).routes());
 
   const system = systemRoutes({
     health: deps.health,
@@ -103,11 +106,26 @@ export function errorDocsUrl(deps: Pick<AppDeps, 'config' | 'baseUrl'>): () => s
   return () => deps.config.docsUrl ?? `${deps.baseUrl()}/docs/errors`;
 }
 
-function metricsRoute(): Router<ApiState> {
-  return new Router<ApiState>().get('/metrics', async (ctx) => {
+/**
+ * GET /metrics on the public port, for a scraper sending `Authorization: Bearer <METRICS_TOKEN>`. Any other request
+ * (no header, another scheme, a wrong token) goes on as if the route did not exist, so it gets an unknown path's 404
+ * (the envelope, or the dashboard's page for a browser) rather than a 401: whether this port serves metrics, or has
+ * a token at all, stays unknown to whoever does not hold it. Prometheus still names the 404 on a misconfigured target.
+ */
+function metricsRoute(token: string): Router<ApiState> {
+  const expected = sha256(token);
+  return new Router<ApiState>().get('/metrics', async (ctx, next) => {
+    const sent = /^bearer +(\S+) *$/i.exec(ctx.get('Authorization'))?.[1];
+    // Digests of equal length: the comparison's time tells nothing, not even the token's length.
+    if (sent === undefined || !timingSafeEqual(sha256(sent), expected)) return next();
     ctx.body = await renderMetrics();
     ctx.type = metricsContentType;
+    ctx.set('Cache-Control', 'no-store');
   });
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
 }
 
 /** Turns the router's bare 405/501 (known path, other method) into the error envelope. */

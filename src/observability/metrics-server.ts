@@ -8,8 +8,9 @@ export interface MetricsServer {
 }
 
 /**
- * A worker's GET /metrics on `host`:`port` (HOST, loopback by default): this process's metrics, followed by `more()` (the
- * Temporal SDK's own, see temporal-metrics.ts). Anything else is a 404.
+ * A process's internal GET /metrics on `host`:`port` (HOST, loopback by default; a worker's, or the API's beside its
+ * public port): this process's metrics, followed by `more()` (a worker's: the Temporal SDK's own, see
+ * temporal-runtime.ts). No token here: the port is meant to be reachable by Prometheus only. Anything else is a 404.
  */
 export async function serveMetrics(
   port: number,
@@ -34,6 +35,23 @@ export async function serveMetrics(
     port: (server.address() as AddressInfo).port,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * serveMetrics on `port` when there is one (METRICS_PORT is set, see metrics-config.ts); a port already taken
+ * costs the metrics, not the process: logged, and null.
+ */
+export async function serveMetricsIfSet(
+  port: number | null,
+  host: string,
+  log: (message: string, err: unknown) => void,
+  more?: () => Promise<string>,
+): Promise<MetricsServer | null> {
+  if (port === null) return null;
+  return serveMetrics(port, more, host).catch((err: unknown) => {
+    log(`metrics not served: port ${port} is not available`, err);
+    return null;
+  });
 }
 
 /** Two text expositions as one: each block ends with a newline. */

@@ -4,6 +4,7 @@ import { deflateSync } from 'node:zlib';
 import { KeyAuthenticator } from '../../src/accounts/authenticator';
 import { api, getStack, newAccount, startExtraApi, waitForAudit } from '../support/stack';
 import { assertEnvelope } from '../support/envelope';
+import { rawRequest, rawRequestWithContinue } from '../support/raw-http';
 
 async function auditCount(workspaceId: string): Promise<number> {
   const { db } = await getStack();
@@ -161,6 +162,45 @@ describe('API edges: authentication, errors, envelope and headers', () => {
 });
 
 describe('API edges: hardening', () => {
+  it("answers a missing Host and an unknown Expect with the envelope (not Node's bare answers); 100-continue works", async () => {
+    const { url } = await getStack();
+    const { testKey, workspaceId } = await newAccount('pro');
+    const noHost = await rawRequest(url, 'GET /v1/audits HTTP/1.1\r\n\r\n');
+    assertEnvelope(noHost, 400, 'invalid_request', /^the Host header is required/);
+    assert.equal(noHost.headers.get('x-ratelimit-limit'), '5', 'the free tier limit');
+    assert.equal(noHost.headers.get('connection'), 'close');
+
+    const body = '{"domain":"https://continue.example.com"}';
+    const post = (expect: string, more = '') =>
+      `POST /v1/audits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${testKey}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: ${expect}\r\n${more}\r\n`;
+    // No Connection: close sent: the server closes on its own.
+    const refused = await rawRequest(url, post('100-foo') + body);
+    assertEnvelope(refused, 417, 'invalid_request', /"100-foo" cannot be met/);
+    assert.equal(refused.headers.get('x-ratelimit-limit'), '5');
+    assert.equal(refused.headers.get('connection'), 'close');
+    assert.equal(await auditCount(workspaceId), 0, 'the body sent with a refused expectation started nothing');
+
+    // A client that waits for 100 Continue before sending its body still gets it, and its audit starts.
+    const { interim, response } = await rawRequestWithContinue(
+      url,
+      post('100-continue', 'Connection: close\r\n'),
+      body,
+    );
+    assert.equal(interim, 'HTTP/1.1 100 Continue\r\n\r\n');
+    assert.equal(response.status, 202, response.text);
+    assert.match(response.body.audit_id, /^aud_/);
+    assert.equal(await auditCount(workspaceId), 1);
+
+    // HTTP/1.0 needs no Host, and an Expect in it is ignored (RFC 9110 §10.1.1).
+    const old = await rawRequest(
+      url,
+      `GET /v1/usage HTTP/1.0\r\nAuthorization: Bearer ${testKey}\r\nExpect: 100-foo\r\n\r\n`,
+    );
+    assert.equal(old.status, 200, old.text);
+    assert.equal(old.body.tier, 'pro', old.text);
+  });
+
   it('takes the Bearer scheme in any case', async () => {
     const { testKey } = await newAccount('pro');
     for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {

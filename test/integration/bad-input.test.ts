@@ -631,6 +631,14 @@ const rawCases: RawCase[] = [
     status: 400,
     message: /not valid HTTP/,
   },
+  // Two answers Node's server writes itself unless told otherwise (src/api/middleware/http-preconditions.ts).
+  { name: 'HTTP/1.1 without Host', request: 'GET /v1/audits HTTP/1.1\r\n\r\n', status: 400, message: /Host header/ },
+  {
+    name: 'an Expect other than 100-continue',
+    request: 'POST /v1/audits HTTP/1.1\r\nHost: x\r\nExpect: 100-foo\r\nContent-Length: 2\r\n\r\n{}',
+    status: 417,
+    message: /"100-foo" cannot be met/,
+  },
 ];
 
 /** A host name of exactly `length` characters: labels of at most 63, none empty, ending in .com. */

@@ -32,6 +32,43 @@ export function rawRequest(baseUrl: string, request: string | Buffer, timeoutMs 
   });
 }
 
+/**
+ * A request with `Expect: 100-continue` as a careful client sends it: `head` first, `body` only once the
+ * server's interim answer has come. Returns that interim answer as sent and the final response (read
+ * until the server closes: send `Connection: close`).
+ */
+export function rawRequestWithContinue(
+  baseUrl: string,
+  head: string,
+  body: string,
+  timeoutMs = 10_000,
+): Promise<{ interim: string; response: RawResponse }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    let received = '';
+    let interim: string | undefined;
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no complete answer within ${timeoutMs} ms`)));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      const end = received.indexOf('\r\n\r\n');
+      if (interim !== undefined || end < 0) return;
+      interim = received.slice(0, end + 4);
+      received = received.slice(end + 4);
+      socket.write(body);
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      try {
+        resolve({ interim: interim ?? '', response: parse(received) });
+      } catch (err) {
+        reject(err);
+      }
+    });
+    socket.write(head);
+  });
+}
+
 function parse(raw: string): RawResponse {
   const headEnd = raw.indexOf('\r\n\r\n');
   if (headEnd < 0) throw new Error(`not an HTTP response: ${JSON.stringify(raw.slice(0, 200))}`);
