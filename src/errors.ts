@@ -12,7 +12,7 @@ export const ERROR_CATALOG = {
   },
   invalid_request: {
     status: 400,
-    when: 'Malformed request: missing or invalid field or query parameter (control characters, an invalid cursor, a limit that is not a whole number from 1 to 200), wrong content type, JSON parse error, an Idempotency-Key reused with another body, or a request that is not valid HTTP (header blocks over 16 KiB are HTTP 431).',
+    when: 'Malformed request: missing or invalid field or query parameter (control characters, an invalid cursor, a limit that is not a whole number from 1 to 200), wrong content type, JSON parse error, an Idempotency-Key reused with another body, or a request that is not valid HTTP (header blocks over 16 KiB are HTTP 431, an `Expect` other than 100-continue HTTP 417).',
     action: 'Fix the request; the message names the offending field.',
   },
   invalid_api_key: {
