@@ -12,6 +12,9 @@ export interface AuthenticatorOptions {
   maxUnknownKeys: number;
 }
 
+/** How long a key seen valid is still let through an address's failed-authentication limit. */
+const VOUCH_TTL_MS = 24 * 3600_000;
+
 const DEFAULT_OPTIONS: AuthenticatorOptions = {
   cacheTtlMs: 10_000,
   lastUsedFlushMs: 15_000,
@@ -23,12 +26,15 @@ const DEFAULT_OPTIONS: AuthenticatorOptions = {
  * Resolves API keys to identities with a short cache, so a GET does not pay a key lookup each time.
  * The cache TTL bounds how long a revoked key keeps working on any instance (spec: within 30 s).
  * Unknown keys go to a separate, smaller cache: a flood of made-up keys costs one lookup per key
- * and can only push out other unknown keys, never a valid identity.
+ * and can only push out other unknown keys, never a valid identity. Keys seen valid are remembered
+ * (as hashes) for a day after their last use, for the failed-authentication limit (vouchesFor).
  * last_used_at is collected in memory and written in batches, not on every request.
  */
 export class KeyAuthenticator {
   private readonly known: BoundedCache<KeyIdentity>;
   private readonly unknown: BoundedCache<true>;
+  /** Hashes of keys seen valid within VOUCH_TTL_MS (see vouchesFor); kept through forgetAll. */
+  private readonly vouched: BoundedCache<true>;
   private readonly lastUsed = new Map<string, Date>();
   private flushTimer: NodeJS.Timeout | null = null;
 
@@ -42,32 +48,45 @@ export class KeyAuthenticator {
     this.options = { ...DEFAULT_OPTIONS, ...options };
     this.known = new BoundedCache(this.options.maxKnownKeys, this.options.cacheTtlMs);
     this.unknown = new BoundedCache(this.options.maxUnknownKeys, this.options.cacheTtlMs);
+    this.vouched = new BoundedCache(this.options.maxKnownKeys, VOUCH_TTL_MS);
   }
 
-  /**
-   * The identity of a valid, unrevoked key, or null. With `cachedOnly` it answers from memory
-   * alone: null unless this instance saw the key as valid within the cache TTL.
-   */
-  async authenticate(key: string, opts: { cachedOnly?: boolean } = {}): Promise<KeyIdentity | null> {
-    const identity = await this.resolve(key, !opts.cachedOnly);
+  /** The identity of a valid, unrevoked key, or null. */
+  async authenticate(key: string): Promise<KeyIdentity | null> {
+    const identity = await this.resolve(key);
     if (!identity) return null;
     this.lastUsed.set(identity.keyId, this.clock.now());
     this.scheduleFlush();
     return identity;
   }
 
-  private async resolve(key: string, lookUp: boolean): Promise<KeyIdentity | null> {
+  /**
+   * Whether this instance saw the key valid within the last day: such a key is no guess, so the
+   * failed-authentication limit lets it be evaluated (looked up again, revocation included) even
+   * for an address that is over its limit. Answered from memory; a made-up key is never vouched for.
+   */
+  vouchesFor(key: string): boolean {
+    if (!parseApiKey(key)) return false;
+    const hash = hashApiKey(key);
+    const nowMs = Date.now();
+    return this.known.get(hash, nowMs) !== undefined || this.vouched.get(hash, nowMs) === true;
+  }
+
+  private async resolve(key: string): Promise<KeyIdentity | null> {
     if (!parseApiKey(key)) return null;
     const hash = hashApiKey(key);
     const nowMs = Date.now();
     let identity: KeyIdentity | null | undefined = this.known.get(hash, nowMs);
     if (identity === undefined) {
-      if (!lookUp || this.unknown.get(hash, nowMs)) return null;
+      if (this.unknown.get(hash, nowMs)) return null;
       identity = await findKeyByHash(this.db, hash);
       if (identity) this.known.set(hash, identity, nowMs);
       else this.unknown.set(hash, true, nowMs);
     }
-    return identity && !identity.revoked ? identity : null;
+    const valid = identity && !identity.revoked ? identity : null;
+    if (valid) this.vouched.set(hash, true, nowMs);
+    else this.vouched.delete(hash);
+    return valid;
   }
 
   /** Drops cached identities (a key was created or revoked somewhere): next use reads the database. */
@@ -126,6 +145,10 @@ class BoundedCache<T> {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { value, expiresAt: nowMs + this.ttlMs });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
   }
 
   clear(): void {

@@ -17,6 +17,8 @@ import { brandingPageRoutes } from './pages/branding-routes';
 import { sitePageRoutes } from './pages/sites-routes';
 import { fallbackRoutes } from './not-found';
 import { signupRoutes } from './pages/signup';
+import { refuseUnreadableInput } from './input';
+import { RefusedInputError } from './refused-input';
 import { renderStatus } from './render';
 import { securityHeaders } from './security-headers';
 import { sessionMiddleware } from './session';
@@ -25,7 +27,7 @@ import type { DashboardContext, DashboardState } from './state';
 /**
  * The customer dashboard (docs/dashboard.md), mounted on the API's Koa app: pages at `/…` (live
  * data) and `/test/…` (test data), its assets at `/assets/…`. Every page response passes through
- * security headers → error page → session → CSRF/Origin check, in that order.
+ * security headers → error page → session → CSRF/Origin check → unreadable-input check, in that order.
  */
 export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   const assets = new Router();
@@ -41,6 +43,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   });
   router.use(sessionMiddleware(deps));
   router.use(csrfProtection(deps));
+  router.use(refuseUnreadableInput);
 
   signupRoutes(router, deps);
   loginRoutes(router, deps);
@@ -65,13 +68,27 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   };
 }
 
-/** A failure inside a page answers with an HTML page, never the API's JSON envelope. */
+// SQLSTATE class 22, data exception: Postgres refused a value for what it is (out of range, too
+// long, NUL). Input the pages should have refused first; should one slip through, it is still the
+// visitor's input that was refused, not the service that failed.
+const DATA_EXCEPTION = /^22[0-9A-Z]{3}$/;
+
+/** A failure inside a page answers with an HTML page, never the API's JSON envelope, and refused input never with 500. */
 function errorPage(deps: DashboardDeps): Koa.Middleware<DashboardState> {
   return async (ctx, next) => {
     try {
       await next();
     } catch (err) {
+      if (err instanceof RefusedInputError)
+        return renderStatus(ctx as DashboardContext, err.status, err.title, err.message);
       (deps.log ?? console.error)(`dashboard ${ctx.method} ${ctx.path} failed`, err);
+      if (DATA_EXCEPTION.test(String((err as { code?: unknown } | null)?.code)))
+        return renderStatus(
+          ctx as DashboardContext,
+          400,
+          'Something you entered cannot be stored',
+          'A value is out of range or not valid text. Check what you entered and try again.',
+        );
       renderStatus(ctx as DashboardContext, 500, 'Something went wrong', 'Try again in a moment.');
     }
   };

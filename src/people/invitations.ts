@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/knex';
 import { randomBase62 } from '../ids';
 import type { Role } from './roles';
-import { addMembership, normalizeEmail } from './users';
+import { addMembership, insertUserRow, normalizeEmail } from './users';
 
 /** An invitation link works for 7 days, once. Only a hash of its token is stored. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
@@ -52,16 +52,38 @@ export async function openInvitation(db: Db, clock: Clock, token: string): Promi
     : null;
 }
 
-/** Uses the invitation for this user (once: a second accept finds nothing) and adds the membership. */
-export async function acceptInvitation(db: Db, clock: Clock, invitation: Invitation, userId: string): Promise<boolean> {
+/** Who accepts: an existing user (password already checked), or a new user with a hashed password. */
+export type Acceptor = { userId: string } | { newUser: { passwordHash: string } };
+
+/**
+ * Uses the invitation, once: in one transaction that locks its row, marks it accepted, creates the
+ * new user when there is one and adds the membership. Concurrent accepts wait for the lock and then
+ * find it used: exactly one wins, and a loser stores nothing (no user without a workspace). The user's
+ * id, or null when the invitation was already used, withdrawn or has expired.
+ */
+export async function acceptInvitation(
+  db: Db,
+  clock: Clock,
+  invitation: Invitation,
+  acceptor: Acceptor,
+): Promise<string | null> {
   const now = clock.now();
-  const used = await db('invitations')
-    .where({ id: invitation.id })
-    .whereNull('accepted_at')
-    .update({ accepted_at: now });
-  if (used === 0) return false;
-  await addMembership(db, { workspaceId: invitation.workspaceId, userId, role: invitation.role, now });
-  return true;
+  return db.transaction(async (trx) => {
+    const open = await trx('invitations')
+      .where({ id: invitation.id })
+      .whereNull('accepted_at')
+      .where('expires_at', '>', now)
+      .forUpdate()
+      .first('id');
+    if (!open) return null;
+    const userId =
+      'userId' in acceptor
+        ? acceptor.userId
+        : (await insertUserRow(trx, { email: invitation.email, passwordHash: acceptor.newUser.passwordHash, now })).id;
+    await trx('invitations').where({ id: invitation.id }).update({ accepted_at: now });
+    await addMembership(trx, { workspaceId: invitation.workspaceId, userId, role: invitation.role, now });
+    return userId;
+  });
 }
 
 export async function pendingInvitations(db: Db, clock: Clock, workspaceId: string) {

@@ -31,13 +31,51 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+// NIST SP 800-63B 3.1.1.2: no composition rules, but passwords that are common, repetitive or
+// sequential are refused. Sequences are read forwards and backwards, along these rows.
+const SEQUENCES = [
+  'abcdefghijklmnopqrstuvwxyz',
+  '0123456789',
+  'qwertyuiopasdfghjklzxcvbnm',
+  'qwertzuiop',
+  'azertyuiop',
+];
+const MAX_REPEATED_UNIT = 4;
+// Control characters cannot be typed, and a form that sends one is refused before it gets here.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
 /** Why a new password is refused (in words shown to the user), or null when it is acceptable. */
 export function passwordProblem(password: string, email?: string): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`;
-  if (password.length > 200) return 'Choose a password of at most 200 characters.';
-  if (isCommonPassword(password) || (email && password.toLowerCase() === email.toLowerCase()))
+  // Characters as people count them (code points), not UTF-16 units.
+  const length = [...password].length;
+  if (length < MIN_PASSWORD_LENGTH) return `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`;
+  if (length > 200) return 'Choose a password of at most 200 characters.';
+  if (CONTROL.test(password)) return 'Choose a password without control characters.';
+  if (password.trim() === '') return 'Choose a password that is not only spaces or other blanks.';
+  if (isCommonPassword(password.trim()) || (email && password.trim().toLowerCase() === email.toLowerCase()))
     return 'This password is too easy to guess: it is on a list of common passwords. Choose another one.';
+  if (isRepetitive(password) || isSequential(password))
+    return 'This password is too easy to guess: it repeats one character or a short pattern, or runs along the keyboard or the alphabet (like "abcdef" or "654321"). Choose another one.';
   return null;
+}
+
+/** One short unit over and over ("aaaaaaaaaa", "abababab", "abcabcabca"), whatever the case. */
+function isRepetitive(password: string): boolean {
+  const chars = [...password.toLowerCase()];
+  for (let unit = 1; unit <= MAX_REPEATED_UNIT; unit++) {
+    if (chars.every((char, i) => char === chars[i % unit])) return true;
+  }
+  return false;
+}
+
+/** A run along the alphabet, the digits or a keyboard row ("abcdefghij", "0987654321", "qwertyuiop"). */
+function isSequential(password: string): boolean {
+  const lower = password.toLowerCase();
+  return SEQUENCES.some((row) => {
+    const forwards = row.repeat(3);
+    const backwards = [...forwards].reverse().join('');
+    return forwards.includes(lower) || backwards.includes(lower);
+  });
 }
 
 let decoy: Promise<string> | null = null;

@@ -23,9 +23,16 @@ export function normalizeEmail(raw: string): string {
   return raw.trim().toLowerCase();
 }
 
-/** Plausible address: something@host.tld, no spaces; the mail that follows is the real test. */
+// workspaces.name is varchar(255): a sign-up's workspace is named after the e-mail, shortened to fit.
+const WORKSPACE_NAME_MAX = 255;
+const WORKSPACE_SUFFIX = "'s workspace";
+
+/**
+ * Plausible address: something@host.tld, no blanks or control characters, at most 254 characters
+ * (RFC 5321's limit for a path); the mail that follows is the real test.
+ */
 export function looksLikeEmail(email: string): boolean {
-  return email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+  return email.length <= 254 && /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(email);
 }
 
 export class EmailTakenError extends Error {}
@@ -37,11 +44,11 @@ export async function findUserByEmail(db: Db, email: string): Promise<(User & { 
   return row ? { id: row.id, email: row.email, passwordHash: row.password_hash } : null;
 }
 
-export async function insertUser(db: Db, input: { email: string; password: string; now: Date }): Promise<User> {
+/** Stores a user whose password is already hashed (inside the caller's transaction, if any). */
+export async function insertUserRow(db: Db, input: { email: string; passwordHash: string; now: Date }): Promise<User> {
   const user = { id: newUserId(), email: normalizeEmail(input.email) };
-  const passwordHash = await hashPassword(input.password);
   const inserted = await db('users')
-    .insert({ ...user, password_hash: passwordHash, created_at: input.now, password_changed_at: input.now })
+    .insert({ ...user, password_hash: input.passwordHash, created_at: input.now, password_changed_at: input.now })
     .onConflict('email')
     .ignore()
     .returning('id');
@@ -49,15 +56,37 @@ export async function insertUser(db: Db, input: { email: string; password: strin
   return user;
 }
 
-/** Sign-up: a free account, its first workspace, and the new user as its owner. */
+export async function insertUser(db: Db, input: { email: string; password: string; now: Date }): Promise<User> {
+  return insertUserRow(db, { email: input.email, passwordHash: await hashPassword(input.password), now: input.now });
+}
+
+/** "name@example.com's workspace", the address shortened (by whole characters) when it would not fit. */
+export function workspaceNameFor(email: string): string {
+  const chars = [...email];
+  const room = WORKSPACE_NAME_MAX - WORKSPACE_SUFFIX.length;
+  return `${chars.length > room ? `${chars.slice(0, room - 1).join('')}…` : email}${WORKSPACE_SUFFIX}`;
+}
+
+/**
+ * Sign-up: a free account, its first workspace, and the new user as its owner, in one transaction:
+ * either all of it is stored or none (a taken e-mail leaves nothing behind). The password is hashed
+ * first, so the transaction holds no connection through the scrypt work.
+ */
 export async function signUpUser(
   db: Db,
   input: { email: string; password: string; now: Date },
 ): Promise<{ user: User; workspaceId: string; accountId: string }> {
-  const user = await insertUser(db, input);
-  const account = await createAccount(db, { tier: 'free', workspaceName: `${user.email}'s workspace`, now: input.now });
-  await addMembership(db, { workspaceId: account.workspace_id, userId: user.id, role: 'owner', now: input.now });
-  return { user, workspaceId: account.workspace_id, accountId: account.account_id };
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (trx) => {
+    const user = await insertUserRow(trx, { email: input.email, passwordHash, now: input.now });
+    const account = await createAccount(trx, {
+      tier: 'free',
+      workspaceName: workspaceNameFor(user.email),
+      now: input.now,
+    });
+    await addMembership(trx, { workspaceId: account.workspace_id, userId: user.id, role: 'owner', now: input.now });
+    return { user, workspaceId: account.workspace_id, accountId: account.account_id };
+  });
 }
 
 /** The user when the password is right; the same work is done for unknown e-mails (no timing oracle). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { axe, logIn, newPage, screenshot, signUp } from '../support/browser';
+import { axe, logIn, newPage, screenshot, signUp, uniqueEmail } from '../support/browser';
+import { getStack } from '../support/stack';
 
 describe('dashboard: sign-up, log-in, log-out', function () {
   this.timeout(90_000);
@@ -23,5 +24,21 @@ describe('dashboard: sign-up, log-in, log-out', function () {
     assert.deepEqual(await axe(page), []);
     await page.goto('/login');
     assert.deepEqual(await axe(page), []);
+  });
+
+  it('refuses a password of ten spaces at sign-up with a message, keeping the e-mail and storing nothing', async () => {
+    const page = await newPage();
+    const email = uniqueEmail('blank');
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    // Ten spaces pass the field's minlength: the server is what refuses them.
+    await page.getByLabel('Password').fill(' '.repeat(10));
+    await page.getByRole('button', { name: 'Create account' }).click();
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /not only spaces or other blanks/);
+    assert.equal(await page.getByLabel('Email').inputValue(), email);
+    assert.equal(new URL(page.url()).pathname, '/signup');
+    assert.deepEqual(await axe(page), []);
+    const { db } = await getStack();
+    assert.equal(await db('users').where({ email }).first(), undefined);
   });
 });

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { SettableClock } from '../../src/clock';
 import { createAccount } from '../../src/accounts/repository';
 import { acceptInvitation, createInvitation, INVITATION_TTL_MS, openInvitation } from '../../src/people/invitations';
-import { LOGIN_THROTTLE, loginThrottled, recordLoginFailure } from '../../src/people/login-throttle';
+import { returnAttempt, takeAttempt } from '../../src/people/attempt-limit';
+import { LOGIN_THROTTLE, takeLoginAttempt } from '../../src/people/login-throttle';
+import { hashPassword } from '../../src/people/passwords';
 import { changeMember, LastOwnerError } from '../../src/people/members';
 import {
   endOtherSessions,
@@ -13,7 +15,15 @@ import {
   SESSION_IDLE_MS,
   startSession,
 } from '../../src/people/sessions';
-import { checkCredentials, insertUser, membershipsOf, signUpUser } from '../../src/people/users';
+import {
+  checkCredentials,
+  EmailTakenError,
+  insertUser,
+  looksLikeEmail,
+  membershipsOf,
+  signUpUser,
+} from '../../src/people/users';
+import { createDb } from '../../src/db/knex';
 import { getStack } from '../support/stack';
 
 const PASSWORD = 'violet-harbour-lantern-42';
@@ -68,22 +78,93 @@ describe('people: sessions, throttling, invitations, admin CLI', function () {
     assert.equal(await resumeSession(db, clock, other), null);
   });
 
-  it('throttles failed log-ins per e-mail and per address over a sliding window', async () => {
+  it('counts log-in attempts per e-mail and per address over a sliding window; a success gives its own back', async () => {
     const { db } = await getStack();
     const target = email('throttle');
     const ip = `198.51.100.${(process.pid % 200) + 1}`;
-    for (let i = 0; i < LOGIN_THROTTLE.perEmail - 1; i++) await recordLoginFailure(db, clock, target, ip);
-    assert.equal(await loginThrottled(db, clock, target, ip), false);
-    await recordLoginFailure(db, clock, target.toUpperCase(), ip);
-    assert.equal(await loginThrottled(db, clock, target, '192.0.2.9'), true, 'per e-mail, from any address');
+    for (let i = 0; i < LOGIN_THROTTLE.perEmail - 1; i++) assert.ok(await takeLoginAttempt(db, clock, target, ip));
+    const last = await takeLoginAttempt(db, clock, target.toUpperCase(), ip);
+    assert.ok(last, 'the fifth attempt is still let through');
+    assert.equal(await takeLoginAttempt(db, clock, target, '192.0.2.9'), null, 'per e-mail, from any address');
+    await returnAttempt(db, last);
+    assert.ok(await takeLoginAttempt(db, clock, target, ip), 'a given-back attempt no longer counts');
 
     const sprayer = `203.0.113.${(process.pid % 200) + 1}`;
-    for (let i = 0; i < LOGIN_THROTTLE.perIp; i++) await recordLoginFailure(db, clock, email('spray'), sprayer);
-    assert.equal(await loginThrottled(db, clock, email('fresh'), sprayer), true, 'per address, for any e-mail');
+    for (let i = 0; i < LOGIN_THROTTLE.perIp; i++)
+      assert.ok(await takeLoginAttempt(db, clock, email('spray'), sprayer));
+    assert.equal(await takeLoginAttempt(db, clock, email('fresh'), sprayer), null, 'per address, for any e-mail');
 
     clock.advance(LOGIN_THROTTLE.windowMs + 1000);
-    assert.equal(await loginThrottled(db, clock, target, ip), false, 'the window passed');
-    assert.equal(await loginThrottled(db, clock, email('fresh'), sprayer), false);
+    assert.ok(await takeLoginAttempt(db, clock, target, ip), 'the window passed');
+    assert.ok(await takeLoginAttempt(db, clock, email('fresh'), sprayer));
+  });
+
+  it('lets exactly the limit of 200 concurrent attempts through, from two connection pools', async () => {
+    const { db, config } = await getStack();
+    // A second pool stands for a second API process: the count holds across processes, not just in one.
+    const other = createDb(config.databaseUrl!, { max: 10 });
+    try {
+      const rule = { subject: `test:${email('concurrent')}`, limit: 7, windowMs: 60_000 };
+      const taken = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => takeAttempt(i % 2 ? db : other, clock, [rule])),
+      );
+      assert.equal(taken.filter(Boolean).length, 7);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('signs up in one transaction: a 254-character e-mail gets its workspace, a taken one stores nothing', async () => {
+    const { db } = await getStack();
+    const long = `${'l'.repeat(254 - '@example.com'.length - 6)}${String(++counter).padStart(6, '0')}@example.com`;
+    assert.equal(long.length, 254);
+    assert.ok(looksLikeEmail(long));
+    assert.equal(looksLikeEmail(`x${long}`), false, 'longer than RFC 5321 allows');
+    assert.equal(looksLikeEmail('nul\u0000@example.com'), false);
+    const created = await signUpUser(db, { email: long, password: PASSWORD, now: clock.now() });
+    const workspace = await db('workspaces').where({ id: created.workspaceId }).first('name');
+    assert.ok(workspace.name.length <= 255, `${workspace.name.length} characters`);
+    assert.match(workspace.name, /…'s workspace$/);
+    assert.deepEqual(
+      (await membershipsOf(db, created.user.id)).map((m) => m.role),
+      ['owner'],
+    );
+
+    const [{ accounts: before }] = await db('accounts').count('* as accounts');
+    await assert.rejects(
+      signUpUser(db, { email: long.toUpperCase(), password: PASSWORD, now: clock.now() }),
+      EmailTakenError,
+    );
+    const [{ accounts: after }] = await db('accounts').count('* as accounts');
+    assert.equal(Number(after), Number(before), 'no account or workspace left without its user');
+  });
+
+  it('lets one of 20 concurrent acceptances of an invitation win; the others store nothing', async () => {
+    const { db } = await getStack();
+    const owner = await signUpUser(db, { email: email('inviter'), password: PASSWORD, now: clock.now() });
+    const invitee = email('invitee');
+    const { token } = await createInvitation(db, clock, {
+      workspaceId: owner.workspaceId,
+      email: invitee,
+      role: 'developer',
+      invitedBy: owner.user.id,
+    });
+    const invitation = (await openInvitation(db, clock, token))!;
+    const passwordHash = await hashPassword(PASSWORD);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => acceptInvitation(db, clock, invitation, { newUser: { passwordHash } })),
+    );
+    const winners = results.filter((r): r is string => r !== null);
+    assert.equal(winners.length, 1);
+    const users = await db('users').where({ email: invitee }).select('id');
+    assert.deepEqual(
+      users.map((u) => u.id),
+      winners,
+    );
+    assert.deepEqual(
+      (await membershipsOf(db, winners[0])).map((m) => [m.workspaceId, m.role]),
+      [[owner.workspaceId, 'developer']],
+    );
   });
 
   it('accepts an invitation once, within 7 days, and keeps an owner in every workspace', async () => {
@@ -98,8 +179,8 @@ describe('people: sessions, throttling, invitations, admin CLI', function () {
     });
     const invitation = await openInvitation(db, clock, invited.token);
     assert.equal(invitation?.role, 'viewer');
-    assert.equal(await acceptInvitation(db, clock, invitation!, guest.id), true);
-    assert.equal(await acceptInvitation(db, clock, invitation!, guest.id), false, 'used once');
+    assert.equal(await acceptInvitation(db, clock, invitation!, { userId: guest.id }), guest.id);
+    assert.equal(await acceptInvitation(db, clock, invitation!, { userId: guest.id }), null, 'used once');
     assert.equal(await openInvitation(db, clock, invited.token), null);
     assert.deepEqual(
       (await membershipsOf(db, guest.id)).map((m) => [m.workspaceId, m.role]),
@@ -166,6 +247,23 @@ describe('people: sessions, throttling, invitations, admin CLI', function () {
     );
     assert.equal(weak.code, 1);
     assert.match(JSON.parse(weak.stdout).error.message, /at least 10 characters/);
+    const blanks = email('blank');
+    const spaces = await cli(
+      config.databaseUrl!,
+      `${' '.repeat(10)}\n`,
+      'user',
+      'create',
+      '--email',
+      blanks,
+      '--account',
+      account.account_id,
+      '--role',
+      'viewer',
+      '--json',
+    );
+    assert.equal(spaces.code, 1, 'a password of ten spaces');
+    assert.match(JSON.parse(spaces.stdout).error.message, /not only spaces/);
+    assert.equal(await db('users').where({ email: blanks }).first(), undefined);
 
     const listed = await cli(config.databaseUrl!, '', 'user', 'list', '--json');
     assert.equal(listed.code, 0, listed.stderr);

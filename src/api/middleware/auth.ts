@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { KeyAuthenticator } from '../../accounts/authenticator';
+import type { KeyIdentity } from '../../accounts/repository';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/knex';
 import { admitRetrieval } from '../../accounts/retrieval-limit';
@@ -16,8 +17,12 @@ const FAILURE_WINDOW_MS = 60_000;
 
 /**
  * RFC 6750 bearer auth; every failure is the same 401 so keys cannot be probed. A client address
- * that presents more than `failureLimit` bad keys a minute gets 429 until its window frees a slot;
- * meanwhile only keys this instance already knows as valid get through (from memory, no lookup).
+ * may have `failureLimit` failed authentications a minute: each key this instance has not seen valid
+ * takes a slot *before* its lookup (given back if the key is valid), so concurrent guesses never get
+ * more lookups than that, and past it they get 429 without one. Keys this instance saw valid within
+ * the day are no guesses: they are still evaluated from an address over its limit, so one client
+ * flooding bad keys does not lock out the valid keys of others behind the same address. A valid key
+ * never resets the count, so it cannot buy more guesses either.
  */
 export function authenticate(deps: {
   authenticator: KeyAuthenticator;
@@ -30,20 +35,35 @@ export function authenticate(deps: {
     windowMs: FAILURE_WINDOW_MS,
     maxAddresses: 10_000,
   });
-  return async (ctx, next) => {
-    const match = BEARER.exec(ctx.get('Authorization'));
+  const evaluate = async (key: string, address: string): Promise<KeyIdentity | null> => {
     const nowMs = Date.now();
-    const retryAfter = match ? failures.retryAfterSeconds(ctx.ip, nowMs) : 0;
-    const identity = match ? await deps.authenticator.authenticate(match[1], { cachedOnly: retryAfter > 0 }) : null;
-    if (!identity && retryAfter > 0) {
+    if (deps.authenticator.vouchesFor(key)) {
+      const identity = await deps.authenticator.authenticate(key);
+      if (!identity) failures.recordFailure(address, nowMs); // revoked since
+      return identity;
+    }
+    const slot = failures.reserve(address, nowMs);
+    if (!slot) {
+      const retryAfter = failures.retryAfterSeconds(address, nowMs);
       throw new ApiError(
         'too_many_failed_authentications',
         `more than ${deps.failureLimit} failed authentications from this address within ${FAILURE_WINDOW_MS / 1000} seconds; retry in ${retryAfter} s`,
         { 'Retry-After': String(retryAfter) },
       );
     }
+    try {
+      const identity = await deps.authenticator.authenticate(key);
+      if (identity) failures.release(slot); // a valid key is no failure
+      return identity;
+    } catch (err) {
+      failures.release(slot); // nor is a lookup the database could not answer
+      throw err;
+    }
+  };
+  return async (ctx, next) => {
+    const match = BEARER.exec(ctx.get('Authorization'));
+    const identity = match ? await evaluate(match[1], ctx.ip) : null;
     if (!identity) {
-      if (match) failures.recordFailure(ctx.ip, nowMs);
       throw new ApiError(
         'invalid_api_key',
         match

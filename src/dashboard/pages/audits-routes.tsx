@@ -121,9 +121,9 @@ async function renderList(
   refused?: { problem: { message: string; requestId: string }; domain: string; status: number },
 ): Promise<void> {
   const me = signedIn(c);
-  const filters = listFilters(c.query);
+  const { filters, invalid } = listFilters(c.query);
   let page: { rows: AuditRow[]; hasMore: boolean } = { rows: [], hasMore: false };
-  let problem = refused?.problem;
+  let problem = refused?.problem ?? (invalid.length ? { message: invalid.join(' '), requestId: '' } : undefined);
   try {
     const filter: ListFilter = {
       workspaceId: me.workspace.id,
@@ -157,25 +157,51 @@ async function renderList(
         domain={refused?.domain}
       />
     </Layout>,
-    refused?.status ?? 200,
+    refused?.status ?? (invalid.length ? 400 : 200),
   );
 }
 
-/** The list's filters (days as YYYY-MM-DD) from the query string; anything malformed is ignored, not refused. */
-function listFilters(query: Record<string, unknown>): AuditFilters {
+/**
+ * The list's filters (days as YYYY-MM-DD) from the query string, and a sentence for each one that is
+ * given but not valid: the list is shown without it, and says so.
+ */
+function listFilters(query: Record<string, unknown>): { filters: AuditFilters; invalid: string[] } {
   const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : '');
+  const invalid: string[] = [];
   const status = text('status');
-  const after = text('completed_after');
-  const before = text('completed_before');
-  return {
-    status: (AUDIT_STATUSES_SHOWN as readonly string[]).includes(status) ? status : undefined,
-    completed_after: DAY.test(after) && !Number.isNaN(Date.parse(after)) ? after : undefined,
-    completed_before: DAY.test(before) && !Number.isNaN(Date.parse(before)) ? before : undefined,
+  const statusShown = (AUDIT_STATUSES_SHOWN as readonly string[]).includes(status);
+  if (status && !statusShown)
+    invalid.push(`Status must be one of ${AUDIT_STATUSES_SHOWN.join(', ')}; the list ignores it.`);
+  const day = (name: string, label: string) => {
+    const raw = text(name);
+    if (raw && !validDay(raw))
+      invalid.push(`${label} must be a day from ${FIRST_DAY} to ${LAST_DAY}, written YYYY-MM-DD; the list ignores it.`);
+    return raw && validDay(raw) ? raw : undefined;
   };
+  const filters = {
+    status: statusShown ? status : undefined,
+    completed_after: day('completed_after', 'Completed after'),
+    completed_before: day('completed_before', 'Completed before'),
+  };
+  return { filters, invalid };
 }
 
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
+// Postgres has no year 0; years past 9999 are not written YYYY.
+const FIRST_DAY = '0001-01-01';
+const LAST_DAY = '9999-12-31';
+
+/** A day that exists in the calendar (not 2026-02-30) within the years Postgres and the form can hold. */
+function validDay(raw: string): boolean {
+  if (!DAY.test(raw) || raw < FIRST_DAY) return false;
+  const [year, month, day] = raw.split('-').map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The start of the next day; none after the last day (every time is before year 10000). */
+function nextDay(day: string): string | undefined {
+  return day === LAST_DAY ? undefined : new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 }
 
 /** The audit `:auditId` names if it belongs to this workspace and this mode. */

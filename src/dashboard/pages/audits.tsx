@@ -87,9 +87,23 @@ function AuditFilterForm(props: { action: string; filters: AuditFilters }) {
         ))}
       </select>
       <label for="filter-after">Completed after</label>
-      <input id="filter-after" name="completed_after" type="date" value={props.filters.completed_after ?? ''} />
+      <input
+        id="filter-after"
+        name="completed_after"
+        type="date"
+        min="0001-01-01"
+        max="9999-12-31"
+        value={props.filters.completed_after ?? ''}
+      />
       <label for="filter-before">Completed before</label>
-      <input id="filter-before" name="completed_before" type="date" value={props.filters.completed_before ?? ''} />
+      <input
+        id="filter-before"
+        name="completed_before"
+        type="date"
+        min="0001-01-01"
+        max="9999-12-31"
+        value={props.filters.completed_before ?? ''}
+      />
       <button type="submit">Filter</button>
     </form>
   );

@@ -41,6 +41,7 @@ export function EmailField(props: { value?: string; readOnly?: boolean }) {
         type="email"
         autocomplete="username"
         required
+        maxLength={254}
         value={props.value ?? ''}
         readOnly={props.readOnly}
       />

@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
-import { acceptInvitation, openInvitation, type Invitation } from '../../people/invitations';
-import { loginThrottled, recordLoginFailure } from '../../people/login-throttle';
-import { passwordProblem } from '../../people/passwords';
-import { checkCredentials, findUserByEmail, insertUser } from '../../people/users';
+import { acceptInvitation, openInvitation, type Acceptor, type Invitation } from '../../people/invitations';
+import { checkCredentialsThrottled } from '../../people/login-throttle';
+import { hashPassword, passwordProblem } from '../../people/passwords';
+import { EmailTakenError, findUserByEmail } from '../../people/users';
 import { anonymousCsrfToken } from '../csrf';
 import type { DashboardDeps } from '../deps';
 import { readForm } from '../form';
@@ -35,7 +35,11 @@ function InvitationPage(props: {
       <EmailField value={invitation.email} readOnly />
       <PasswordField
         isNew={!props.hasAccount}
-        hint={props.hasAccount ? undefined : 'At least 10 characters; common passwords are refused.'}
+        hint={
+          props.hasAccount
+            ? undefined
+            : 'At least 10 characters; common passwords and simple patterns (such as aaaa… or 1234…) are refused.'
+        }
       />
     </AuthPage>
   );
@@ -49,7 +53,7 @@ export function invitationRoutes(router: Router<DashboardState>, deps: Dashboard
       ctx,
       410,
       'This invitation no longer works',
-      'It was used, withdrawn or has expired. Ask for a new one.',
+      'It was already used, withdrawn or has expired. If you accepted it, log in; otherwise ask for a new one.',
     );
 
   router.get('/invitations/:token', async (ctx) => {
@@ -73,21 +77,29 @@ export function invitationRoutes(router: Router<DashboardState>, deps: Dashboard
         status,
       );
 
-    let userId: string;
+    let acceptor: Acceptor;
     if (existing) {
-      const throttled = await loginThrottled(deps.db, deps.clock, invitation.email, c.ip);
-      const user = throttled ? null : await checkCredentials(deps.db, invitation.email, password);
-      if (!user) {
-        if (!throttled) await recordLoginFailure(deps.db, deps.clock, invitation.email, c.ip);
-        return again(LOGIN_REFUSED, 401);
-      }
-      userId = user.id;
+      const user = await checkCredentialsThrottled(deps.db, deps.clock, {
+        email: invitation.email,
+        password,
+        ip: c.ip,
+      });
+      if (!user) return again(LOGIN_REFUSED, 401);
+      acceptor = { userId: user.id };
     } else {
       const problem = passwordProblem(password, invitation.email);
       if (problem) return again(problem, 422);
-      userId = (await insertUser(deps.db, { email: invitation.email, password, now: deps.clock.now() })).id;
+      acceptor = { newUser: { passwordHash: await hashPassword(password) } };
     }
-    if (!(await acceptInvitation(deps.db, deps.clock, invitation, userId))) return gone(c);
+    let userId: string | null;
+    try {
+      userId = await acceptInvitation(deps.db, deps.clock, invitation, acceptor);
+    } catch (err) {
+      if (!(err instanceof EmailTakenError)) throw err;
+      // Someone signed up with this address since the page was shown: it now takes that account's password.
+      return renderStatus(c, 409, 'This e-mail address now has an account', 'Reload this page and enter its password.');
+    }
+    if (!userId) return gone(c);
     await logIn(c, deps, { userId, workspaceId: invitation.workspaceId });
     c.redirect('/');
   });

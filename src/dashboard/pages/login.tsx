@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
-import { loginThrottled, recordLoginFailure } from '../../people/login-throttle';
+import { checkCredentialsThrottled } from '../../people/login-throttle';
 import { endSession } from '../../people/sessions';
-import { checkCredentials, membershipsOf, normalizeEmail } from '../../people/users';
+import { membershipsOf, normalizeEmail } from '../../people/users';
 import { clearCookie, SESSION_COOKIE } from '../cookies';
 import { anonymousCsrfToken } from '../csrf';
 import type { DashboardDeps } from '../deps';
@@ -53,11 +53,9 @@ export function loginRoutes(router: Router<DashboardState>, deps: DashboardDeps)
     const email = normalizeEmail(field(form, 'email'));
     const password = form.get('password') ?? '';
     const next = localPath(c.query.next);
-    const throttled = await loginThrottled(deps.db, deps.clock, email, c.ip);
-    const user = throttled ? null : await checkCredentials(deps.db, email, password);
+    const user = await checkCredentialsThrottled(deps.db, deps.clock, { email, password, ip: c.ip });
     const workspace = user ? (await membershipsOf(deps.db, user.id))[0] : undefined;
     if (!user || !workspace) {
-      if (!throttled) await recordLoginFailure(deps.db, deps.clock, email, c.ip);
       return render(
         c,
         <LoginPage csrf={anonymousCsrfToken(c, deps)} next={next} email={email} error={LOGIN_REFUSED} />,

@@ -74,7 +74,7 @@ function InviteForm(props: { ctx: DashboardContext }) {
       <PostForm ctx={props.ctx} action={modePath(props.ctx.state.mode, '/members/invite')} class="stack">
         <div>
           <label for="invite-email">Email</label>
-          <input id="invite-email" name="email" type="email" required />
+          <input id="invite-email" name="email" type="email" required maxLength={254} />
         </div>
         <div>
           <RoleSelect id="invite-role" label="Role" />

@@ -1,6 +1,7 @@
 import { passwordProblem } from '../../people/passwords';
 import { endOtherSessions } from '../../people/sessions';
-import { checkCredentials, setPassword } from '../../people/users';
+import { checkCredentialsThrottled } from '../../people/login-throttle';
+import { setPassword } from '../../people/users';
 import { requireLogin } from '../access';
 import { ErrorMessage, PostForm } from '../components';
 import type { DashboardDeps } from '../deps';
@@ -10,6 +11,9 @@ import { render } from '../render';
 import type { PageRoutes } from '../pages';
 import { signedIn, type DashboardContext } from '../state';
 import { PasswordField } from './auth-forms';
+
+/** Wrong and throttled look alike, as at log-in. */
+const CURRENT_REFUSED = 'Your current password is not right. Check it, or wait a few minutes and try again.';
 
 function PasswordPage(props: { ctx: DashboardContext; error?: string; done?: boolean }) {
   return (
@@ -26,7 +30,7 @@ function PasswordPage(props: { ctx: DashboardContext; error?: string; done?: boo
           id="new"
           label="New password"
           isNew
-          hint="At least 10 characters; common passwords are refused."
+          hint="At least 10 characters; common passwords and simple patterns (such as aaaa… or 1234…) are refused."
         />
         <button type="submit">Change password</button>
       </PostForm>
@@ -45,8 +49,13 @@ export function passwordRoutes(pages: PageRoutes, deps: DashboardDeps): void {
     const form = await readForm(c);
     const current = form.get('current') ?? '';
     const next = form.get('new') ?? '';
-    if (!(await checkCredentials(deps.db, me.user.email, current)))
-      return render(c, <PasswordPage ctx={c} error="Your current password is not right." />, 422);
+    // Throttled like a log-in: a stolen session cookie must not buy unlimited guesses at the password.
+    const checked = await checkCredentialsThrottled(deps.db, deps.clock, {
+      email: me.user.email,
+      password: current,
+      ip: c.ip,
+    });
+    if (!checked) return render(c, <PasswordPage ctx={c} error={CURRENT_REFUSED} />, 422);
     const problem = passwordProblem(next, me.user.email);
     if (problem) return render(c, <PasswordPage ctx={c} error={problem} />, 422);
     await setPassword(deps.db, me.user.id, next, deps.clock.now());
