@@ -9,7 +9,6 @@ import {
 } from '../workflows/contracts';
 import {
   loadAudit,
-  markCompleted,
   markFailed,
   markRunning,
   markWaitingForRetry,
@@ -19,11 +18,11 @@ import { createProgressRecorder, pagesCrawledOf } from '../src/audits/progress';
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 import { recordCrawlSpeed } from '../src/audits/crawl-speed';
 import { assertValidAuditJson } from '../src/audits/validate-audit';
-import { comparisonBasis } from '../src/monitoring/basis';
+import { completeAudit } from '../src/audits/completion';
 import { attachMonitoring } from '../src/monitoring/previous';
 import { untilDatabaseAnswers } from './database-outage';
 import { storableJson } from '../src/text/storable';
-import { auditAttemptDuration, auditsFinished, pagesCrawled } from '../src/observability/metrics';
+import { auditAttemptDuration, auditsFinished } from '../src/observability/metrics';
 import { samplePages } from '../src/browser/sampling';
 import { saveSample, savePendingAudit } from '../src/browser/store';
 
@@ -168,7 +167,7 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
       throw unexpected(err, input.auditId);
     });
     assertValidAuditJson(audit);
-    const stored = await untilDatabaseAnswers(async () => {
+    await untilDatabaseAnswers(async () => {
       if (audit.mode === 'live') {
         await recordCrawlSpeed(deps.db, {
           pages: audit.crawl.pages_crawled,
@@ -176,28 +175,21 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
           at: deps.clock.now(),
         });
       }
-      const resultJson = storableJson(audit);
+      // With the browser stage, completeAuditRun completes it once the stage's result is in.
       if (input.browserStage) {
-        await savePendingAudit(deps.db, key, resultJson);
-        return false;
+        await savePendingAudit(deps.db, key, storableJson(audit));
+        return;
       }
-      const written = await markCompleted(deps.db, input.auditId, {
+      const { written } = await completeAudit(deps.db, {
+        auditId: input.auditId,
         generation: input.generation,
-        resultJson,
-        score: audit.score,
-        grade: audit.grade,
+        audit,
         completedAt: new Date(audit.completed_at),
-        comparisonBasis: comparisonBasis(audit),
       });
-      return ensureWritten(written, input.auditId);
+      ensureWritten(written, input.auditId);
     }).catch((err) => {
       throw unexpected(err, input.auditId);
     });
-    // Counted by the step that completes the audit: here, or completeAuditRun after the browser stage.
-    if (stored) {
-      auditsFinished.inc({ outcome: 'completed', mode: audit.mode });
-      if (audit.mode === 'live') pagesCrawled.inc(audit.crawl.pages_crawled);
-    }
     return { score: audit.score, grade: audit.grade };
   } finally {
     clearInterval(beat);

@@ -11,16 +11,15 @@ import {
   loadStageResult,
   saveStageResult,
 } from '../src/browser/store';
-import { loadAudit, markCompleted } from '../src/audits/repository';
+import { loadAudit } from '../src/audits/repository';
+import { completeAudit } from '../src/audits/completion';
 import { assertValidAuditJson } from '../src/audits/validate-audit';
 import type { AuditJson } from '../src/schemas/audit';
 import { mergeBrowserStage } from '../src/analyzers/browser-stage';
-import { comparisonBasis } from '../src/monitoring/basis';
 import { attachMonitoring } from '../src/monitoring/previous';
-import { auditsFinished, browserPageDuration, pagesCrawled } from '../src/observability/metrics';
+import { browserPageDuration } from '../src/observability/metrics';
 import type { ProjectionRun } from '../workflows/contracts';
 import { untilDatabaseAnswers } from './database-outage';
-import { storableJson } from '../src/text/storable';
 
 export interface BrowserStageInput {
   auditId: string;
@@ -90,19 +89,15 @@ export function createBrowserCompletionActivities(deps: {
       const merged = withStage(JSON.parse(pending) as AuditJson, result, merge, input.auditId);
       // The stage changed findings and scores: the comparison with the previous audit is made again.
       const audit = await compared(deps.db, input.auditId, merged);
-      const written = await markCompleted(deps.db, input.auditId, {
+      // Completed now, after the stage: the JSON's completed_at says so, as the row's does.
+      const { written } = await completeAudit(deps.db, {
+        auditId: input.auditId,
         generation: input.generation,
-        resultJson: storableJson(audit),
-        score: audit.score,
-        grade: audit.grade,
+        audit,
         completedAt: deps.clock.now(),
-        comparisonBasis: comparisonBasis(audit),
       });
       if (written === 'missing') throw new Error(`audit ${input.auditId} is gone`);
       await clearPendingAudit(deps.db, key);
-      if (written === 'superseded') return { score: audit.score, grade: audit.grade };
-      auditsFinished.inc({ outcome: 'completed', mode: audit.mode });
-      if (audit.mode === 'live') pagesCrawled.inc(audit.crawl.pages_crawled);
       return { score: audit.score, grade: audit.grade };
     },
   };

@@ -54,6 +54,9 @@ describe('browser stage in live audits', function () {
     const done = await waitForAudit(account.liveKey, auditId, 480_000);
     assert.equal(done.body.status, 'completed', done.text);
     assertValidAuditJson(done.body);
+    // Completed once the stage's result was merged, not when the crawl's analysis ended: JSON and row agree.
+    const row = await stack.db('audits').where({ id: auditId }).first('completed_at');
+    assert.equal(done.body.completed_at, row.completed_at.toISOString());
 
     const pages: BrowserPageJson[] = done.body.browser!.pages;
     // Home first, then the pages linked from it (all once; ties by URL), never-renders unrenderable.
