@@ -32,6 +32,9 @@ async function main(): Promise<void> {
   const infra = await startTestInfrastructure(() => undefined);
   // Live triggers in the throughput section audit a local site.
   process.env.OUTBOUND_ALLOW_CIDRS = '127.0.0.0/8';
+  // This bench starts no browser worker (bench:browser measures the stage): with the stage on, its
+  // first live audit would wait out BROWSER_STAGE_TIMEOUT_MS for a render nobody makes.
+  process.env.BROWSER_STAGE = 'off';
   const config = loadConfig({ ...process.env, PORT: '0' });
   const databaseUrl = process.env.TEST_DATABASE_URL!;
   const temporalAddress = process.env.TEST_TEMPORAL_ADDRESS!;
