@@ -8,7 +8,8 @@ import { startTemporalWorker, type RunningWorker, type TemporalWorkerOptions } f
  * The browser worker (its own process under `npm start`): the browser stage of live audits on
  * BROWSER_TASK_QUEUE. Its Chromiums stay warm across pages and audits and render BROWSER_CONCURRENCY
  * pages at once; more stages than that may be waiting for their crawls, so the activity slots are
- * not what bounds the rendering.
+ * not what bounds the rendering. Its Chromiums end with it: closed on shutdown, killed with the
+ * process otherwise (src/browser/chromium.ts).
  */
 export async function startBrowserWorker(opts: {
   config: Config;
@@ -34,12 +35,17 @@ export async function startBrowserWorker(opts: {
     maxConcurrentActivities: 20,
     activities: createBrowserStageActivities({ db: opts.db, pool }),
   });
+  // However the Temporal worker ends, its Chromiums are closed before the process goes on to exit.
+  const done = running.done.finally(() => pool.close());
   return {
     ...running,
     pool,
+    done,
     async shutdown() {
-      await running.shutdown();
-      await pool.close();
+      // Chromium is closed at once, not once the renders under way have ended: one may take longer
+      // than the supervisor waits before SIGKILL (its activity fails, and is retried elsewhere).
+      await Promise.all([pool.close(), running.shutdown()]);
+      await done;
     },
   };
 }

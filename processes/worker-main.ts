@@ -25,8 +25,11 @@ async function main(): Promise<void> {
   logger.level = config.logLevel;
   const log = logger.child({ name: kind });
   const stopRequested = new AbortController();
-  process.once('SIGTERM', () => stopRequested.abort());
-  process.once('SIGINT', () => stopRequested.abort());
+  // Every one, not just the first: a group SIGTERM (or Ctrl-C) reaches this process and then its
+  // supervisor, which sends its own; with no listener left, that one would end the process at once,
+  // its running activities and Chromiums with it.
+  process.on('SIGTERM', () => stopRequested.abort());
+  process.on('SIGINT', () => stopRequested.abort());
   // The supervisor's IPC channel closed: it died, and nobody would stop (or restart) this process.
   process.once('disconnect', () => stopRequested.abort());
   const runtime = await installWorkerRuntime(log, { metrics: config.metricsPort > 0 });

@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnTiedToParent } from '../supervision/tied-child';
 
 /** Debian's Chromium, installed by the project's setup; never a browser download. */
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
@@ -17,7 +18,21 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
+/**
+ * The proxy only sees what Chromium sends through it: these close the paths around it. WebRTC
+ * sends STUN and TURN over UDP, and announces host candidates by multicast DNS, straight from the
+ * browser; with this policy it only uses TCP through the proxy (TURN over TCP, CONNECT). QUIC
+ * (HTTP/3, WebTransport) is UDP as well. Names are resolved by the proxy, after the policy's
+ * check, never by Chromium itself: no DNS query leaves it (the proxy's own address stays reachable).
+ */
+export const PROXY_ONLY_FLAGS = [
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--disable-quic',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
 const START_TIMEOUT_MS = 30_000;
+const PROFILE_PREFIX = 'audit-chromium-';
 
 /**
  * One headless Chromium, driven over the DevTools protocol on a loopback port it picks itself.
@@ -31,34 +46,44 @@ export class ChromiumProcess {
     /** The DevTools port (Lighthouse connects to it). */
     readonly port: number,
   ) {
-    // Chromium runs in its own process group: it must not outlive this process, however that ends.
-    const killOnExit = () => killGroup(child);
+    // Chromium runs in its own process group: it must not outlive this process, however that ends
+    // (a SIGKILL, where no handler runs, is covered by its parent-death signal).
+    const killOnExit = () => {
+      killGroup(child);
+      removeProfile(profileDir);
+    };
     process.once('exit', killOnExit);
     child.once('exit', () => {
       process.off('exit', killOnExit);
-      fs.rmSync(profileDir, { recursive: true, force: true });
+      removeProfile(profileDir);
     });
   }
 
   static async launch(opts: { executablePath: string; proxyUrl: string }): Promise<ChromiumProcess> {
-    const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-chromium-'));
+    removeOrphanedProfiles();
+    const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
     const args = [
       ...CHROMIUM_FLAGS,
       `--proxy-server=${opts.proxyUrl}`,
       '--proxy-bypass-list=<-loopback>',
+      ...PROXY_ONLY_FLAGS,
       '--remote-debugging-address=127.0.0.1',
       '--remote-debugging-port=0',
       `--user-data-dir=${profileDir}`,
       'about:blank',
     ];
-    // Its own process group, so that stopping it also stops its renderer and GPU processes.
-    const child = spawn(opts.executablePath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    // Its own process group, so that stopping it also stops its renderer and GPU processes; killed
+    // when this process dies, however (its helpers end with it: they lose their channel to it).
+    const child = spawnTiedToParent(opts.executablePath, args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      deathSignal: 'KILL',
+    });
     try {
       const port = await devToolsPort(child);
       return new ChromiumProcess(child, profileDir, port);
     } catch (err) {
       killGroup(child);
-      fs.rmSync(profileDir, { recursive: true, force: true });
+      removeProfile(profileDir);
       throw err;
     }
   }
@@ -79,7 +104,7 @@ export class ChromiumProcess {
     const timer = setTimeout(() => killGroup(this.child, 'SIGKILL'), 5000);
     await exited;
     clearTimeout(timer);
-    fs.rmSync(this.profileDir, { recursive: true, force: true });
+    removeProfile(this.profileDir);
   }
 }
 
@@ -107,6 +132,36 @@ function devToolsPort(child: ChildProcess): Promise<number> {
     };
     child.stderr!.on('data', onData);
   });
+}
+
+/**
+ * Profiles left by a worker that was SIGKILLed (no handler of it ran): its Chromium died with it, its
+ * profile, named after its pid, did not. A profile of a live process is left alone.
+ */
+function removeOrphanedProfiles(): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const owner = Number(new RegExp(`^${PROFILE_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (!owner || owner === process.pid || processExists(owner)) continue;
+    removeProfile(path.join(os.tmpdir(), name));
+  }
+}
+
+/** A helper of the killed browser may still be writing into it: retried, and at worst left for the next sweep. */
+function removeProfile(dir: string): void {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // removeOrphanedProfiles takes it once this process is gone
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {

@@ -49,8 +49,11 @@ export function loadLighthouse(): Promise<LighthouseFn> {
  * dropped instead of ending the worker. Any other unhandled rejection still ends the process.
  */
 function ignoreClosedTarget(reason: unknown): void {
-  const name = (reason as { name?: unknown } | null)?.name;
+  const { name, protocolError } = (reason ?? {}) as { name?: unknown; protocolError?: unknown };
   if (name === 'TargetCloseError' || name === 'ProtocolError') return;
+  // The same, rewrapped by Lighthouse's session as a plain Error ("Protocol error (Page.navigate): …
+  // Target closed"): a navigation still pending when the browser was replaced or the pool closed.
+  if (typeof protocolError === 'string' && /Target closed/.test(protocolError)) return;
   throw reason;
 }
 

@@ -31,7 +31,9 @@ export class BrowserPool {
   private readonly slots: Slot[];
   private readonly waiters: Array<(slot: Slot) => void> = [];
   private proxy: Promise<OutboundProxy> | null = null;
-  private closed = false;
+  /** Aborted by close(): renders under way stop waiting for their browser. */
+  private readonly closing = new AbortController();
+  private closed: Promise<void> | null = null;
 
   constructor(private readonly opts: BrowserPoolOptions) {
     this.slots = Array.from({ length: Math.max(1, opts.size) }, () => ({ browser: null, busy: false }));
@@ -62,21 +64,32 @@ export class BrowserPool {
     }
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    await Promise.all(this.slots.map((slot) => slot.browser?.close()));
-    if (this.proxy) await (await this.proxy).close();
+  /** Closes the browsers at once, also under a page being rendered (that render rejects). Idempotent. */
+  close(): Promise<void> {
+    this.closing.abort();
+    this.closed ??= (async () => {
+      await Promise.all(this.slots.map((slot) => slot.browser?.close()));
+      if (this.proxy) await (await this.proxy).close();
+    })();
+    return this.closed;
   }
 
   private async renderOn(slot: Slot, url: string, retryOnCrash: boolean): Promise<BrowserPageResult> {
     const browser = await this.browserOf(slot);
     const measure = this.opts.measure ?? measureWithLighthouse;
     let timer: NodeJS.Timeout | undefined;
+    let onClose: (() => void) | undefined;
     const stuck = new Promise<'stuck'>((resolve) => {
       timer = setTimeout(() => resolve('stuck'), HARD_TIMEOUT_MS);
     });
+    // Lighthouse may wait out its own time-outs after the browser is gone: closing does not wait for it.
+    const closed = new Promise<'closed'>((resolve) => {
+      onClose = () => resolve('closed');
+      this.closing.signal.addEventListener('abort', onClose, { once: true });
+    });
     try {
-      const outcome = await Promise.race([measure(browser.port, url), stuck]);
+      const outcome = await Promise.race([measure(browser.port, url), stuck, closed]);
+      if (outcome === 'closed') throw new PoolClosedError();
       if (outcome !== 'stuck') return outcome;
       await this.replace(slot);
       return {
@@ -85,6 +98,8 @@ export class BrowserPool {
         reason: `the page did not finish rendering in ${HARD_TIMEOUT_MS / 1000} s`,
       };
     } catch (err) {
+      // Not the page's doing: the activity fails and is handed back.
+      if (this.closing.signal.aborted) throw new PoolClosedError();
       // The browser crashed (or was lost) under the page: once more on a fresh one, then it is the page.
       const crashed = !browser.running;
       await this.replace(slot);
@@ -93,16 +108,23 @@ export class BrowserPool {
       return { url, status: 'unrenderable', reason };
     } finally {
       clearTimeout(timer);
+      this.closing.signal.removeEventListener('abort', onClose!);
     }
   }
 
   private async browserOf(slot: Slot): Promise<ChromiumProcess> {
-    if (this.closed) throw new Error('the browser pool is closed');
+    if (this.closing.signal.aborted) throw new PoolClosedError();
     if (slot.browser?.running) return slot.browser;
     this.proxy ??= startOutboundProxy({ allow: this.opts.allow, onRefused: this.opts.onRefused });
     const proxy = await this.proxy;
-    slot.browser = await ChromiumProcess.launch({ executablePath: this.opts.executablePath, proxyUrl: proxy.url });
-    return slot.browser;
+    const browser = await ChromiumProcess.launch({ executablePath: this.opts.executablePath, proxyUrl: proxy.url });
+    // Closed while it was starting: close() did not see it.
+    if (this.closing.signal.aborted) {
+      await browser.close();
+      throw new PoolClosedError();
+    }
+    slot.browser = browser;
+    return browser;
   }
 
   private async replace(slot: Slot): Promise<void> {
@@ -124,5 +146,12 @@ export class BrowserPool {
     const next = this.waiters.shift();
     if (next) next(slot);
     else slot.busy = false;
+  }
+}
+
+export class PoolClosedError extends Error {
+  constructor() {
+    super('the browser pool is closed');
+    this.name = 'PoolClosedError';
   }
 }
