@@ -7,7 +7,16 @@ import { ensureChromium } from '../support/chromium';
 import { ownerSessionCookie } from '../support/dashboard-session';
 import { startReceiver, until } from '../support/receiver';
 import { closedPort, serveSite } from '../support/sites';
-import { api, getStack, newAccount, seedLiveAudits, startExtraApi, stopExtraApi, waitForAudit } from '../support/stack';
+import {
+  api,
+  auditUntilEnded,
+  getStack,
+  newAccount,
+  seedLiveAudits,
+  startExtraApi,
+  stopExtraApi,
+  waitForAudit,
+} from '../support/stack';
 import * as storableResultJson from '../../migrations/20261127000000_storable_result_json';
 
 /**
@@ -133,15 +142,9 @@ describe('bad input: bytes from outside', function () {
         });
         assert.equal(monitored.status, 201, monitored.text);
         const siteId: string = monitored.body.site_id;
-        const accepted = await api('POST', '/v1/audits', {
-          key: account.liveKey,
-          body: { domain: site.origin },
-          baseUrl: instance.url,
-        });
-        assert.equal(accepted.status, 202, accepted.text);
-        const auditId: string = accepted.body.audit_id;
-        const done = await waitForAudit(account.liveKey, auditId, 480_000);
+        const done = await auditUntilEnded(account.liveKey, site.origin, { baseUrl: instance.url, timeoutMs: 480_000 });
         assert.equal(done.body.status, 'completed', done.text);
+        const auditId: string = done.body.audit_id;
         // Rendered, with the console's text kept: NUL and the lone surrogate each became U+FFFD.
         assert.equal(done.body.browser.performance_basis, 'lab');
         const consoleFinding = done.body.findings.find((f: { analyzer: string }) => f.analyzer === 'BP_CONSOLE_ERRORS');
@@ -157,6 +160,9 @@ describe('bad input: bytes from outside', function () {
         const stored = await stack.db('audits').where({ id: auditId }).first('result_json');
         assert.doesNotMatch(stored.result_json, /\\u0000|\\ud[89a-f]/i);
 
+        const findings = await api('GET', `/v1/audits/${auditId}/findings`, { key: account.liveKey });
+        assert.equal(findings.status, 200, findings.text);
+        assert.match(findings.text, /Menu \uFFFD of the day|Menu \\ufffd of the day/i);
         const history = await api('GET', `/v1/sites/${siteId}/history`, { key: account.liveKey });
         assert.equal(history.status, 200, history.text);
         assert.deepEqual(

@@ -3,7 +3,15 @@ import { assertValidAuditJson } from '../../src/audits/validate-audit';
 import { loadStageResult } from '../../src/browser/store';
 import { serveBrowserSite, type BrowserFixtureSite } from '../support/browser-sites';
 import { ensureChromium } from '../support/chromium';
-import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit } from '../support/stack';
+import {
+  api,
+  auditUntilEnded,
+  getStack,
+  newAccount,
+  startExtraApi,
+  stopExtraApi,
+  waitForAudit,
+} from '../support/stack';
 import type { RunningApi } from '../../processes/service';
 
 interface BrowserPageJson {
@@ -44,15 +52,9 @@ describe('browser stage in live audits', function () {
     const stack = await getStack();
     const instance = await apiWithStage(`${stack.config.taskQueue}-browser`, 10 * 60_000);
     const account = await newAccount('pro');
-    const accepted = await api('POST', '/v1/audits', {
-      key: account.liveKey,
-      body: { domain: site.origin },
-      baseUrl: instance.url,
-    });
-    assert.equal(accepted.status, 202, accepted.text);
-    const auditId: string = accepted.body.audit_id;
-    const done = await waitForAudit(account.liveKey, auditId, 480_000);
+    const done = await auditUntilEnded(account.liveKey, site.origin, { baseUrl: instance.url, timeoutMs: 480_000 });
     assert.equal(done.body.status, 'completed', done.text);
+    const auditId: string = done.body.audit_id;
     assertValidAuditJson(done.body);
     // Completed once the stage's result was merged, not when the crawl's analysis ended: JSON and row agree.
     const row = await stack.db('audits').where({ id: auditId }).first('completed_at');

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { SettableClock } from '../../src/clock';
@@ -225,6 +226,17 @@ export async function waitForAudit(key: string, auditId: string, timeoutMs = 20_
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return api('GET', `/v1/audits/${auditId}`, { key });
+}
+
+/** Triggers an audit of `domain` (through another API instance when `baseUrl` is given) and waits until it has ended. */
+export async function auditUntilEnded(
+  key: string,
+  domain: string,
+  opts: { baseUrl?: string; timeoutMs?: number } = {},
+): Promise<ApiResponse> {
+  const accepted = await api('POST', '/v1/audits', { key, body: { domain }, baseUrl: opts.baseUrl });
+  assert.equal(accepted.status, 202, accepted.text);
+  return waitForAudit(key, accepted.body.audit_id, opts.timeoutMs);
 }
 
 /** Inserts finished live audits directly, e.g. to use up quota or burst slots before a test. */
