@@ -126,7 +126,17 @@ async function markRunningOnceCommitted(deps: AuditActivityDeps, input: RunningI
  * loop. A database outage is waited out, keeping the crawled result; a lost worker is retried
  * by Temporal; an unexpected error gets a few quick retries, then ends as internal_error.
  */
-async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<{ score: number; grade: string }> {
+/**
+ * What an attempt's run tells its workflow; with the browser stage, the pages the crawl sampled for
+ * rendering (home page first), which the workflow hands to the stage's second step.
+ */
+export interface AuditRunResult {
+  score: number;
+  grade: string;
+  sample?: string[];
+}
+
+async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<AuditRunResult> {
   const context = Context.current();
   // Heartbeat on a clock, not only per page: one slow page must not look like a lost worker.
   let progress: unknown = { phase: 'starting' };
@@ -146,13 +156,17 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
       if (pages !== undefined) recordProgress(pages);
     };
     const key = { auditId: input.auditId, attempt: input.attempt };
+    let sample: string[] | undefined;
     const run = {
       heartbeat: report,
       signal: context.cancellationSignal,
       finalAttempt: input.finalAttempt,
+      // Stored too for executions started before patch browser-stage-queued, whose stage polls for it.
       onCrawled: input.browserStage
-        ? (pages: Parameters<typeof samplePages>[0]) =>
-            untilDatabaseAnswers(() => saveSample(deps.db, key, samplePages(pages, row.tier)))
+        ? (pages: Parameters<typeof samplePages>[0]) => {
+            sample = samplePages(pages, row.tier);
+            return untilDatabaseAnswers(() => saveSample(deps.db, key, sample!));
+          }
         : undefined,
     };
     const produced = await produceAuditJson(deps.engine, row, deps.clock, run).catch((err) => {
@@ -190,7 +204,7 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
     }).catch((err) => {
       throw unexpected(err, input.auditId);
     });
-    return { score: audit.score, grade: audit.grade };
+    return { score: audit.score, grade: audit.grade, ...(sample ? { sample } : {}) };
   } finally {
     clearInterval(beat);
   }

@@ -2,13 +2,15 @@ import { Context, log } from '@temporalio/activity';
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
 import type { BrowserPool } from '../src/browser/pool';
-import { runBrowserStage } from '../src/browser/stage';
+import { renderSample, runBrowserStage } from '../src/browser/stage';
 import type { BrowserStageResult } from '../src/browser/stage-result';
 import {
   clearPendingAudit,
+  loadHomePage,
   loadPendingAudit,
   loadSample,
   loadStageResult,
+  saveHomePage,
   saveStageResult,
 } from '../src/browser/store';
 import { loadAudit } from '../src/audits/repository';
@@ -40,8 +42,7 @@ export function createBrowserStageActivities(deps: { db: Db; pool: BrowserPool }
       // On a clock: one Lighthouse run takes seconds, and the wait for the crawl may take minutes.
       const beat = setInterval(() => context.heartbeat(progress), heartbeatEveryMs(context.info.heartbeatTimeoutMs));
       try {
-        // The crawl's home page: the origin's root (src/crawl/context.ts).
-        const result = await runBrowserStage(`${new URL(input.homeUrl).origin}/`, {
+        const result = await runBrowserStage(homePageOf(input.homeUrl), {
           render: (url) => timedRender(deps.pool, url),
           sample: () => waitForSample(deps.db, key, context),
           onPage: (pages) => {
@@ -59,7 +60,74 @@ export function createBrowserStageActivities(deps: { db: Db; pool: BrowserPool }
   };
 }
 
-export type BrowserStageActivities = ReturnType<typeof createBrowserStageActivities>;
+/**
+ * The browser worker's activities of the stage in two steps (patch browser-stage-queued): each takes
+ * a task slot only while it renders, so the backlog waits in the task queue, first come first served,
+ * for any browser worker; and the workflow hands the sample over instead of the worker polling for it.
+ */
+export function createQueuedBrowserActivities(deps: { db: Db; pool: BrowserPool }) {
+  return {
+    /** The home page, rendered while the crawl runs, kept for renderSampledPages. */
+    async renderHomePage(input: BrowserStageInput): Promise<void> {
+      const key = { auditId: input.auditId, attempt: input.attempt };
+      const home = await whileBeating({ phase: 'rendering', pages: 0 }, () =>
+        timedRender(deps.pool, homePageOf(input.homeUrl)),
+      );
+      await untilDatabaseAnswers(() => saveHomePage(deps.db, key, home));
+    },
+    /**
+     * The crawl's sample after its home page, and the stage's result stored for completeAuditRun. The
+     * home page is rendered here when its own step left no result (it timed out, or its worker was lost).
+     */
+    async renderSampledPages(
+      input: BrowserStageInput & { sample: string[] },
+    ): Promise<{ pages: number; measured: number }> {
+      const context = Context.current();
+      const key = { auditId: input.auditId, attempt: input.attempt };
+      const result = await whileBeating({ phase: 'rendering' }, async (report) => {
+        const home =
+          (await untilDatabaseAnswers(() => loadHomePage(deps.db, key))) ??
+          (await timedRender(deps.pool, homePageOf(input.homeUrl)));
+        return renderSample(
+          home,
+          input.sample,
+          {
+            render: (url) => timedRender(deps.pool, url),
+            onPage: (pages) => report({ phase: 'rendering', pages }),
+            signal: context.cancellationSignal,
+          },
+          // The stage's time is its rendering time: the home page's, then this step's.
+          Date.now() - (home.status === 'measured' ? home.durationMs : 0),
+        );
+      });
+      await untilDatabaseAnswers(() => saveStageResult(deps.db, key, result));
+      return { pages: result.pages.length, measured: result.pages.filter((p) => p.status === 'measured').length };
+    },
+  };
+}
+
+export type BrowserStageActivities = ReturnType<typeof createBrowserStageActivities> &
+  ReturnType<typeof createQueuedBrowserActivities>;
+
+/** The crawl's home page: the origin's root (src/crawl/context.ts). */
+function homePageOf(homeUrl: string): string {
+  return `${new URL(homeUrl).origin}/`;
+}
+
+/** Runs a render step heartbeating on a clock: one Lighthouse run takes seconds. */
+async function whileBeating<T>(first: unknown, step: (report: (progress: unknown) => void) => Promise<T>): Promise<T> {
+  const context = Context.current();
+  let progress = first;
+  const beat = setInterval(() => context.heartbeat(progress), heartbeatEveryMs(context.info.heartbeatTimeoutMs));
+  try {
+    return await step((p) => {
+      progress = p;
+      context.heartbeat(p);
+    });
+  } finally {
+    clearInterval(beat);
+  }
+}
 
 /**
  * The audit worker's last step of a live attempt with the browser stage: the analysed audit JSON

@@ -2,6 +2,7 @@ export { createAuditActivities, type AuditActivities, type AuditActivityDeps } f
 export {
   createBrowserCompletionActivities,
   createBrowserStageActivities,
+  createQueuedBrowserActivities,
   type BrowserCompletionActivities,
   type BrowserStageActivities,
 } from './browser';

@@ -1,4 +1,4 @@
-import { createBrowserStageActivities } from '../activities';
+import { createBrowserStageActivities, createQueuedBrowserActivities } from '../activities';
 import { BrowserPool } from '../src/browser/pool';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/knex';
@@ -32,8 +32,14 @@ export async function startBrowserWorker(opts: {
     security: config.temporalSecurity,
     taskQueue: config.browserStage?.taskQueue ?? `${config.taskQueue}-browser`,
     workflowBundle: opts.workflowBundle,
-    maxConcurrentActivities: 20,
-    activities: createBrowserStageActivities({ db: opts.db, pool }),
+    // A task is taken only when a browser can render it: the backlog waits in the task queue, first
+    // come first served, for whichever browser worker frees a slot (docs/architecture.md).
+    maxConcurrentActivities: config.browserConcurrency,
+    activities: {
+      // Executions started before patch browser-stage-queued still run the stage as one activity.
+      ...createBrowserStageActivities({ db: opts.db, pool }),
+      ...createQueuedBrowserActivities({ db: opts.db, pool }),
+    },
   });
   // However the Temporal worker ends, its Chromiums are closed before the process goes on to exit.
   const done = running.done.finally(() => pool.close());

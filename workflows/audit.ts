@@ -1,7 +1,6 @@
 import {
   ActivityFailure,
   ApplicationFailure,
-  CancellationScope,
   log,
   ParentClosePolicy,
   patched,
@@ -11,17 +10,14 @@ import {
   startChild,
   upsertSearchAttributes,
   workflowInfo,
-  type ActivityInterfaceFor,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { AuditActivities } from '../activities/audit';
-import type { BrowserCompletionActivities, BrowserStageActivities } from '../activities/browser';
 import type { DeliveryActivities } from '../activities/delivery';
 import type { ReportPlanningActivities } from '../activities/report';
 import {
   AUDIT_RUN_RETRY,
   AUDIT_STATUS,
-  BROWSER_STAGE_RETRY,
   DATABASE_REFUSED_DATUM,
   DATABASE_WRITE_RETRY,
   DELIVERY_ATTEMPT_RETRY,
@@ -40,6 +36,7 @@ import {
   type PlannedDelivery,
   type ProjectionRun,
 } from './contracts';
+import { runAttempt } from './audit-attempt';
 import { DeliveryWorkflow } from './delivery';
 import { ReportWorkflow } from './report';
 
@@ -80,11 +77,6 @@ const syntheticRun = proxyLocalActivities<AuditActivities>({
 });
 /** Test audits whose run is a local activity (before, an activity like a live crawl) and that plan no PDF. */
 const TEST_RUN_LOCAL = 'test-audit-run-local';
-
-const completion = proxyLocalActivities<BrowserCompletionActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: DATABASE_WRITE_RETRY,
-});
 
 /**
  * One audit, id = audit id. Projects every state change to Postgres and to the AuditStatus search
@@ -144,48 +136,6 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
       await sleep(delayMs);
     }
   }
-}
-
-/**
- * One attempt. Live audits (patch browser-stage) run the browser stage on the browser workers' task
- * queue alongside the crawl and analysis: it renders the home page at once and the crawl's sample as
- * soon as the crawl ends; the audit completes once both are done. A failed attempt cancels the stage.
- * The stage's schedule-to-close bound is the longest an audit waits for it (a browser worker down):
- * then it completes without it, its performance category scored from diagnostics.
- */
-async function runAttempt(
-  input: AuditWorkflowInput,
-  auditRun: ActivityInterfaceFor<AuditActivities>,
-  run: ProjectionRun & { auditId: string; attempt: number; finalAttempt: boolean },
-): Promise<void> {
-  const stage = input.browserStage;
-  if (input.mode !== 'live' || !stage || !patched('browser-stage')) {
-    await auditRun.runAudit(run);
-    return;
-  }
-  const browser = proxyActivities<BrowserStageActivities>({
-    taskQueue: stage.taskQueue,
-    scheduleToCloseTimeout: stage.timeoutMs,
-    heartbeatTimeout: '1 minute',
-    retry: BROWSER_STAGE_RETRY,
-  });
-  const scope = new CancellationScope();
-  // Its failure (time-out included) is no failure of the audit: it completes without the stage.
-  const rendered = scope
-    .run(() => browser.runBrowserStage({ auditId: run.auditId, attempt: run.attempt, homeUrl: input.domain }))
-    .catch(() => null);
-  try {
-    await auditRun.runAudit({ ...run, browserStage: true });
-  } catch (err) {
-    scope.cancel();
-    throw err;
-  }
-  await rendered;
-  await completion.completeAuditRun({
-    generation: run.generation,
-    auditId: run.auditId,
-    attempt: run.attempt,
-  });
 }
 
 /**

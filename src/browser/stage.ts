@@ -19,12 +19,24 @@ export async function runBrowserStage(homeUrl: string, steps: StageSteps): Promi
   const started = Date.now();
   const home = await steps.render(homeUrl);
   steps.onPage?.(1);
-  const sample = await steps.sample();
+  return renderSample(home, await steps.sample(), steps, started);
+}
+
+/**
+ * The rest of the stage once the crawl's sample is known (home page first): the pages after the
+ * home page rendered one after another, the home page's entry taking the URL the crawl ended on.
+ */
+export async function renderSample(
+  home: BrowserPageResult,
+  sample: string[],
+  steps: Omit<StageSteps, 'sample'>,
+  startedMs: number,
+): Promise<BrowserStageResult> {
   const pages: BrowserPageResult[] = [{ ...home, url: sample[0] ?? home.url }];
   for (const url of sample.slice(1)) {
     steps.signal?.throwIfAborted();
     pages.push(await steps.render(url));
     steps.onPage?.(pages.length);
   }
-  return { pages, durationMs: Date.now() - started };
+  return { pages, durationMs: Date.now() - startedMs };
 }

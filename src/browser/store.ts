@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex';
-import type { BrowserStageResult } from './stage-result';
+import type { BrowserPageResult, BrowserStageResult } from './stage-result';
 import { storableJson } from '../text/storable';
 
 /**
@@ -39,6 +39,15 @@ export function saveStageResult(db: Db, key: Key, result: BrowserStageResult): P
 
 export function loadStageResult(db: Db, key: Key): Promise<BrowserStageResult | null> {
   return read<BrowserStageResult>(db, key, 'stage_result');
+}
+
+/** The home page's render, made while the crawl runs (migration 20261127000200_browser_home_page). */
+export function saveHomePage(db: Db, key: Key, page: BrowserPageResult): Promise<void> {
+  return upsert(db, key, { home_page: storableJson(page) });
+}
+
+export function loadHomePage(db: Db, key: Key): Promise<BrowserPageResult | null> {
+  return read<BrowserPageResult>(db, key, 'home_page');
 }
 
 export function savePendingAudit(db: Db, key: Key, auditJson: string): Promise<void> {

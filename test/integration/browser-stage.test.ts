@@ -80,13 +80,21 @@ describe('browser stage in live audits', function () {
     assert.equal(analyzers.get('PERF_CLS_HIGH'), 'fail');
     assert.ok(done.body.findings.some((f: { analyzer: string }) => f.analyzer === 'PERF_LCP_SLOW'));
 
-    // The stage ran on the browser worker's queue, and its raw result is kept beside the audit.
+    // The stage ran on the browser worker's queue in two steps, the sample handed over by the workflow
+    // once the run had returned it; its raw result is kept beside the audit.
     const history = await stack.service.temporal.client.workflow.getHandle(auditId).fetchHistory();
     const scheduled = (history.events ?? [])
       .map((e) => e.activityTaskScheduledEventAttributes)
-      .filter((a) => a?.activityType?.name === 'runBrowserStage');
-    assert.equal(scheduled.length, 1);
-    assert.equal(scheduled[0]!.taskQueue?.name, `${stack.config.taskQueue}-browser`);
+      .filter((a) => a?.taskQueue?.name === `${stack.config.taskQueue}-browser`);
+    assert.deepEqual(
+      scheduled.map((a) => a!.activityType?.name),
+      ['renderHomePage', 'renderSampledPages'],
+    );
+    const handedSample = JSON.parse(Buffer.from(scheduled[1]!.input!.payloads![0].data!).toString()).sample;
+    assert.deepEqual(
+      handedSample.map((url: string) => url.slice(site.origin.length)),
+      ['/', '/never-renders', '/shifts', '/slow-hero'],
+    );
     const raw = await loadStageResult(stack.db, { auditId, attempt: 1 });
     assert.equal(raw?.pages.length, 4);
     const pending = await stack.db('audit_browser_stages').where({ audit_id: auditId }).first('pending_audit_json');
