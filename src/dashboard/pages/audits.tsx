@@ -86,26 +86,32 @@ function AuditFilterForm(props: { action: string; filters: AuditFilters }) {
           </option>
         ))}
       </select>
-      <label for="filter-after">Completed after</label>
-      <input
-        id="filter-after"
-        name="completed_after"
-        type="date"
-        min="0001-01-01"
-        max="9999-12-31"
-        value={props.filters.completed_after ?? ''}
-      />
-      <label for="filter-before">Completed before</label>
-      <input
-        id="filter-before"
-        name="completed_before"
-        type="date"
-        min="0001-01-01"
-        max="9999-12-31"
-        value={props.filters.completed_before ?? ''}
-      />
+      <DateFilter id="filter-after" name="completed_after" label="Completed after" filters={props.filters} />
+      <DateFilter id="filter-before" name="completed_before" label="Completed before" filters={props.filters} />
       <button type="submit">Filter</button>
     </form>
+  );
+}
+
+/** A date filter bounded to the years the API accepts (0001–9999), so the browser refuses the rest first. */
+function DateFilter(props: {
+  id: string;
+  name: 'completed_after' | 'completed_before';
+  label: string;
+  filters: AuditFilters;
+}) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.name}
+        type="date"
+        min="0001-01-01"
+        max="9999-12-31"
+        value={props.filters[props.name] ?? ''}
+      />
+    </>
   );
 }
 
