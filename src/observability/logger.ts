@@ -28,8 +28,9 @@ const REDACTED_PATHS = [
 ];
 
 /**
- * A JSON-lines logger (pino), info and up unless told; pretty-printed when stdout is a terminal. `destination`
- * is for tests that read what was logged.
+ * A JSON-lines logger (pino), info and up unless told; pretty-printed when stdout is a terminal and the
+ * development package pino-pretty is installed (a production install omits it). `destination` is for
+ * tests that read what was logged.
  */
 export function createLogger(
   opts: { level?: string; name?: string; destination?: DestinationStream; pretty?: boolean } = {},
@@ -40,9 +41,19 @@ export function createLogger(
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
   if (opts.destination) return pino(options, opts.destination);
-  if (opts.pretty ?? process.stdout.isTTY) return pino({ ...options, transport: { target: 'pino-pretty' } });
+  if ((opts.pretty ?? process.stdout.isTTY) && prettyPrinterInstalled())
+    return pino({ ...options, transport: { target: 'pino-pretty' } });
   return pino(options);
 }
 
 /** The process's logger; its entry point sets the level from LOG_LEVEL (config.logLevel). */
 export const logger = createLogger();
+
+function prettyPrinterInstalled(): boolean {
+  try {
+    require.resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
