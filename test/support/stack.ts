@@ -115,13 +115,13 @@ export function getStack(): Promise<Stack> {
 
 /**
  * Another API instance on the same database (as a second API process would be), stopped at the end.
- * One on a task queue of its own does not reconcile: its reconcilers would take other tests' owed audit
- * starts and site schedules onto that queue, which nobody polls once the test has stopped its workers.
+ * It makes no owed audit starts: the shared API's reconciler is the only one, so a test can tell when
+ * its pass has run (test/integration/reconciler.test.ts), and one on a task queue of its own would take
+ * other tests' owed starts onto that queue, which nobody polls once the test has stopped its workers.
  */
 export async function startExtraApi(overrides: Partial<Parameters<typeof startApi>[0]> = {}): Promise<RunningApi> {
   const stack = await getStack();
   const config = overrides.config ?? stack.config;
-  const ownQueue = config.taskQueue !== stack.config.taskQueue;
   const service = await startApi({
     db: stack.db,
     databaseUrl: stack.config.databaseUrl!,
@@ -131,7 +131,7 @@ export async function startExtraApi(overrides: Partial<Parameters<typeof startAp
     log: () => undefined,
     accessLog: quietLog,
     ...overrides,
-    config: ownQueue ? { ...config, auditReconcileIntervalMs: NEVER_MS } : config,
+    config: { ...config, auditReconcileIntervalMs: NEVER_MS },
   });
   extraServices.push(service);
   return service;
