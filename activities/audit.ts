@@ -14,7 +14,7 @@ import {
   markWaitingForRetry,
   type ProjectionWrite,
 } from '../src/audits/repository';
-import { createProgressRecorder, pagesCrawledOf } from '../src/audits/progress';
+import { createProgressRecorder, progressOf } from '../src/audits/progress';
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 import { recordCrawlSpeed } from '../src/audits/crawl-speed';
 import { assertValidAuditJson } from '../src/audits/validate-audit';
@@ -25,6 +25,8 @@ import { storableJson } from '../src/text/storable';
 import { auditAttemptDuration, auditsFinished } from '../src/observability/metrics';
 import { samplePages } from '../src/browser/sampling';
 import { saveSample, savePendingAudit } from '../src/browser/store';
+import { replaceCrawlFacts } from '../src/audits/crawl-facts-store';
+import { syntheticCrawlFacts } from '../src/audits/synthetic/crawl-facts';
 
 export interface AuditActivityDeps {
   db: Db;
@@ -152,8 +154,8 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
     const report = (p?: unknown) => {
       progress = p;
       heartbeat(p);
-      const pages = pagesCrawledOf(p);
-      if (pages !== undefined) recordProgress(pages);
+      const reported = progressOf(p);
+      if (reported) recordProgress(reported);
     };
     const key = { auditId: input.auditId, attempt: input.attempt };
     let sample: string[] | undefined;
@@ -177,10 +179,15 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
     progress = { phase: 'storing' };
     // Comparison with the previous audit and the site's triage go into the stored bytes (served and POSTed).
     const site = { auditId: row.id, workspaceId: row.workspace_id, mode: row.mode, domain: row.domain };
-    const audit = await untilDatabaseAnswers(() => attachMonitoring(deps.db, site, produced)).catch((err) => {
+    const audit = await untilDatabaseAnswers(() => attachMonitoring(deps.db, site, produced.audit)).catch((err) => {
       throw unexpected(err, input.auditId);
     });
     assertValidAuditJson(audit);
+    // The pages and every finding URL, for the listings and CSV exports; replaced as a whole, so a retry rewrites them.
+    const facts = audit.mode === 'test' ? syntheticCrawlFacts(audit) : (produced.facts ?? syntheticCrawlFacts(audit));
+    await untilDatabaseAnswers(() => replaceCrawlFacts(deps.db, input.auditId, facts)).catch((err) => {
+      throw unexpected(err, input.auditId);
+    });
     await untilDatabaseAnswers(async () => {
       if (audit.mode === 'live') {
         await recordCrawlSpeed(deps.db, {

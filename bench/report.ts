@@ -139,7 +139,7 @@ async function measureCrawled(total: number, tier: Tier): Promise<void> {
     const engine = createLiveEngine(loadConfig({ ...process.env, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' }));
     const row = liveRow(site.origin, tier);
     const started = performance.now();
-    const audit = await engine.runLive(row, {
+    const { audit } = await engine.runLive(row, {
       startedAt: row.started_at!,
       clock: systemClock,
       heartbeat: () => undefined,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parsePageBudgets, type PageBudgets } from './page-budgets';
 import { parseCidrSetting, type CidrList } from './outbound/policy';
 import { checkMetricsPort, checkMetricsToken } from './observability/metrics-config';
 
@@ -36,6 +37,10 @@ export interface Config {
   browserStage: { taskQueue: string; timeoutMs: number } | null;
   /** BROWSER_CONCURRENCY: pages a browser worker renders at once (one Chromium each). */
   browserConcurrency: number;
+  /** PAGE_BUDGETS: pages answering HTML an audit of each tier may crawl (free 100 … enterprise 1,000,000). */
+  pageBudgets: PageBudgets;
+  /** EXTERNAL_CHECK_BUDGET: distinct external link targets and subresources an audit checks at most (100,000). */
+  externalCheckBudget: number;
   /** CHROMIUM_PATH: the browser worker's Chromium (Debian's package by default). */
   chromiumPath: string;
   /** OUTBOUND_ALLOW_CIDRS: addresses exempt from the outbound block list (crawls, webhooks). */
@@ -270,6 +275,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reportTaskQueue: env.REPORT_TASK_QUEUE || `${env.TEMPORAL_TASK_QUEUE || 'audits'}-reports`,
     browserStage: browserStage(env),
     browserConcurrency: Math.max(1, integer('BROWSER_CONCURRENCY', env.BROWSER_CONCURRENCY, 1)),
+    pageBudgets: parsePageBudgets(env.PAGE_BUDGETS),
+    externalCheckBudget: integer('EXTERNAL_CHECK_BUDGET', env.EXTERNAL_CHECK_BUDGET, 100_000),
     chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
     outboundAllow: parseCidrSetting('OUTBOUND_ALLOW_CIDRS', env.OUTBOUND_ALLOW_CIDRS),
     auditRetryDelaysMs: delays('AUDIT_RETRY_DELAYS_MS', env.AUDIT_RETRY_DELAYS_MS, [30_000, 120_000, 480_000]),

@@ -59,8 +59,9 @@ export const ERROR_CATALOG = {
   },
   finding_not_found: {
     status: 404,
-    when: 'Triage of a fingerprint no completed audit of the site has reported.',
-    action: "Use a fingerprint from the findings of one of the site's audits.",
+    when: 'The completed audit has no finding with that id (GET /audits/{audit_id}/findings/{finding_id}/urls), or triage of a fingerprint no completed audit of the site has reported.',
+    action:
+      "Use a finding id from the audit's findings, or a fingerprint from the findings of one of the site's audits.",
   },
   site_limit_reached: {
     status: 403,

@@ -1,12 +1,13 @@
+import { DEFAULT_PAGE_BUDGETS } from '../page-budgets';
 import type { Tier } from '../schemas/audit';
 
-/** Everything a tier decides, in one table. */
+/** Everything a tier decides, in one table (PAGE_BUDGETS overrides the page budgets: src/page-budgets.ts). */
 export const TIER_RULES: Record<Tier, { monthlyQuota: number | null; pageBudget: number; rank: number }> = {
-  free: { monthlyQuota: 5, pageBudget: 10, rank: 0 },
-  pro: { monthlyQuota: 50, pageBudget: 100, rank: 1 },
-  team: { monthlyQuota: 200, pageBudget: 500, rank: 2 },
+  free: { monthlyQuota: 5, pageBudget: DEFAULT_PAGE_BUDGETS.free, rank: 0 },
+  pro: { monthlyQuota: 50, pageBudget: DEFAULT_PAGE_BUDGETS.pro, rank: 1 },
+  team: { monthlyQuota: 200, pageBudget: DEFAULT_PAGE_BUDGETS.team, rank: 2 },
   // Enterprise quotas are negotiated per account (accounts.custom_quota); 1,000 is the usual figure.
-  enterprise: { monthlyQuota: null, pageBudget: 2000, rank: 3 },
+  enterprise: { monthlyQuota: null, pageBudget: DEFAULT_PAGE_BUDGETS.enterprise, rank: 3 },
 };
 
 export const DEFAULT_ENTERPRISE_QUOTA = 1000;

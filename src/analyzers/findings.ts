@@ -43,6 +43,7 @@ export function makeFinding(code: string, draft: FindingDraft, ids: FindingIdAll
     message: draft.message,
     recommendation: entry.recommendation,
     urls: [...draft.urls],
+    count: draft.urls.length,
     evidence,
   };
 }

@@ -1,4 +1,5 @@
-import type { AnalyzerResult, CrawledPage, Finding } from '../schemas/audit';
+import type { AnalyzerResult, Finding } from '../schemas/audit';
+import { summarizePage, type PageSummary } from './page-summary';
 import { A11Y_PAGE_ANALYZERS } from './a11y-page';
 import { A11Y_FORM_ANALYZERS } from './a11y-forms';
 import { ariaInvalid } from './a11y-aria';
@@ -7,21 +8,23 @@ import { BEST_PRACTICE_SITE_ANALYZERS } from './best-practices-site';
 import { PERFORMANCE_SITE_ANALYZERS } from './performance-site';
 import { SEO_LINK_ANALYZERS } from './seo-links';
 import { SEO_SITE_ANALYZERS } from './seo-site';
+import { SEO_STRUCTURE_ANALYZERS } from './seo-structure';
 import { BEST_PRACTICE_ANALYZERS } from './best-practices';
 import { catalogIndex } from './catalog';
 import { FindingIdAllocator, makeAnalyzerResult, makeFinding } from './findings';
-import { parsePage, stylesheetTexts, type ParsedPage, type StylesheetTexts } from './parse';
+import { parsePage, stylesheetTexts, type StylesheetTexts } from './parse';
 import { PERFORMANCE_PAGE_ANALYZERS } from './performance-page';
 import { SECURITY_HEADER_ANALYZERS } from './security-headers';
 import { SECURITY_CONTENT_ANALYZERS } from './security-content';
 import { SECURITY_TRANSPORT_ANALYZERS } from './security-transport';
 import { DNS_EMAIL_ANALYZERS } from './dns-email';
-import { SEO_PAGE_ANALYZERS, titleText } from './seo-page';
-import { headerValue, type CrawlSnapshot } from './snapshot';
+import { SEO_PAGE_ANALYZERS } from './seo-page';
+import type { CrawlSnapshot } from './snapshot';
 import { observation, type Analyzer, type AnalyzerOutcome, type Observed } from './types';
 
 export type { Analyzer, AnalyzerOutcome, FindingDraft, Observed } from './types';
 export type { CrawlSnapshot, SnapshotPage } from './snapshot';
+export type { PageSummary } from './page-summary';
 
 /**
  * Every analyzer an audit runs, in catalog order. A catalog code without an analyzer here would not
@@ -36,6 +39,7 @@ export const ANALYZERS: readonly Analyzer[] = Object.freeze(
     ...BEST_PRACTICE_ANALYZERS,
     ...SEO_SITE_ANALYZERS,
     ...SEO_LINK_ANALYZERS,
+    ...SEO_STRUCTURE_ANALYZERS,
     ...PERFORMANCE_SITE_ANALYZERS,
     ...A11Y_FORM_ANALYZERS,
     ariaInvalid,
@@ -57,8 +61,8 @@ export interface RunOptions {
 export interface AnalysisResult {
   analyzers: AnalyzerResult[];
   findings: Finding[];
-  /** Per-page summaries for the audit's `crawl.pages` (titles come from the same parse). */
-  pages: CrawledPage[];
+  /** Per-page summaries for `crawl.pages` and the pages listing (titles come from the same parse). */
+  pages: PageSummary[];
 }
 
 /**
@@ -98,7 +102,7 @@ class AnalysisRun {
   private readonly list: readonly Analyzer[];
   private readonly observed: Observed<unknown>[][];
   private readonly failed: boolean[];
-  private readonly pages: CrawledPage[] = [];
+  private readonly pages: PageSummary[] = [];
 
   constructor(
     private readonly options: RunOptions,
@@ -149,16 +153,4 @@ class AnalysisRun {
     if (!this.failed[i]) this.options.onError?.(this.list[i]!.code, error);
     this.failed[i] = true;
   }
-}
-
-export function summarizePage(p: ParsedPage): CrawledPage {
-  return {
-    url: p.url,
-    status_code: p.page.status,
-    depth: p.page.depth,
-    ttfb_ms: Math.max(0, Math.round(p.page.ttfbMs)),
-    bytes: Math.max(0, Math.round(p.page.bytes)),
-    content_type: headerValue(p.page.headers, 'content-type') ?? null,
-    title: p.isHtml ? titleText(p) : null,
-  };
 }

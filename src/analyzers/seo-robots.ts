@@ -187,10 +187,11 @@ export const robotsBlocked = siteAnalyzer('SEO_ROBOTS_BLOCKED', (snapshot, obser
     for (const loc of s.locs ?? []) if (sameSite(snapshot, loc)) add(normalizeUrl(loc), 'sitemap');
   for (const d of snapshot.robotsDisallowed ?? []) {
     if (d.inSitemap) add(normalizeUrl(d.url), 'sitemap');
-    else if (d.depth <= 1) add(normalizeUrl(d.url), 'linked');
+    else if (d.depth !== null && d.depth <= 1) add(normalizeUrl(d.url), 'linked');
   }
   for (const o of observed)
-    if (o.page.depth <= 1) add(normalizeUrl(o.page.url), o.page.depth === 0 ? 'home' : 'linked');
+    if (o.page.depth !== null && o.page.depth <= 1)
+      add(normalizeUrl(o.page.url), o.page.depth === 0 ? 'home' : 'linked');
 
   const blocked = new Map<string, { why: Importance; urls: string[]; agent: string; line: number }>();
   for (const [url, why] of candidates) {

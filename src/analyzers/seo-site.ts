@@ -6,7 +6,7 @@ import type { SnapshotPage } from './snapshot';
 import { normalizeUrl, plural, sameSite, statusText } from './site-util';
 import {
   EVIDENCE_MAX,
-  MAX_FINDINGS_PER_ANALYZER,
+  foldFindings,
   PAGE_PASS,
   notApplicable,
   pageIssues,
@@ -128,10 +128,11 @@ export const redirectChain = siteAnalyzer('SEO_REDIRECT_CHAIN', (snapshot, obser
 
 /**
  * Units: every crawled page found through a link on another page and every checked link or resource
- * target. Score = share of targets that do not answer 4xx/5xx; unreachable targets are not counted.
+ * target, and every checked link to another site. Score = share of targets that are not broken
+ * (isBroken); unreachable targets are not counted.
  */
 export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
-  const targets = new Map<string, { status: number; foundOn: readonly string[]; linkedFrom: number; kind: string }>();
+  const targets = new Map<string, LinkTarget>();
   for (const p of snapshot.pages) {
     // Pages no crawled page links to (the home page, sitemap-only URLs) are SEO_HTTP_STATUS_ERROR's.
     if (p.depth === 0 || (p.foundOn ?? []).length === 0) continue;
@@ -142,20 +143,19 @@ export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
   }
   for (const c of snapshot.linkChecks ?? []) {
     if (c.status === null) continue;
-    // Links to other sites are not ours to report; a broken embedded resource is, wherever it is hosted.
-    if ((c.kind ?? 'page') === 'page' && !sameSite(snapshot, c.url)) continue;
+    const kind = (c.kind ?? 'page') === 'page' ? (sameSite(snapshot, c.url) ? 'page' : 'external') : 'resource';
     const u = normalizeUrl(c.url) ?? c.url;
     const linkedFrom = c.linkedFrom ?? c.foundOn.length;
-    if (!targets.has(u)) targets.set(u, { status: c.status, foundOn: c.foundOn, linkedFrom, kind: c.kind ?? 'page' });
+    if (!targets.has(u)) targets.set(u, { status: c.status, foundOn: c.foundOn, linkedFrom, kind });
   }
   if (targets.size === 0) return notApplicable();
-  const broken = [...targets].filter(([, t]) => t.status >= 400).sort((a, b) => b[1].linkedFrom - a[1].linkedFrom);
+  const broken = [...targets].filter(([, t]) => isBroken(t)).sort((a, b) => b[1].linkedFrom - a[1].linkedFrom);
   const score = 1 - broken.length / targets.size;
   if (broken.length === 0) return { status: 'pass', score: 1, findings: [] };
-  const findings = broken.slice(0, MAX_FINDINGS_PER_ANALYZER).map(([url, t]): FindingDraft => {
+  const findings = broken.map(([url, t]): FindingDraft => {
     const from = t.linkedFrom > 0 ? ` It is linked from ${plural(t.linkedFrom, 'page')}.` : '';
     return {
-      message: `A${t.kind === 'resource' ? ' resource' : 'n internal link'} target answers ${statusText(t.status)}.${from}`,
+      message: `${TARGET_NOUN[t.kind]} answers ${statusText(t.status)}.${from}`,
       evidence: truncate(
         `${url} → HTTP ${t.status}${t.foundOn.length > 0 ? `; linked from ${t.foundOn.slice(0, 3).join(', ')}` : ''}`,
         EVIDENCE_MAX,
@@ -164,11 +164,30 @@ export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
       subject: resourceSubject(url, snapshot.origin),
     };
   });
-  if (broken.length > MAX_FINDINGS_PER_ANALYZER)
-    findings[findings.length - 1]!.message +=
-      ` ${broken.length - MAX_FINDINGS_PER_ANALYZER} more broken targets not listed.`;
-  return { status: 'fail', score, findings };
+  return { status: 'fail', score, findings: foldFindings(findings, 'broken targets') };
 });
+
+interface LinkTarget {
+  status: number;
+  foundOn: readonly string[];
+  linkedFrom: number;
+  kind: 'page' | 'resource' | 'external';
+}
+
+const TARGET_NOUN = {
+  page: 'An internal link target',
+  resource: 'A resource target',
+  external: 'A link to another site',
+} as const;
+
+/**
+ * Any 4xx/5xx of the site's own pages and of resources; another site's page only when it says it is
+ * gone (404, 410): many sites answer crawlers 403 or 429 while serving people normally.
+ */
+function isBroken(t: LinkTarget): boolean {
+  if (t.kind === 'external') return t.status === 404 || t.status === 410;
+  return t.status >= 400;
+}
 
 export const SEO_SITE_ANALYZERS: readonly Analyzer[] = [
   robotsBlocked,

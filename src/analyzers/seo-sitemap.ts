@@ -29,7 +29,8 @@ function metaNoindex(content: string): boolean {
 }
 
 /** Whether the page asks not to be indexed (robots/googlebot meta or X-Robots-Tag). */
-function pageNoindex(p: ParsedPage): boolean {
+/** The page asks search engines not to index it (X-Robots-Tag, or meta robots / googlebot). */
+export function pageNoindex(p: ParsedPage): boolean {
   if (headerValues(p.page.headers, 'x-robots-tag').some(xRobotsNoindex)) return true;
   if (!p.isHtml) return false;
   return ['robots', 'googlebot'].some((n) => metaNamed(p, n).some((m) => metaNoindex(attr(m, 'content') ?? '')));

@@ -32,14 +32,16 @@ export interface SnapshotPage {
   readonly ttfbMs: number;
   /** Bytes of the body as transferred (compressed size when content-encoded). */
   readonly bytes: number;
-  /** Link depth from the home page (0). */
-  readonly depth: number;
+  /** Clicks from the home page (0) by the shortest path of links; null: reached only from a sitemap. */
+  readonly depth: number | null;
   /** Hops before finalUrl, in order; empty when the first response was final. */
   readonly redirectChain: readonly RedirectHop[];
   /** Pages whose links led the crawl here (may be capped); evidence of SEO_BROKEN_LINK. */
   readonly foundOn?: readonly string[];
   /** How many distinct crawled pages link here: exact, where foundOn may be capped. */
   readonly linkedFrom?: number;
+  /** Distinct URLs this page links to (a same-site HTML page answering 2xx). */
+  readonly outlinks?: number;
 }
 
 /** A subresource fetched for checks on it (scripts, styles); optional until the crawler records them. */
@@ -50,8 +52,10 @@ export interface SnapshotResource {
   readonly bytes: number;
   /** What referenced it (PERF_CACHE_WEAK); inferred from Content-Type or extension when absent. */
   readonly kind?: 'script' | 'stylesheet' | 'image' | 'font' | 'other';
-  /** Pages that reference it (PERF_PAGE_WEIGHT_HIGH adds it to their weight). */
+  /** Pages that reference it (PERF_PAGE_WEIGHT_HIGH adds it to their weight; may be capped). */
   readonly foundOn?: readonly string[];
+  /** How many distinct crawled pages reference it: exact, where foundOn may be capped. */
+  readonly linkedFrom?: number;
 }
 
 export type RobotsFetch =
@@ -142,6 +146,10 @@ export interface CrawlSnapshot {
   readonly robots: RobotsFetch;
   /** Crawled documents, home page first. */
   readonly pages: readonly SnapshotPage[];
+  /** Distinct same-site URLs the crawl saw, crawled or not (absent: the crawled pages). */
+  readonly pagesDiscovered?: number;
+  /** The page budget left crawlable URLs uncrawled. */
+  readonly budgetExhausted?: boolean;
   readonly resources?: readonly SnapshotResource[];
   readonly httpsRedirect?: ProviderFacts<HttpsRedirectFacts>;
   readonly tls?: ProviderFacts<TlsFacts>;
@@ -169,8 +177,8 @@ export interface CrawlSnapshot {
 /** A URL found by the crawl that robots.txt kept it from fetching. */
 export interface DisallowedUrl {
   readonly url: string;
-  /** Link depth it was found at (1: linked from the home page). */
-  readonly depth: number;
+  /** Link depth it was found at (1: linked from the home page); null: reached only from a sitemap. */
+  readonly depth: number | null;
   /** Listed in a sitemap. */
   readonly inSitemap?: boolean;
   /** Pages linking to it (may be capped). */

@@ -187,20 +187,35 @@ export function perPage<T extends { readonly url: string }>(
 }
 
 function toDrafts(groups: { issue: Issue; urls: string[] }[]): FindingDraft[] {
-  const kept = groups.slice(0, MAX_FINDINGS_PER_ANALYZER);
-  const drafts = kept.map(({ issue, urls }) => {
+  const drafts = groups.map(({ issue, urls }) => {
     let message = issue.message;
     if (urls.length > 1) message += ` Found at ${urls.length} URLs.`;
-    // Every affected page is named: only the evidence shown is capped.
     const d: FindingDraft = { message, evidence: issue.evidence, urls };
     if (issue.severity) d.severity = issue.severity;
     if (issue.subject !== undefined) d.subject = issue.subject;
     return d;
   });
-  const dropped = groups.length - kept.length;
-  if (dropped > 0)
-    drafts[drafts.length - 1]!.message += ` ${dropped} more similar problem${dropped === 1 ? '' : 's'} not listed.`;
-  return drafts;
+  return foldFindings(drafts, 'similar problems');
+}
+
+/**
+ * At most MAX_FINDINGS_PER_ANALYZER findings, and every affected URL still named: past the cap, the
+ * remaining findings fold into the last one, which lists all of their URLs (its evidence is the first
+ * folded finding's). `what` names the folded findings in its message, e.g. "broken targets".
+ */
+export function foldFindings(drafts: FindingDraft[], what: string): FindingDraft[] {
+  if (drafts.length <= MAX_FINDINGS_PER_ANALYZER) return drafts;
+  const kept = drafts.slice(0, MAX_FINDINGS_PER_ANALYZER - 1);
+  const rest = drafts.slice(kept.length);
+  const urls = [...new Set(rest.flatMap((d) => d.urls))];
+  const first = rest[0]!;
+  const folded: FindingDraft = {
+    message: `${rest.length} more ${what}${urls.length > 0 ? ` at ${urls.length} URL${urls.length === 1 ? '' : 's'}` : ''}, for example: ${first.message}`,
+    evidence: first.evidence,
+    urls,
+  };
+  if (first.severity) folded.severity = first.severity;
+  return [...kept, folded];
 }
 
 /** A site-level check (one verdict for the whole site). */

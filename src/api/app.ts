@@ -17,6 +17,8 @@ import { httpPreconditions } from './middleware/http-preconditions';
 import { logger as processLogger } from '../observability/logger';
 import { metricsContentType, renderMetrics } from '../observability/metrics';
 import { auditRoutes } from './routes/audits';
+import { auditPageRoutes } from './routes/audit-pages';
+import { auditExportRoutes } from './routes/audit-exports';
 import { brandingRoutes } from './routes/branding';
 import { docsRoutes } from './routes/docs';
 import { mockReceiverRoutes } from './routes/mock-receiver';
@@ -88,6 +90,8 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   v1.use(limitRetrieval({ db: deps.db, clock: deps.clock }));
   for (const routes of [
     auditRoutes(deps),
+    auditPageRoutes(deps),
+    auditExportRoutes({ db: deps.db, readModel: deps.readModel, log }),
     usageRoutes(),
     webhookRoutes(deps),
     reportRoutes(deps),

@@ -93,6 +93,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     domain: 'https://example.com',
     status: 'running',
     estimated_completion: '2026-11-20T09:02:00.000Z',
+    progress: { phase: 'crawling', pages_crawled: 240, pages_discovered: 610 },
   },
   AuditList: {
     data: [

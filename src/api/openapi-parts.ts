@@ -27,6 +27,7 @@ import {
   siteSchema,
   triageSchema,
 } from '../schemas/api-sites';
+import { auditPageListSchema, findingUrlListSchema } from '../schemas/api-pages';
 import { ID_PATTERNS } from '../ids';
 import { ERROR_CATALOG, type ErrorCode } from '../errors';
 
@@ -38,6 +39,8 @@ const COMPONENTS = {
   TriggerAuditResponse: triggerAuditResponseSchema,
   AuditStatusEnvelope: statusEnvelopeSchema,
   AuditList: auditListSchema,
+  AuditPageList: auditPageListSchema,
+  FindingUrlList: findingUrlListSchema,
   Usage: usageSchema,
   Webhook: webhookSchema,
   CreateWebhookRequest: createWebhookBodySchema,

@@ -3,6 +3,7 @@ import { componentSchemas, openApiParts } from './openapi-parts';
 import { withExamples } from './openapi-examples';
 import { webhookEvents } from './openapi-webhooks';
 import { sitePaths } from './openapi-sites';
+import { auditPagePaths } from './openapi-pages';
 
 /** The sections of the reference (/docs), in order. */
 const TAGS = [
@@ -39,6 +40,7 @@ function tagged(tag: string, paths: Record<string, object>): Record<string, obje
 export function buildOpenApi(serverUrl: string): object {
   const paths = {
     ...tagged('Audits', auditPaths(openApiParts)),
+    ...tagged('Audits', auditPagePaths(openApiParts)),
     ...tagged('Reports', reportPaths(openApiParts)),
     ...tagged('Branding', brandingPaths(openApiParts)),
     ...tagged('Webhooks', webhookPaths(openApiParts)),

@@ -29,6 +29,9 @@ export interface AssembleInput {
   pages: readonly CrawledPage[];
   /** Pages actually crawled when `pages` lists only some of them; defaults to pages.length. */
   pagesCrawled?: number;
+  /** Same-site URLs seen and whether the budget ended the crawl (live audits). */
+  pagesDiscovered?: number;
+  budgetExhausted?: boolean;
   analyzers: readonly AnalyzerResult[];
   findings: readonly Finding[];
 }
@@ -67,6 +70,8 @@ export function assembleAuditJson(input: AssembleInput): AuditJson {
     crawl: {
       pages_crawled: input.pagesCrawled ?? input.pages.length,
       page_budget: input.pageBudget,
+      ...(input.pagesDiscovered !== undefined ? { pages_discovered: input.pagesDiscovered } : {}),
+      ...(input.budgetExhausted !== undefined ? { budget_exhausted: input.budgetExhausted } : {}),
       duration_ms: Math.max(0, Math.round(input.crawlDurationMs)),
       pages: input.pages.map(normalizePage),
     },
@@ -103,6 +108,7 @@ function normalizeFinding(f: Finding): Finding {
     message: f.message,
     recommendation: f.recommendation,
     urls: [...f.urls],
+    ...(f.count !== undefined ? { count: f.count } : {}),
     evidence: f.evidence,
   };
 }

@@ -1,9 +1,16 @@
 import { TIER_RULES } from '../accounts/tiers';
 import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
+import { DEFAULT_MS_PER_PAGE } from './crawl-speed';
+import type { AuditProgress } from './progress';
 
-// Fixed part of a live audit: robots.txt, DNS and TLS probes, sitemaps, scoring, storing.
-const LIVE_SETUP_MS = 3_000;
+// Fixed parts of a live audit: before the crawl robots.txt, DNS and TLS probes, sitemaps; after it
+// the analysis, scoring and storing; with the browser stage the renders of the sample after that.
+const LIVE_SETUP_MS = 1_000;
+const LIVE_FINISH_MS = 2_000;
+const RENDERING_MS = 30_000;
+// A running audit is never estimated to end sooner than this from now (an overdue phase).
+const MIN_LEFT_MS = 1_000;
 // A synthetic test audit, with margin: well under a second on an idle stack.
 const TEST_RUN_MS = 2_000;
 
@@ -22,9 +29,16 @@ export const IDLE: Backlog = { inFlight: 0, finishedPerS: 0 };
 const FALLBACK_PER_S: Record<Mode, number> = { test: 10, live: 1 };
 
 /**
+ * Pages a queued audit is expected to crawl, within its budget: budgets reach a million pages, so
+ * the budget itself would promise most customers an hour-long wait for a site of a few hundred
+ * pages. Once the audit runs, its estimate follows the pages it actually discovers.
+ */
+const EXPECTED_SITE_PAGES = 200;
+
+/**
  * Expected completion: the audits already in flight drain at the measured rate, then this one
- * runs. Test audits are synthetic (a short constant); live audits take the setup plus the tier's
- * page budget at the measured crawl speed (an upper bound for sites smaller than the budget).
+ * runs. Test audits are synthetic (a short constant); live audits take the setup plus a typical
+ * site (EXPECTED_SITE_PAGES, within the tier's budget) at the measured crawl speed.
  */
 export function estimateCompletion(
   mode: Mode,
@@ -33,8 +47,53 @@ export function estimateCompletion(
   msPerPage: number,
   backlog: Backlog = IDLE,
 ): Date {
-  const runMs = mode === 'test' ? TEST_RUN_MS : LIVE_SETUP_MS + TIER_RULES[tier].pageBudget * msPerPage;
+  const budget = pageBudgetOf(tier);
+  const runMs =
+    mode === 'test'
+      ? TEST_RUN_MS
+      : LIVE_SETUP_MS +
+        liveRunLeftMs(
+          { phase: 'crawling', pagesCrawled: 0, pagesDiscovered: Math.min(budget, EXPECTED_SITE_PAGES) },
+          budget,
+          msPerPage,
+        );
   return new Date(from.getTime() + Math.round(backlogWaitMs(mode, backlog) + runMs));
+}
+
+/** The pages a tier's audit may crawl. */
+function pageBudgetOf(tier: Tier): number {
+  return TIER_RULES[tier].pageBudget;
+}
+
+/**
+ * The one rule for what a live run has left from a point in it: while crawling (or checking), the
+ * pages discovered and not crawled yet, within the page budget, at `msPerPage`, then the fixed cost
+ * of the analysis; from the analysis on, the fixed cost of the phase it is in.
+ */
+export function liveRunLeftMs(progress: AuditProgress, pageBudget: number, msPerPage: number): number {
+  if (progress.phase === 'rendering') return RENDERING_MS;
+  if (progress.phase === 'analyzing') return LIVE_FINISH_MS;
+  const pagesLeft = Math.max(0, Math.min(progress.pagesDiscovered, pageBudget) - progress.pagesCrawled);
+  return pagesLeft * Math.max(0, msPerPage) + LIVE_FINISH_MS;
+}
+
+/**
+ * Expected completion of a running live audit at `now`: the crawl goes on at the rate this attempt
+ * has measured (time since it started / pages crawled), the fixed-length phases count from when they
+ * began; never in the past, however overdue.
+ */
+export function estimateRunningCompletion(
+  tier: Tier,
+  progress: AuditProgress,
+  times: { attemptStartedAt: Date; phaseStartedAt: Date },
+  now: Date,
+): Date {
+  const elapsedMs = Math.max(0, now.getTime() - times.attemptStartedAt.getTime());
+  const msPerPage = progress.pagesCrawled > 0 ? elapsedMs / progress.pagesCrawled : DEFAULT_MS_PER_PAGE;
+  const fixedPhase = progress.phase === 'analyzing' || progress.phase === 'rendering';
+  const from = fixedPhase ? Math.min(times.phaseStartedAt.getTime(), now.getTime()) : now.getTime();
+  const at = from + liveRunLeftMs(progress, pageBudgetOf(tier), msPerPage);
+  return new Date(Math.round(Math.max(at, now.getTime() + MIN_LEFT_MS)));
 }
 
 /** How long the audits in flight take to drain: count / measured rate (or the fallback rate). */

@@ -9,7 +9,8 @@ export interface CrawledPageLinks {
   readonly finalUrl: string;
   readonly status: number;
   readonly headers: Readonly<Record<string, string | readonly string[]>>;
-  readonly depth: number;
+  /** null: reached only from a sitemap. */
+  readonly depth: number | null;
   /** How many distinct crawled pages link here. */
   readonly linkedFrom?: number;
 }
@@ -30,7 +31,7 @@ export function samplePages(pages: readonly CrawledPageLinks[], tier: Tier): str
     .sort(
       (a, b) =>
         (b.linkedFrom ?? 0) - (a.linkedFrom ?? 0) ||
-        a.depth - b.depth ||
+        (a.depth ?? Number.MAX_SAFE_INTEGER) - (b.depth ?? Number.MAX_SAFE_INTEGER) ||
         (a.finalUrl < b.finalUrl ? -1 : a.finalUrl > b.finalUrl ? 1 : 0),
     );
   for (const page of candidates) {

@@ -50,8 +50,17 @@ export function loadHomePage(db: Db, key: Key): Promise<BrowserPageResult | null
   return read<BrowserPageResult>(db, key, 'home_page');
 }
 
+/**
+ * The analysed audit JSON, waiting for the stage's result; in the same transaction the audit's
+ * progress enters the `rendering` phase (src/audits/progress.ts), for this attempt only.
+ */
 export function savePendingAudit(db: Db, key: Key, auditJson: string): Promise<void> {
-  return upsert(db, key, { pending_audit_json: auditJson });
+  return db.transaction(async (trx) => {
+    await upsert(trx, key, { pending_audit_json: auditJson });
+    await trx('audits')
+      .where({ id: key.auditId, status: 'running', attempts: key.attempt })
+      .update({ progress_phase: 'rendering', phase_started_at: trx.fn.now() });
+  });
 }
 
 export function loadPendingAudit(db: Db, key: Key): Promise<string | null> {

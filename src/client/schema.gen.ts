@@ -55,6 +55,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/audits/{audit_id}/pages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every URL the crawl requested (pages, redirects, error answers), in crawl order
+     * @description Cursor-paginated: pass next_cursor as cursor until it is null. The filters combine; the depth filters leave out pages of unknown depth (found only in a sitemap). A cursor is a position in this audit's list: one from another audit or list is refused, and with other filters the list continues after that position. The status envelope answers while the audit is not complete.
+     */
+    get: operations['listAuditPages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/audits/{audit_id}/findings/{finding_id}/urls': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every URL a finding affects (the audit JSON lists the first 100)
+     * @description Cursor-paginated like /pages, in the order of the finding's urls (shallowest first). The status envelope answers while the audit is not complete.
+     */
+    get: operations['listFindingUrls'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/audits/{audit_id}/pages.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every crawled URL as a CSV download
+     * @description The columns of GET /audits/{audit_id}/pages, in crawl order, streamed. Text cells starting with = + - @, a tab or a carriage return get a leading apostrophe so that spreadsheets do not run them as formulas.
+     */
+    get: operations['exportAuditPages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/audits/{audit_id}/findings.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every finding with every URL it affects as a CSV download
+     * @description One row per finding and URL (a finding without URLs: one row with empty url, depth and referrers), findings in the order of the audit JSON; count is how many URLs the finding affects. Formula-looking cells are escaped as in pages.csv.
+     */
+    get: operations['exportAuditFindings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/audits/{audit_id}/pdf': {
     parameters: {
       query?: never;
@@ -464,8 +544,10 @@ export interface components {
         message: string;
         /** @description What a developer should change. */
         recommendation: string;
-        /** @description Affected pages or resources. */
+        /** @description Affected pages or resources: the first 100 (shallowest first); GET /v1/audits/{audit_id}/findings/{finding_id}/urls pages through all of them. */
         urls: string[];
+        /** @description Exactly how many URLs the finding affects (0: the site as a whole). Absent from audits made before it existed. */
+        count?: number;
         /** @description Short excerpt: a header value, an element, a record. */
         evidence: string;
         /** @description The site's triage of this fingerprint, when it has one (the score does not change). */
@@ -490,13 +572,21 @@ export interface components {
         weight: number;
       }[];
       crawl: {
+        /** @description URLs the crawl requested as pages (redirects and errors included). */
         pages_crawled: number;
+        /** @description Pages answering HTML the tier allows. */
         page_budget: number;
+        /** @description Distinct same-site URLs seen, crawled or not. Absent from audits made before it existed. */
+        pages_discovered?: number;
+        /** @description The page budget ended the crawl before the site did. Absent from audits made before it existed. */
+        budget_exhausted?: boolean;
         duration_ms: number;
+        /** @description The first 100 crawled URLs, breadth first; GET /v1/audits/{audit_id}/pages lists every one. */
         pages: {
           url: string;
           status_code: number;
-          depth: number;
+          /** @description Clicks from the home page by the shortest path of links; null: reached only from a sitemap. */
+          depth: number | null;
           ttfb_ms: number;
           bytes: number;
           content_type: string | null;
@@ -594,8 +684,10 @@ export interface components {
       message: string;
       /** @description What a developer should change. */
       recommendation: string;
-      /** @description Affected pages or resources. */
+      /** @description Affected pages or resources: the first 100 (shallowest first); GET /v1/audits/{audit_id}/findings/{finding_id}/urls pages through all of them. */
       urls: string[];
+      /** @description Exactly how many URLs the finding affects (0: the site as a whole). Absent from audits made before it existed. */
+      count?: number;
       /** @description Short excerpt: a header value, an element, a record. */
       evidence: string;
       /** @description The site's triage of this fingerprint, when it has one (the score does not change). */
@@ -629,8 +721,23 @@ export interface components {
       domain: string;
       /** @enum {string} */
       status: 'queued' | 'running' | 'failed';
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description While a live audit runs and reports progress: from the pages discovered and not crawled yet (within the page budget) at the rate measured so far, plus the later phases.
+       */
       estimated_completion: string | null;
+      /** @description Present while a live audit runs, once its crawl has reported; absent when queued, failed and for test-mode audits. */
+      progress?: {
+        /**
+         * @description crawling: fetching pages; checking: checking links and resources; analyzing: running the checks on the pages; rendering: the browser stage renders a sample of the pages.
+         * @enum {string}
+         */
+        phase: 'crawling' | 'checking' | 'analyzing' | 'rendering';
+        /** @description Pages requested so far by the running attempt; never decreases while it runs. */
+        pages_crawled: number;
+        /** @description Same-site pages seen so far, crawled or not (may exceed the page budget); never below pages_crawled. */
+        pages_discovered: number;
+      };
       /** @description Attempts made; present when failed. */
       attempts?: number;
       /** @description Present when failed. */
@@ -656,6 +763,45 @@ export interface components {
         completed_at: string | null;
         /** Format: date-time */
         created_at?: string;
+      }[];
+      has_more: boolean;
+      /** @description Pass as `cursor` for the next page; null at the end. */
+      next_cursor: string | null;
+    };
+    AuditPageList: {
+      data: {
+        url: string;
+        /** @description The status this URL answered (a redirect: its 3xx); null when it could not be fetched. */
+        status: number | null;
+        /** @description Clicks from the home page by the shortest path of links; null for a page found only in a sitemap. */
+        depth: number | null;
+        /** @description Distinct crawled pages linking here. */
+        inlinks: number;
+        /** @description Distinct URLs this page links to (0 for non-HTML). */
+        outlinks: number;
+        title: string | null;
+        content_type: string | null;
+        bytes: number;
+        /** @description Time to the first byte of the answer. */
+        response_ms: number;
+        /** @description An HTML page answering 2xx with no noindex. */
+        indexable: boolean;
+        /** @description Its rel=canonical target, absolute; null when none. */
+        canonical: string | null;
+        /** @description Where a redirecting URL leads in the end. */
+        redirect_to: string | null;
+      }[];
+      has_more: boolean;
+      /** @description Pass as `cursor` for the next page; null at the end. */
+      next_cursor: string | null;
+    };
+    FindingUrlList: {
+      data: {
+        url: string;
+        /** @description Clicks from the home page; null when unknown. */
+        depth: number | null;
+        /** @description How many crawled pages link to it; null where that does not apply (a header, a DNS record). */
+        referrers: number | null;
       }[];
       has_more: boolean;
       /** @description Pass as `cursor` for the next page; null at the end. */
@@ -1352,6 +1498,413 @@ export interface operations {
            *     ]
            */
           'application/json': components['schemas']['Finding'][] | components['schemas']['AuditStatusEnvelope'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description audit_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listAuditPages: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+        status?: string;
+        min_depth?: number;
+        max_depth?: number;
+        indexable?: boolean;
+      };
+      header?: never;
+      path: {
+        audit_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the crawled URLs, or the status envelope. */
+      200: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "url": "https://example.com/pricing",
+           *           "status": 200,
+           *           "depth": 1,
+           *           "inlinks": 38,
+           *           "outlinks": 52,
+           *           "title": "Pricing | Example",
+           *           "content_type": "text/html; charset=utf-8",
+           *           "bytes": 48211,
+           *           "response_ms": 182,
+           *           "indexable": true,
+           *           "canonical": "https://example.com/pricing",
+           *           "redirect_to": null
+           *         },
+           *         {
+           *           "url": "http://example.com/pricing",
+           *           "status": 301,
+           *           "depth": 1,
+           *           "inlinks": 2,
+           *           "outlinks": 0,
+           *           "title": null,
+           *           "content_type": null,
+           *           "bytes": 0,
+           *           "response_ms": 41,
+           *           "indexable": false,
+           *           "canonical": null,
+           *           "redirect_to": "https://example.com/pricing"
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "next_cursor": "WyJwYWdlcyIsImF1ZF8wMUpEN1E1VzNLOFYyTjRNNlA4UjBUMlg0WiIsMV0"
+           *     }
+           */
+          'application/json': components['schemas']['AuditPageList'] | components['schemas']['AuditStatusEnvelope'];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description audit_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listFindingUrls: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        audit_id: string;
+        /** @description A finding's id, as in the audit's findings. */
+        finding_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the finding's URLs, or the status envelope. */
+      200: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "url": "https://example.com/old",
+           *           "depth": 2,
+           *           "referrers": 3
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['FindingUrlList'] | components['schemas']['AuditStatusEnvelope'];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description audit_not_found, finding_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportAuditPages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        audit_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every crawled URL as CSV (RFC 4180, UTF-8, header row), or the status envelope (JSON) while the audit is not complete. */
+      200: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          'X-Request-Id'?: string;
+          /** @description attachment; filename="{audit_id}-pages.csv" (or -findings.csv) */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example url,status,depth,inlinks,outlinks,title,content_type,bytes,response_ms,indexable,canonical,redirect_to
+           *     https://example.com/,200,0,412,57,"Example, Inc. | ""Audits""",text/html; charset=utf-8,48211,182,true,https://example.com/,
+           */
+          'text/csv': string;
+          /**
+           * @example {
+           *       "audit_id": "aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z",
+           *       "domain": "https://example.com",
+           *       "status": "running",
+           *       "estimated_completion": "2026-11-20T09:02:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['AuditStatusEnvelope'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description audit_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportAuditFindings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        audit_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every finding and URL as CSV (RFC 4180, UTF-8, header row), or the status envelope (JSON) while the audit is not complete. */
+      200: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          'X-Request-Id'?: string;
+          /** @description attachment; filename="{audit_id}-pages.csv" (or -findings.csv) */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example finding_id,analyzer,category,severity,title,count,url,depth,referrers
+           *     fnd_1,SEO_HTTP_STATUS_ERROR,seo,high,Pages answer with an error status,2,https://example.com/old,2,3
+           *     fnd_1,SEO_HTTP_STATUS_ERROR,seo,high,Pages answer with an error status,2,https://example.com/gone,3,1
+           *     fnd_2,SEC_HSTS_MISSING,security,high,HSTS header missing,0,,,
+           */
+          'text/csv': string;
+          /**
+           * @example {
+           *       "audit_id": "aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z",
+           *       "domain": "https://example.com",
+           *       "status": "running",
+           *       "estimated_completion": "2026-11-20T09:02:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['AuditStatusEnvelope'];
         };
       };
       /** @description invalid_api_key */

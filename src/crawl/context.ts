@@ -4,15 +4,19 @@ import { registrableDomain, siteOfUrl } from '../registrable-domain';
 import type { Aborter } from './abort';
 import { HostLimits } from './host-limits';
 
+/** What the crawl reports as it goes: its phase, pages answered so far, same-site URLs seen. */
 export interface CrawlProgress {
+  phase: 'crawling' | 'checking';
   pagesCrawled: number;
-  queued: number;
+  pagesDiscovered: number;
 }
 
 export interface CrawlSiteInput {
   /** Normalized origin (normalizeDomain().origin), e.g. https://example.com */
   origin: string;
   pageBudget: number;
+  /** Distinct external link targets and subresources checked at most (EXTERNAL_CHECK_BUDGET). */
+  externalCheckBudget?: number;
   allow: CidrList;
   userAgent: string;
   onProgress?: (p: CrawlProgress) => void;
@@ -43,14 +47,15 @@ export interface CrawlContext {
 
 export function createCrawlContext(input: CrawlSiteInput, aborter: Aborter): CrawlContext {
   const originUrl = new URL(input.origin);
+  const site = registrableDomain(originUrl.hostname);
   return {
     input,
     aborter,
     originUrl,
     origin: originUrl.origin,
     homeUrl: `${originUrl.origin}/`,
-    site: registrableDomain(originUrl.hostname),
-    hostLimits: new HostLimits(),
+    site,
+    hostLimits: new HostLimits((url) => siteOfUrl(url.href) === site),
     lookup: negativeCachingLookup(input.lookup),
   };
 }

@@ -51,10 +51,13 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
     depth: 0,
     ...referredBy(null),
   });
-  await crawlBreadthFirst(context, frontier, siteRobots, () => (sideProbes ??= startSideProbes(context)));
+  const startSideProbesOnce = () => void (sideProbes ??= startSideProbes(context));
+  await crawlBreadthFirst(context, frontier, siteRobots, [frontier.home], startSideProbesOnce);
 
+  // Sitemap entries no page linked to are crawled next, while the budget lasts (orphans).
   const sitemaps = await context.aborter.race(sitemapsPromise);
-  await mergeSitemapUrls(context, frontier, siteRobots, sitemaps);
+  const onlyInSitemaps = await mergeSitemapUrls(context, frontier, siteRobots, sitemaps);
+  await crawlBreadthFirst(context, frontier, siteRobots, onlyInSitemaps, startSideProbesOnce);
   const { resources, linkChecks, stylesheets } = await checkTargets(context, frontier);
   const [llmsTxt, securityTxt, notFoundProbe, corsProbe, httpsRedirect, tls, dns] = await context.aborter.race(
     sideProbes ?? startSideProbes(context),
@@ -64,6 +67,8 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlSnapshot> {
     origin: context.origin,
     robots,
     pages: frontier.pages,
+    pagesDiscovered: frontier.pagesDiscovered,
+    budgetExhausted: frontier.budgetExhausted,
     resources,
     ...(httpsRedirect ? { httpsRedirect } : {}),
     ...(tls ? { tls } : {}),

@@ -14,10 +14,10 @@ export interface Referrers {
   linkedFrom: number;
 }
 
-/** A URL of the site found by the crawl: how deep, and on which pages. */
+/** A URL of the site found by the crawl: how deep (null: reached only from a sitemap), and on which pages. */
 export interface Discovered extends Referrers {
   url: string;
-  depth: number;
+  depth: number | null;
 }
 
 type DisallowedRecord = DisallowedUrl & Referrers;
@@ -41,10 +41,20 @@ function addFoundOn(record: Referrers, pageUrl: string): void {
 
 /**
  * The crawl's state: pages crawled, URLs discovered (deduplicated across crawled, disallowed and
- * not-crawled targets), the subresources to check, and the page requests that kept answering 429.
+ * not-crawled targets), the subresources and external links to check, and the page requests that
+ * kept answering 429. The budget counts pages answering HTML: redirects and errors spend none.
  */
 export class Frontier {
   private readonly crawled: { page: SnapshotPage; discovery: Discovered }[] = [];
+  /** Distinct final URLs of crawled pages answering HTML: what the page budget counts. */
+  htmlPages = 0;
+  private readonly htmlFinalUrls = new Set<string>();
+  /** Distinct same-site URLs seen, crawled or not (the audit's `pages_discovered`). */
+  pagesDiscovered = 1;
+  /** Crawlable URLs were left because the budget was spent. */
+  budgetExhausted = false;
+  /** Links to other sites, each checked once (up to the external check budget). */
+  readonly externalLinks = new Map<string, Referrers>();
   /** Requested and redirect-target URLs: not discovered again. */
   readonly seen: Set<string>;
   readonly disallowed = new Map<string, DisallowedRecord>();
@@ -71,8 +81,17 @@ export class Frontier {
     this.byAliasKey.set(indexAliasKey(home.url), home.url);
   }
 
-  addPage(page: SnapshotPage, discovery: Discovered): void {
+  /** A redirect that ends on an HTML page spends the budget once for that page, however many lead there. */
+  addPage(page: SnapshotPage, discovery: Discovered, answeredHtml: boolean): void {
     this.crawled.push({ page, discovery });
+    if (answeredHtml && !this.htmlFinalUrls.has(page.finalUrl)) {
+      this.htmlFinalUrls.add(page.finalUrl);
+      this.htmlPages++;
+    }
+  }
+
+  get budgetLeft(): number {
+    return Math.max(0, this.budget - this.htmlPages);
   }
 
   /**
@@ -81,7 +100,7 @@ export class Frontier {
    */
   get pages(): SnapshotPage[] {
     return this.crawled.map(({ page, discovery }) =>
-      discovery.depth > 0 ? { ...page, foundOn: discovery.foundOn, linkedFrom: discovery.linkedFrom } : page,
+      discovery.depth !== 0 ? { ...page, foundOn: discovery.foundOn, linkedFrom: discovery.linkedFrom } : page,
     );
   }
 
@@ -108,11 +127,20 @@ export class Frontier {
     });
   }
 
-  recordUncrawled(pages: readonly Discovered[]): void {
+  /** Crawlable URLs the page budget left: link-checked instead. */
+  recordOverBudget(pages: readonly Discovered[]): void {
+    if (pages.length > 0) this.budgetExhausted = true;
     for (const page of pages) this.uncrawled.set(page.url, { foundOn: page.foundOn, linkedFrom: page.linkedFrom });
   }
 
-  recordDisallowed(url: string, depth: number, referrers: Referrers, inSitemap?: true): void {
+  /** A link to another site: checked once, its referrers counted, up to the external check budget. */
+  recordExternalLink(url: string, pageUrl: string, budget: number): void {
+    const known = this.externalLinks.get(url) ?? this.resourceRefs.get(url);
+    if (known) addFoundOn(known, pageUrl);
+    else if (this.externalLinks.size < budget) this.externalLinks.set(url, referredBy(pageUrl));
+  }
+
+  recordDisallowed(url: string, depth: number | null, referrers: Referrers, inSitemap?: true): void {
     if (this.disallowed.size >= CRAWL_LIMITS.maxDisallowedRecorded) return;
     this.disallowed.set(url, { url, depth, ...referrers, ...(inSitemap ? { inSitemap } : {}) });
   }
@@ -132,29 +160,32 @@ export class Frontier {
     return urls;
   }
 
-  /** Subresources of a crawled page, first come first kept (at most 4 × maxResources distinct). */
+  /** Subresources of a crawled page: every distinct one is checked once. */
   recordResources(pageUrl: string, resources: PageLinks['resources']): void {
     const distinct = new Map(resources.map((resource) => [resource.url, resource]));
     for (const resource of distinct.values()) {
       const known = this.resourceRefs.get(resource.url);
       if (known) addFoundOn(known, pageUrl);
-      else if (this.resourceRefs.size < CRAWL_LIMITS.maxResources * 4)
-        this.resourceRefs.set(resource.url, { kind: resource.kind, ...referredBy(pageUrl) });
+      else this.resourceRefs.set(resource.url, { kind: resource.kind, ...referredBy(pageUrl) });
     }
   }
 
   /**
-   * A link of the site found on `pageUrl` at `depth`: a known URL gains a foundOn; a new one is
-   * returned to crawl, or recorded as disallowed or as a target to check (too deep, not a document).
+   * A link found on `pageUrl` at `depth`: a known URL gains a foundOn; a new one of the site is
+   * returned to crawl, or recorded as disallowed or as a target to check (not a document); another
+   * site's is recorded for its check.
    */
   async discover(
     context: CrawlContext,
     robots: SiteRobots,
     link: string,
     pageUrl: string,
-    depth: number,
+    depth: number | null,
   ): Promise<Discovered | null> {
-    if (!isSameSite(context, link)) return null;
+    if (!isSameSite(context, link)) {
+      this.recordExternalLink(link, pageUrl, context.input.externalCheckBudget ?? Number.POSITIVE_INFINITY);
+      return null;
+    }
     const known = this.discovered.get(link);
     if (known) {
       if (known.url !== pageUrl) addFoundOn(known, pageUrl);
@@ -168,23 +199,40 @@ export class Frontier {
     if (this.seen.has(link)) return null; // a redirect target already crawled
     const aliasOf = this.byAliasKey.get(indexAliasKey(link));
     if (aliasOf !== undefined) {
-      const alias = this.indexAliases.get(link) ?? { url: link, aliasOf, ...referredBy(null) };
+      let alias = this.indexAliases.get(link);
+      if (!alias) this.pagesDiscovered++;
+      alias ??= { url: link, aliasOf, ...referredBy(null) };
       addFoundOn(alias, pageUrl);
       this.indexAliases.set(link, alias);
       return null;
     }
+    this.pagesDiscovered++;
     if (!(await robots.isAllowed(link))) {
       this.recordDisallowed(link, depth, referredBy(pageUrl));
       return null;
     }
-    if (depth > CRAWL_LIMITS.maxDepth || NON_DOCUMENT_EXT.test(new URL(link).pathname)) {
+    if (NON_DOCUMENT_EXT.test(new URL(link).pathname)) {
       this.uncrawled.set(link, referredBy(pageUrl));
       return null;
     }
-    const found: Discovered = { url: link, depth, ...referredBy(pageUrl) };
-    this.discovered.set(link, found);
-    this.byAliasKey.set(indexAliasKey(link), link);
-    this.seen.add(link);
+    return this.admit({ url: link, depth, ...referredBy(pageUrl) });
+  }
+
+  /** A URL only a sitemap names: crawled after the linked pages, while the budget lasts. */
+  admitFromSitemap(url: string): Discovered {
+    this.pagesDiscovered++;
+    return this.admit({ url, depth: null, ...referredBy(null) });
+  }
+
+  private admit(found: Discovered): Discovered {
+    this.discovered.set(found.url, found);
+    this.byAliasKey.set(indexAliasKey(found.url), found.url);
+    this.seen.add(found.url);
     return found;
+  }
+
+  /** True when the URL is already known to the crawl (crawled, queued, checked or disallowed). */
+  knows(url: string): boolean {
+    return this.discovered.has(url) || this.seen.has(url) || this.uncrawled.has(url) || this.disallowed.has(url);
   }
 }

@@ -30,16 +30,24 @@ class HostLimiter {
   }
 }
 
-/** The limiters of every host the crawl talks to (host with port), created on first use. */
+/**
+ * The limiters of every host the crawl talks to (host with port), created on first use: the audited
+ * site's hosts get concurrencyPerHost, other sites' (external link checks) externalConcurrencyPerHost.
+ */
 export class HostLimits {
   private readonly limiters = new Map<string, HostLimiter>();
 
+  constructor(private readonly isAuditedSite: (url: URL) => boolean = () => true) {}
+
   forUrl(url: string): HostLimiter {
-    const host = new URL(url).host;
-    let limiter = this.limiters.get(host);
+    const parsed = new URL(url);
+    let limiter = this.limiters.get(parsed.host);
     if (!limiter) {
-      limiter = new HostLimiter(CRAWL_LIMITS.concurrencyPerHost, 0);
-      this.limiters.set(host, limiter);
+      const concurrency = this.isAuditedSite(parsed)
+        ? CRAWL_LIMITS.concurrencyPerHost
+        : CRAWL_LIMITS.externalConcurrencyPerHost;
+      limiter = new HostLimiter(concurrency, 0);
+      this.limiters.set(parsed.host, limiter);
     }
     return limiter;
   }

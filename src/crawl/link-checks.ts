@@ -16,19 +16,26 @@ export interface CheckedTargets {
   stylesheets: SiteStylesheet[];
 }
 
+/**
+ * Every distinct resource and link target once: the per-host limiters keep the audited site at its
+ * concurrency and every other host at the external one, so the pools here only bound the fan-out.
+ * External resources count against the external check budget with the external links.
+ */
 export async function checkTargets(context: CrawlContext, frontier: Frontier): Promise<CheckedTargets> {
   const checked: CheckedTargets = { resources: [], linkChecks: [], stylesheets: [] };
-  const resourceList = [...frontier.resourceRefs].slice(0, CRAWL_LIMITS.maxResources);
-  await runPool(context.aborter, resourceList, CRAWL_LIMITS.concurrencyPerHost * 2, ([url, ref]) =>
-    checkResource(context, url, ref, checked),
-  );
+  let externalLeft = Math.max(0, (context.input.externalCheckBudget ?? Infinity) - frontier.externalLinks.size);
+  const resourceList = [...frontier.resourceRefs].filter(([url]) => isSameSite(context, url) || externalLeft-- > 0);
+  const report = progressReporter(context, frontier);
+  await runPool(context.aborter, resourceList, CHECK_POOL, async ([url, ref]) => {
+    await checkResource(context, url, ref, checked);
+    report();
+  });
   const crawledUrls = frontier.crawledUrls();
-  const linkList = [...frontier.uncrawled]
-    .filter(([url]) => !crawledUrls.has(url))
-    .slice(0, CRAWL_LIMITS.maxLinkChecks);
-  await runPool(context.aborter, linkList, CRAWL_LIMITS.concurrencyPerHost, async ([url, ref]) => {
+  const linkList = [...frontier.uncrawled, ...frontier.externalLinks].filter(([url]) => !crawledUrls.has(url));
+  await runPool(context.aborter, linkList, CHECK_POOL, async ([url, ref]) => {
     const status = await finalStatus(context, url);
     checked.linkChecks.push({ url, status, foundOn: ref.foundOn, linkedFrom: ref.linkedFrom, kind: 'page' });
+    report();
   });
   for (const unreachable of frontier.unreachablePages) checked.linkChecks.push(unreachable);
   const order = new Map(resourceList.map(([url], index) => [url, index]));
@@ -61,6 +68,7 @@ async function checkResource(
       bytes,
       ...(ref.kind ? { kind: ref.kind } : {}),
       foundOn: ref.foundOn,
+      linkedFrom: ref.linkedFrom,
     });
     // The site's own CSS says which elements it hides or sizes; the analyzers read it (page-css.ts).
     if (ref.kind === 'stylesheet' && response.status < 300 && isSameSite(context, url))
@@ -71,6 +79,24 @@ async function checkResource(
     if (!(error instanceof OutboundError)) throw error;
     checked.linkChecks.push({ url, status: null, ...referrers(ref), kind: 'resource' });
   }
+}
+
+/** Checks in flight at most across hosts (each host also holds to its own limit). */
+const CHECK_POOL = 16;
+
+/** The crawl's progress during the checks: the pages stay counted, the phase says what runs. */
+function progressReporter(context: CrawlContext, frontier: Frontier): () => void {
+  let lastAt = 0;
+  return () => {
+    const now = Date.now();
+    if (now - lastAt < 250) return;
+    lastAt = now;
+    context.input.onProgress?.({
+      phase: 'checking',
+      pagesCrawled: frontier.pageCount,
+      pagesDiscovered: frontier.pagesDiscovered,
+    });
+  };
 }
 
 function referrers(ref: Referrers): Referrers {

@@ -19,39 +19,48 @@ interface PageOutcome {
 }
 
 /**
- * Breadth-first crawl of the site, level by level (a deterministic order), until the page budget is
- * spent. `afterLevel` runs once each level is expanded (the caller starts its side probes after the
- * home page answered). Left-over URLs end up in `frontier.uncrawled`.
+ * Breadth-first crawl from `start`, level by level (a deterministic order), until the site or the
+ * page budget ends; only pages answering HTML spend the budget, so a level is taken in slices as
+ * large as the budget left. `afterSlice` runs after each slice (the caller starts its side probes
+ * once the home page answered). URLs the budget leaves are recorded as over budget (link-checked).
  */
 export async function crawlBreadthFirst(
   context: CrawlContext,
   frontier: Frontier,
   robots: SiteRobots,
-  afterLevel: () => void,
+  start: Discovered[],
+  afterSlice: () => void,
 ): Promise<void> {
-  let level: Discovered[] = [frontier.home];
-  while (level.length > 0 && frontier.pageCount < frontier.budget) {
-    const batch = level.slice(0, frontier.budget - frontier.pageCount);
-    frontier.recordUncrawled(level.slice(batch.length));
-    const outcomes = await crawlBatch(context, frontier, batch, level.length - batch.length);
-    level = await expandLevel(context, frontier, robots, batch, outcomes);
-    afterLevel();
-    if (frontier.mostlyRateLimited(3)) throw new AuditFailure('target_rate_limited', frontier.rateLimitMessage());
+  let level = start;
+  while (level.length > 0) {
+    const nextLevel: Discovered[] = [];
+    let taken = 0;
+    while (taken < level.length && frontier.budgetLeft > 0) {
+      const slice = level.slice(taken, taken + frontier.budgetLeft);
+      taken += slice.length;
+      const outcomes = await crawlBatch(context, frontier, slice);
+      nextLevel.push(...(await expandLevel(context, frontier, robots, slice, outcomes)));
+      afterSlice();
+      if (frontier.mostlyRateLimited(3)) throw new AuditFailure('target_rate_limited', frontier.rateLimitMessage());
+    }
+    if (taken < level.length) {
+      frontier.recordOverBudget(level.slice(taken));
+      frontier.recordOverBudget(nextLevel);
+      return;
+    }
+    level = nextLevel;
   }
-  frontier.recordUncrawled(level); // left over by the page budget
 }
 
-/** Crawls a batch of one level, concurrencyPerHost at a time, reporting progress after each page. */
+/** Crawls a slice of one level, concurrencyPerHost at a time, reporting progress after each page. */
 async function crawlBatch(
   context: CrawlContext,
   frontier: Frontier,
   batch: readonly Discovered[],
-  queuedBeyondBatch: number,
 ): Promise<PageOutcome[]> {
   const outcomes = new Array<PageOutcome>(batch.length);
-  const pagesBefore = frontier.pageCount;
   let nextIndex = 0;
-  let fetchedPages = 0;
+  let answered = 0;
   let halted = false;
   const worker = async () => {
     while (nextIndex < batch.length && !halted) {
@@ -59,19 +68,20 @@ async function crawlBatch(
       try {
         outcomes[index] = await crawlPage(context, frontier, batch[index]!);
         frontier.pageRequests++;
+        answered++;
       } catch (error) {
         halted = true; // the other workers finish their current request and take no more
         throw error;
       }
-      if (outcomes[index]!.page) fetchedPages++;
       // Most requests keep answering 429: give up early rather than crawl the whole level slowly.
       if (frontier.mostlyRateLimited(6)) {
         halted = true;
         throw new AuditFailure('target_rate_limited', frontier.rateLimitMessage());
       }
       context.input.onProgress?.({
-        pagesCrawled: pagesBefore + fetchedPages,
-        queued: batch.length - nextIndex + queuedBeyondBatch,
+        phase: 'crawling',
+        pagesCrawled: frontier.pageCount + answered,
+        pagesDiscovered: frontier.pagesDiscovered,
       });
     }
   };
@@ -100,13 +110,14 @@ async function expandLevel(
       frontier.recordUnreachablePage(discovered);
       continue;
     }
-    frontier.addPage(page, discovered);
+    frontier.addPage(page, discovered, answeredHtml(context, page));
     if (!links) continue;
     const pageUrl = page.finalUrl;
     frontier.recordResources(pageUrl, links.resources);
     // Each distinct target once per page, so the frontier's referrer counts are exact.
+    const depth = discovered.depth === null ? null : discovered.depth + 1;
     for (const link of new Set(links.links)) {
-      const found = await frontier.discover(context, robots, link, pageUrl, discovered.depth + 1);
+      const found = await frontier.discover(context, robots, link, pageUrl, depth);
       if (found) nextLevel.push(found);
     }
   }
@@ -150,12 +161,20 @@ async function crawlPage(context: CrawlContext, frontier: Frontier, discovered: 
     depth: discovered.depth,
     redirectChain: toHops(result.chain.slice(0, -1)),
   };
-  const html =
-    response.status >= 200 &&
-    response.status < 300 &&
-    isHtmlResponse(response.headers, body) &&
-    isSameSite(context, result.finalUrl);
-  return { page, links: html && body !== null ? extractLinks(body, result.finalUrl) : null };
+  if (!answeredHtml(context, page)) return { page, links: null };
+  const links = extractLinks(page.body!, result.finalUrl);
+  return { page: { ...page, outlinks: new Set(links.links).size }, links };
+}
+
+/** A same-site page whose final answer is 2xx HTML: it spends the budget and its links are followed. */
+function answeredHtml(context: CrawlContext, page: SnapshotPage): boolean {
+  return (
+    page.status >= 200 &&
+    page.status < 300 &&
+    page.body !== null &&
+    isHtmlResponse(page.headers, page.body) &&
+    isSameSite(context, page.finalUrl)
+  );
 }
 
 /** A loop or an endless chain: the last hop is recorded as the page so SEO_REDIRECT_CHAIN can report it. */

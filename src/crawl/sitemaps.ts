@@ -3,7 +3,7 @@ import type { SitemapFetch } from '../analyzers/snapshot';
 import { OutboundError } from '../outbound/errors';
 import { isSameSite, type CrawlContext } from './context';
 import { decodeBodyText } from './decode';
-import { referredBy, type Frontier } from './frontier';
+import { referredBy, type Discovered, type Frontier } from './frontier';
 import { CRAWL_LIMITS } from './limits';
 import { resolveUrl } from './page-links';
 import { crawlRequest, fetchWithBackoff } from './polite-fetch';
@@ -128,17 +128,20 @@ async function fetchSitemap(
 }
 
 /**
- * After the crawl: disallowed URLs listed in a sitemap are flagged as such, and sitemap entries of the
- * site that were not crawled become link-check targets (or disallowed URLs when robots.txt says so).
+ * After the linked pages are crawled: disallowed URLs listed in a sitemap are flagged as such, and
+ * the site's sitemap entries no crawled page linked to are returned, to be crawled while the budget
+ * lasts (SEO_ORPHAN_PAGE), or recorded as disallowed when robots.txt says so.
  */
 export async function mergeSitemapUrls(
   context: CrawlContext,
   frontier: Frontier,
   robots: SiteRobots,
   sitemaps: readonly SitemapFetch[],
-): Promise<void> {
+): Promise<Discovered[]> {
   const sitemapUrls = new Set<string>();
   for (const sitemap of sitemaps) {
+    // An index's <loc>s are sitemaps, not pages.
+    if (sitemap.root !== 'urlset') continue;
     for (const loc of sitemap.locs ?? []) {
       // Entries must be absolute URLs; `<loc>None</loc>` names no page (SEO_SITEMAP_INVALID reports it).
       if (!/^https?:\/\//i.test(loc)) continue;
@@ -148,18 +151,14 @@ export async function mergeSitemapUrls(
   }
   frontier.flagDisallowedInSitemap(sitemapUrls);
   const crawledUrls = frontier.crawledUrls();
+  const onlyInSitemaps: Discovered[] = [];
   for (const url of sitemapUrls) {
-    if (
-      !isSameSite(context, url) ||
-      crawledUrls.has(url) ||
-      frontier.uncrawled.has(url) ||
-      frontier.disallowed.has(url)
-    )
-      continue;
+    if (!isSameSite(context, url) || crawledUrls.has(url) || frontier.knows(url)) continue;
     if (!(await robots.isAllowed(url))) {
       frontier.recordDisallowed(url, 1, referredBy(null), true);
       continue;
     }
-    frontier.uncrawled.set(url, referredBy(null)); // only in a sitemap: no page links here
+    onlyInSitemaps.push(frontier.admitFromSitemap(url));
   }
+  return onlyInSitemaps;
 }

@@ -1,4 +1,6 @@
 import type { AuditRow } from '../audits/repository';
+import { progressOfRow, type ProgressColumns } from '../audits/progress';
+import { estimateRunningCompletion } from '../audits/estimate';
 import { iso } from './iso';
 
 /** One audit in a list: what a table row shows. */
@@ -15,13 +17,33 @@ export function presentAuditSummary(
   };
 }
 
-/** An audit that has no result (yet): where it stands, and why it failed if it did. */
-export function presentAuditStatus(row: AuditRow) {
+/**
+ * An audit that has no result (yet): where it stands, and why it failed if it did. A running live
+ * audit whose attempt has reported carries `progress`, and its estimate follows the measured rate
+ * at `now`; otherwise `progress` is absent and the estimate is the stored one.
+ */
+export function presentAuditStatus(row: AuditRow & Partial<ProgressColumns>, now: Date = new Date()) {
+  const progress = progressOfRow(row);
+  const times =
+    row.attempt_started_at && row.phase_started_at
+      ? { attemptStartedAt: new Date(row.attempt_started_at), phaseStartedAt: new Date(row.phase_started_at) }
+      : undefined;
   return {
     audit_id: row.id,
     domain: row.domain,
     status: row.status,
-    estimated_completion: iso(row.estimated_completion),
+    estimated_completion: iso(
+      progress && times ? estimateRunningCompletion(row.tier, progress, times, now) : row.estimated_completion,
+    ),
+    ...(progress
+      ? {
+          progress: {
+            phase: progress.phase,
+            pages_crawled: progress.pagesCrawled,
+            pages_discovered: progress.pagesDiscovered,
+          },
+        }
+      : {}),
     ...(row.status === 'failed'
       ? {
           attempts: row.attempts,

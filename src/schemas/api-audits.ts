@@ -81,7 +81,37 @@ export const statusEnvelopeSchema = {
     audit_id: { type: 'string' },
     domain: { type: 'string' },
     status: { type: 'string', enum: ['queued', 'running', 'failed'] },
-    estimated_completion: { type: ['string', 'null'], format: 'date-time' },
+    estimated_completion: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'While a live audit runs and reports progress: from the pages discovered and not crawled yet (within the page budget) at the rate measured so far, plus the later phases.',
+    },
+    progress: {
+      type: 'object',
+      description:
+        'Present while a live audit runs, once its crawl has reported; absent when queued, failed and for test-mode audits.',
+      required: ['phase', 'pages_crawled', 'pages_discovered'],
+      properties: {
+        phase: {
+          type: 'string',
+          enum: ['crawling', 'checking', 'analyzing', 'rendering'],
+          description:
+            'crawling: fetching pages; checking: checking links and resources; analyzing: running the checks on the pages; rendering: the browser stage renders a sample of the pages.',
+        },
+        pages_crawled: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Pages requested so far by the running attempt; never decreases while it runs.',
+        },
+        pages_discovered: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'Same-site pages seen so far, crawled or not (may exceed the page budget); never below pages_crawled.',
+        },
+      },
+    },
     attempts: { type: 'integer', description: 'Attempts made; present when failed.' },
     error: {
       type: 'object',

@@ -47,7 +47,19 @@ export const findingSchema = {
     title: { type: 'string', minLength: 1 },
     message: { type: 'string', minLength: 1, description: 'What was found, concretely.' },
     recommendation: { type: 'string', minLength: 1, description: 'What a developer should change.' },
-    urls: { type: 'array', items: { type: 'string' }, description: 'Affected pages or resources.' },
+    urls: {
+      type: 'array',
+      maxItems: 100,
+      items: { type: 'string' },
+      description:
+        'Affected pages or resources: the first 100 (shallowest first); GET /v1/audits/{audit_id}/findings/{finding_id}/urls pages through all of them.',
+    },
+    count: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'Exactly how many URLs the finding affects (0: the site as a whole). Absent from audits made before it existed.',
+    },
     evidence: { type: 'string', description: 'Short excerpt: a header value, an element, a record.' },
     triage: {
       type: 'object',
@@ -132,7 +144,11 @@ export const crawledPageSchema = {
   properties: {
     url: { type: 'string' },
     status_code: { type: 'integer' },
-    depth: { type: 'integer', minimum: 0 },
+    depth: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'Clicks from the home page by the shortest path of links; null: reached only from a sitemap.',
+    },
     ttfb_ms: { type: 'integer', minimum: 0 },
     bytes: { type: 'integer', minimum: 0 },
     content_type: { type: ['string', 'null'] },
@@ -250,10 +266,29 @@ export const auditJsonSchema = {
       additionalProperties: false,
       required: ['pages_crawled', 'page_budget', 'duration_ms', 'pages'],
       properties: {
-        pages_crawled: { type: 'integer', minimum: 0 },
-        page_budget: { type: 'integer', minimum: 1 },
+        pages_crawled: {
+          type: 'integer',
+          minimum: 0,
+          description: 'URLs the crawl requested as pages (redirects and errors included).',
+        },
+        page_budget: { type: 'integer', minimum: 1, description: 'Pages answering HTML the tier allows.' },
+        pages_discovered: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Distinct same-site URLs seen, crawled or not. Absent from audits made before it existed.',
+        },
+        budget_exhausted: {
+          type: 'boolean',
+          description:
+            'The page budget ended the crawl before the site did. Absent from audits made before it existed.',
+        },
         duration_ms: { type: 'integer', minimum: 0 },
-        pages: { type: 'array', items: crawledPageSchema },
+        pages: {
+          type: 'array',
+          maxItems: 100,
+          items: crawledPageSchema,
+          description: 'The first 100 crawled URLs, breadth first; GET /v1/audits/{audit_id}/pages lists every one.',
+        },
       },
     },
     browser: browserStageSchema,

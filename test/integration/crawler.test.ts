@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { crawlSite, parseSitemapXml, retryAfterMs } from '../../src/crawl/crawler';
+import { crawlSite, parseSitemapXml, retryAfterMs, type CrawlProgress } from '../../src/crawl/crawler';
 import { AuditFailure } from '../../workflows/contracts';
 import { parseCidrList } from '../../src/outbound/policy';
 import type { CrawlSnapshot } from '../../src/analyzers/snapshot';
@@ -113,7 +113,7 @@ describe('crawlSite (loopback fixtures)', function () {
     let site: Fixture;
     let other: Fixture;
     let snap: CrawlSnapshot;
-    let progress: Array<{ pagesCrawled: number; queued: number }>;
+    let progress: CrawlProgress[];
 
     before(async () => {
       other = await serve({ '/': { body: page('Elsewhere', []) } }, '127.0.0.2');
@@ -173,13 +173,19 @@ describe('crawlSite (loopback fixtures)', function () {
     });
 
     it('crawls breadth-first, home first, depths in order', () => {
-      assert.deepEqual(paths(snap), ['/', '/a', '/b', '/c', '/old', '/a1', '/b1', '/c1', '/missing']);
+      // The sitemap-only page comes last, after every linked page, at no depth.
+      assert.deepEqual(paths(snap), ['/', '/a', '/b', '/c', '/old', '/a1', '/b1', '/c1', '/missing', '/orphan']);
       const depths = snap.pages.map((p) => p.depth);
-      assert.deepEqual(depths, [0, 1, 1, 1, 1, 2, 2, 2, 2]);
+      assert.deepEqual(depths, [0, 1, 1, 1, 1, 2, 2, 2, 2, null]);
       assert.equal(snap.origin, site.origin);
       assert.ok(snap.observedAt && !Number.isNaN(Date.parse(snap.observedAt)));
-      assert.equal(progress.length, snap.pages.length);
-      assert.equal(progress[progress.length - 1]!.pagesCrawled, snap.pages.length);
+      const crawling = progress.filter((p) => p.phase === 'crawling');
+      assert.equal(crawling.length, snap.pages.length);
+      assert.deepEqual(
+        crawling.map((p) => p.pagesCrawled),
+        snap.pages.map((_, i) => i + 1),
+      );
+      assert.ok(crawling.every((p) => p.pagesDiscovered >= p.pagesCrawled));
     });
 
     it('records foundOn of pages', () => {
@@ -200,9 +206,15 @@ describe('crawlSite (loopback fixtures)', function () {
       assert.equal(snap.robots.kind, 'fetched');
     });
 
-    it('does not follow links to another registrable domain', () => {
-      assert.equal(other.requests.length, 0);
+    it('does not crawl another registrable domain: its link target is checked once (HEAD), its links never followed', () => {
+      assert.deepEqual(
+        other.requests.map((r) => r.method),
+        ['HEAD'],
+      );
       assert.ok(!snap.pages.some((p) => p.url.startsWith(other.origin)));
+      const external = snap.linkChecks!.filter((c) => c.url.startsWith(other.origin));
+      assert.equal(external.length, 1);
+      assert.equal(external[0]!.linkedFrom, 1);
     });
 
     it('records redirect chains', () => {
@@ -266,9 +278,13 @@ describe('crawlSite (loopback fixtures)', function () {
         foundOn: [`${site.origin}/`],
         kind: 'resource',
       });
-      // listed only in the sitemap: status checked, not crawled
-      assert.equal(checks.get('/orphan')!.status, 200);
-      assert.equal(checks.get('/orphan')!.kind, 'page');
+      // listed only in the sitemap: crawled after the linked pages, at no depth, linked from nowhere
+      assert.equal(checks.get('/orphan'), undefined);
+      const orphan = snap.pages.find((p) => new URL(p.url).pathname === '/orphan')!;
+      assert.equal(orphan.status, 200);
+      assert.equal(orphan.depth, null);
+      assert.equal(orphan.linkedFrom, 0);
+      assert.equal(snap.pages.at(-1), orphan);
     });
 
     it('records the side probes: 404 probe, llms.txt, security.txt, CORS', () => {
@@ -319,25 +335,52 @@ describe('crawlSite (loopback fixtures)', function () {
           .map((c) => new URL(c.url).pathname)
           .sort();
         assert.deepEqual(checked, ['/p3', '/p4', '/p5', '/p6', '/p7', '/p8', '/p9']);
+        assert.equal(snap.budgetExhausted, true);
+        assert.equal(snap.pagesDiscovered, 10);
       } finally {
         await site.close();
       }
     });
 
-    it('stops at depth 5', async () => {
+    it('spends the budget only on pages answering HTML: redirects and errors are crawled for free', async () => {
+      const links = ['/gone', '/broken', '/moved', '/p1', '/p2', '/p3'];
+      const routes: Record<string, Reply> = {
+        '/': { body: page('Home', links) },
+        '/gone': { status: 404, body: 'gone' },
+        '/broken': { status: 500, body: 'oops' },
+        '/moved': { status: 301, headers: { location: '/p1' }, body: '' },
+      };
+      for (let i = 1; i <= 3; i++) routes[`/p${i}`] = { body: page(`P${i}`, []) };
+      const site = await serve(routes);
+      try {
+        const snap = await crawl(site.origin, 3);
+        // Home, /p1 and /p2 spend the budget of 3; the 404 and the 500 spend none, and the redirect to
+        // /p1 spends it once with /p1 itself.
+        assert.deepEqual(paths(snap), ['/', '/gone', '/broken', '/moved', '/p1', '/p2']);
+        assert.deepEqual(new Set(snap.pages.filter((p) => p.status === 200).map((p) => p.finalUrl)).size, 3);
+        assert.equal(snap.budgetExhausted, true);
+        assert.deepEqual(
+          snap.linkChecks!.filter((c) => c.kind === 'page').map((c) => new URL(c.url).pathname),
+          ['/p3'],
+        );
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('has no depth limit: a chain of links 12 clicks deep is crawled to its end, breadth first', async () => {
       const routes: Record<string, Reply> = { '/': { body: page('Home', ['/d1']) } };
-      for (let i = 1; i <= 8; i++) routes[`/d${i}`] = { body: page(`D${i}`, [`/d${i + 1}`]) };
+      for (let i = 1; i <= 12; i++) routes[`/d${i}`] = { body: page(`D${i}`, i < 12 ? [`/d${i + 1}`] : []) };
       const site = await serve(routes);
       try {
         const snap = await crawl(site.origin, 100);
-        assert.deepEqual(paths(snap), ['/', '/d1', '/d2', '/d3', '/d4', '/d5']);
-        assert.equal(Math.max(...snap.pages.map((p) => p.depth)), 5);
-        assert.ok(!site.requests.some((r) => r.url === '/d6' && r.method === 'GET'));
-        assert.ok(!site.requests.some((r) => r.url === '/d7'));
+        assert.deepEqual(paths(snap), ['/', ...Array.from({ length: 12 }, (_, i) => `/d${i + 1}`)]);
         assert.deepEqual(
-          snap.linkChecks!.map((c) => new URL(c.url).pathname),
-          ['/d6'],
+          snap.pages.map((p) => p.depth),
+          Array.from({ length: 13 }, (_, i) => i),
         );
+        assert.equal(snap.budgetExhausted, false);
+        assert.equal(snap.pagesDiscovered, 13);
       } finally {
         await site.close();
       }

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
       started_at: now,
     } as AuditRow;
     const run = { heartbeat: () => undefined, signal: new AbortController().signal, finalAttempt: true };
-    const audit = await produceAuditJson(createLiveEngine(config), row, systemClock, run);
+    const { audit } = await produceAuditJson(createLiveEngine(config), row, systemClock, run);
     const branding = neutral
       ? null
       : validateBranding({

@@ -90,7 +90,7 @@ describe('tier table', () => {
   it('holds the documented quotas, page budgets and limits', () => {
     assert.deepEqual(
       Object.fromEntries(Object.entries(TIER_RULES).map(([tier, r]) => [tier, [r.monthlyQuota, r.pageBudget]])),
-      { free: [5, 10], pro: [50, 100], team: [200, 500], enterprise: [null, 2000] },
+      { free: [5, 100], pro: [50, 10_000], team: [200, 100_000], enterprise: [null, 1_000_000] },
     );
     assert.equal(DEFAULT_ENTERPRISE_QUOTA, 1000);
     assert.deepEqual(BURST_LIMIT, { limit: 10, windowSeconds: 60 });

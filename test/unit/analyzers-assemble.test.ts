@@ -93,6 +93,7 @@ describe('assembleAuditJson', () => {
       'message',
       'recommendation',
       'urls',
+      'count',
       'evidence',
     ]);
     assert.deepEqual(Object.keys(audit.analyzers[0]!), [

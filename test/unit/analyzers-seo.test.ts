@@ -251,10 +251,39 @@ describe('SEO site analyzers', () => {
       },
     );
     assert.equal(out.status, 'fail');
-    assert.equal(out.score, 0.5); // 2 broken of 4 targets
+    assert.equal(out.score, 0.4); // 3 broken of 5 targets (another site's page counts when it is gone)
     assert.deepEqual(out.findings[0]!.urls, [`${ORIGIN}/img/logo.png`, `${ORIGIN}/`, `${ORIGIN}/a`]);
     assert.match(out.findings[0]!.message, /resource target answers HTTP 500.*linked from 2 pages/);
     assert.match(out.findings[1]!.evidence, /\/gone → HTTP 404; linked from https:\/\/example\.com\//);
+    const external = out.findings.find((f) => f.urls[0] === 'https://other.org/gone')!;
+    assert.match(external.message, /^A link to another site answers HTTP 404/);
+  });
+
+  it('SEO_BROKEN_LINK: another site counts as broken only when it says its page is gone (404, 410)', () => {
+    const linked = { foundOn: [`${ORIGIN}/`] };
+    const checks = [403, 429, 500, 410].map((status) => ({
+      url: `https://other.org/${status}`,
+      status,
+      foundOn: [`${ORIGIN}/`],
+    }));
+    const out = run(brokenLink, [page({ path: '/', depth: 0 }), page(linked)], { linkChecks: checks });
+    assert.deepEqual(
+      out.findings.map((f) => f.urls[0]),
+      ['https://other.org/410'],
+    );
+  });
+
+  it('SEO_BROKEN_LINK: past 20 broken targets the rest fold into the last finding, which names every one', () => {
+    const linkChecks = Array.from({ length: 45 }, (_, i) => ({
+      url: `${ORIGIN}/gone/${i}`,
+      status: 404,
+      foundOn: [`${ORIGIN}/`],
+    }));
+    const out = run(brokenLink, [page({ path: '/', depth: 0 })], { linkChecks });
+    assert.equal(out.findings.length, 20);
+    const named = new Set(out.findings.flatMap((f) => f.urls).filter((u) => u.includes('/gone/')));
+    assert.equal(named.size, 45);
+    assert.match(out.findings[19]!.message, /^26 more broken targets at 27 URLs, for example: /);
   });
 });
 

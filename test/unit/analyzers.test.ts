@@ -91,8 +91,8 @@ function headers(over: Record<string, string | string[] | undefined>): HeaderMap
 
 describe('analyzer catalog', () => {
   it('has every code of the catalog once, with customer text', () => {
-    assert.equal(CATALOG.length, 69);
-    assert.equal(new Set(ANALYZER_CODES).size, 69);
+    assert.equal(CATALOG.length, 74);
+    assert.equal(new Set(ANALYZER_CODES).size, 74);
     for (const e of CATALOG) {
       assert.match(e.code, /^[A-Z0-9_]+$/);
       assert.ok(e.title.length > 5 && e.why.length > 20 && e.recommendation.length > 20, e.code);
@@ -547,6 +547,12 @@ describe('runAnalyzers', () => {
       bytes: 20000,
       content_type: 'text/html; charset=utf-8',
       title: null,
+      requestedUrl: `${ORIGIN}/`,
+      redirects: [],
+      indexable: true,
+      canonical: null,
+      inlinks: 0,
+      outlinks: 0,
     });
     assert.equal(result.pages[1]!.title, 'Example home page for testing titles');
   });

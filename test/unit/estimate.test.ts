@@ -1,14 +1,24 @@
 import assert from 'node:assert/strict';
-import { backlogWaitMs, estimateCompletion } from '../../src/audits/estimate';
+import { TIER_RULES } from '../../src/accounts/tiers';
+import type { Tier } from '../../src/schemas/audit';
+import { backlogWaitMs, estimateCompletion, estimateRunningCompletion, liveRunLeftMs } from '../../src/audits/estimate';
 
 describe('estimated completion', () => {
   const from = new Date('2026-11-21T10:00:00.000Z');
 
-  it('scales live audits with the tier page budget and the measured crawl speed', () => {
-    assert.equal(estimateCompletion('live', 'free', from, 100).toISOString(), '2026-11-21T10:00:04.000Z');
-    assert.equal(estimateCompletion('live', 'pro', from, 100).toISOString(), '2026-11-21T10:00:13.000Z');
-    assert.equal(estimateCompletion('live', 'pro', from, 20).toISOString(), '2026-11-21T10:00:05.000Z');
-    assert.equal(estimateCompletion('live', 'enterprise', from, 50).toISOString(), '2026-11-21T10:01:43.000Z');
+  const afterMs = (ms: number) => new Date(from.getTime() + ms).toISOString();
+  // A queued audit expects a typical site of 200 pages, within its budget.
+  const expected = (tier: Tier) => Math.min(TIER_RULES[tier].pageBudget, 200);
+
+  it('estimates queued live audits at a typical site size within the budget and the measured crawl speed', () => {
+    // 3 s of fixed costs (setup, analysis, storing) and 200 pages (free: its budget of 100) at the measured speed.
+    assert.equal(expected('free'), 100);
+    assert.equal(estimateCompletion('live', 'free', from, 100).toISOString(), afterMs(3000 + 100 * 100));
+    assert.equal(estimateCompletion('live', 'pro', from, 100).toISOString(), afterMs(3000 + 200 * 100));
+    assert.equal(estimateCompletion('live', 'pro', from, 20).toISOString(), afterMs(3000 + 200 * 20));
+    assert.equal(estimateCompletion('live', 'enterprise', from, 50).toISOString(), afterMs(3000 + 200 * 50));
+    assert.ok(estimateCompletion('live', 'pro', from, 20) < estimateCompletion('live', 'pro', from, 100));
+    assert.ok(estimateCompletion('live', 'free', from, 100) < estimateCompletion('live', 'team', from, 100));
   });
 
   it('gives test audits a short constant on an idle stack', () => {
@@ -24,10 +34,10 @@ describe('estimated completion', () => {
     const backlog = { inFlight: 300, finishedPerS: 50 };
     assert.equal(backlogWaitMs('test', backlog), 6000);
     assert.equal(estimateCompletion('test', 'pro', from, 0, backlog).toISOString(), '2026-11-21T10:00:08.000Z');
-    // 20 live audits ahead at 0.5 a second: 40 s before this one's own 13 s.
+    // 20 live audits ahead at 0.5 a second: 40 s before this one's own run.
     assert.equal(
       estimateCompletion('live', 'pro', from, 100, { inFlight: 20, finishedPerS: 0.5 }).toISOString(),
-      '2026-11-21T10:00:53.000Z',
+      afterMs(40_000 + 3000 + expected('pro') * 100),
     );
   });
 
@@ -42,5 +52,62 @@ describe('estimated completion', () => {
     // A burst on a stack that was idle: the fallback of 10 test audits a second.
     assert.equal(backlogWaitMs('test', { inFlight: 50, finishedPerS: 0 }), 5000);
     assert.equal(backlogWaitMs('live', { inFlight: 3, finishedPerS: 0 }), 3000);
+  });
+
+  describe('of a running live audit', () => {
+    const started = new Date('2026-11-21T10:00:00.000Z');
+    const times = { attemptStartedAt: started, phaseStartedAt: started };
+    const after = (ms: number) => new Date(started.getTime() + ms);
+    const leftMs = (at: Date, now: Date) => at.getTime() - now.getTime();
+
+    it('crawls what was discovered and not crawled yet at the rate measured so far, then the fixed analysis', () => {
+      // 200 pages in 20 s with 300 more discovered: 100 ms a page, 30 s more, then the analysis' 2 s.
+      const now = after(20_000);
+      const progress = { phase: 'crawling', pagesCrawled: 200, pagesDiscovered: 500 } as const;
+      assert.equal(leftMs(estimateRunningCompletion('enterprise', progress, times, now), now), 32_000);
+      // Twice as slow (200 pages in 40 s): 60 s more.
+      assert.equal(
+        leftMs(estimateRunningCompletion('enterprise', progress, times, after(40_000)), after(40_000)),
+        62_000,
+      );
+      // The same rule from a crafted rate: the queued estimate uses it with the crawl-speed average.
+      assert.equal(liveRunLeftMs(progress, 1_000_000, 100), 32_000);
+    });
+
+    it('bounds the pages still to crawl by the page budget', () => {
+      const progress = { phase: 'crawling', pagesCrawled: 200, pagesDiscovered: 500 } as const;
+      assert.equal(liveRunLeftMs(progress, 250, 100), 7_000);
+      assert.equal(liveRunLeftMs(progress, 150, 100), 2_000);
+      assert.equal(liveRunLeftMs({ ...progress, phase: 'checking', pagesCrawled: 500 }, 1_000, 100), 2_000);
+    });
+
+    it('counts a fixed-length phase from when it began, and is never in the past', () => {
+      const progress = { phase: 'analyzing', pagesCrawled: 80, pagesDiscovered: 80 } as const;
+      const phase = { attemptStartedAt: started, phaseStartedAt: after(10_000) };
+      assert.equal(
+        estimateRunningCompletion('pro', progress, phase, after(10_500)).toISOString(),
+        '2026-11-21T10:00:12.000Z',
+      );
+      // Overdue: a second from now, not a time already passed.
+      assert.equal(
+        estimateRunningCompletion('pro', progress, phase, after(30_000)).toISOString(),
+        '2026-11-21T10:00:31.000Z',
+      );
+      const rendering = { ...progress, phase: 'rendering' } as const;
+      assert.equal(
+        estimateRunningCompletion('pro', rendering, phase, after(11_000)).toISOString(),
+        '2026-11-21T10:00:40.000Z',
+      );
+    });
+
+    it('is not absurd before the first page or with clocks that disagree', () => {
+      const none = { phase: 'crawling', pagesCrawled: 0, pagesDiscovered: 1 } as const;
+      // No page yet: the conservative default rate (150 ms a page) for the one page known.
+      assert.equal(leftMs(estimateRunningCompletion('free', none, times, after(5_000)), after(5_000)), 2_150);
+      // A start "in the future" (another machine's clock) counts as no time spent: no negative rate.
+      const ahead = { attemptStartedAt: after(60_000), phaseStartedAt: after(60_000) };
+      const some = { phase: 'crawling', pagesCrawled: 10, pagesDiscovered: 20 } as const;
+      assert.equal(leftMs(estimateRunningCompletion('free', some, ahead, after(1_000)), after(1_000)), 2_000);
+    });
   });
 });

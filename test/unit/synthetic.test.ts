@@ -13,7 +13,7 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 const validate = ajv.compile(auditJsonSchema);
 
-const BUDGET: Record<Tier, number> = { free: 10, pro: 100, team: 500, enterprise: 2000 };
+const BUDGET: Record<Tier, number> = { free: 100, pro: 10_000, team: 100_000, enterprise: 1_000_000 };
 
 const input = syntheticInput;
 

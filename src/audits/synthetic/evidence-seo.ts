@@ -122,6 +122,39 @@ export const SEO_EVIDENCE = {
       subject: `http://${site.host}/blog`,
     },
   ],
+  SEO_INTERNAL_REDIRECT_LINK: ({ site }) => [
+    {
+      message: `https://${site.host}/pricing redirects (HTTP 301) to https://${site.host}/pricing/; it is linked from 12 pages.`,
+      evidence: `https://${site.host}/pricing → 301 → https://${site.host}/pricing/`,
+      subject: '/pricing',
+    },
+  ],
+  SEO_ORPHAN_PAGE: () => [
+    {
+      message: 'A page listed in the sitemap is linked from no crawled page.',
+      evidence: 'listed in sitemap.xml; linked from 0 pages',
+    },
+  ],
+  SEO_DEEP_PAGE: () => [
+    {
+      message: 'Pages are more than 4 clicks from the home page (the deepest: 6).',
+      evidence:
+        'depth 6: / → /docs → /docs/guides → /docs/guides/setup → /docs/guides/setup/linux → /docs/guides/setup/linux/arm',
+    },
+  ],
+  SEO_FEW_INLINKS: () => [
+    {
+      message: 'Pages are linked from only one other page.',
+      evidence: 'linked only from /blog',
+    },
+  ],
+  SEO_DUPLICATE_CONTENT: () => [
+    {
+      message: 'Pages have the same main text (simhash within 3 bits) and no canonical between them.',
+      evidence: '2 pages, 412 words each',
+      subject: '/features',
+    },
+  ],
   SEO_LINK_TEXT_GENERIC: (ctx) => {
     const evidence = `<a href="${ctx.rng.pick(['/blog', '/features', '/customers'])}" class="more">${ctx.rng.pick(['Read more', 'Click here', 'Learn more'])}</a>`;
     return [{ message: 'A link uses generic text.', evidence, subject: markupSubject(evidence, ctx.domain) }];

@@ -34,7 +34,7 @@ export interface SyntheticAuditInput {
   completedAt: string;
 }
 
-/** Findings cite pages among the first ones crawled, which every tier crawls (free budget: 10). */
+/** Findings cite pages among the first ones crawled, which every tier crawls. */
 const FINDING_URL_POOL = 10;
 
 export function syntheticAudit(input: SyntheticAuditInput): AuditJson {

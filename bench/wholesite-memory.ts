@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+
+/** One process of the service's tree over one measurement. */
+export interface ProcessPeak {
+  pid: number;
+  /** api (the started process: API and supervisor), a worker's WORKER_KIND (audits, reports), or parent/command of a helper. */
+  role: string;
+  /** The highest VmRSS seen while sampling, in KiB. */
+  peakRssKiB: number;
+  /** VmHWM when sampling stopped: the peak since the process started (NaN if it had exited). */
+  hwmKiB: number;
+}
+
+/**
+ * Samples the resident memory of a process and all its descendants every `everyMs` (250 ms): the
+ * tree is walked again each time, so a worker restarted mid-run is counted under its new pid too.
+ */
+export class TreeMemory {
+  private readonly peaks = new Map<number, ProcessPeak>();
+  private readonly roles = new Map<number, string>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly rootPid: number,
+    everyMs = 250,
+  ) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), everyMs);
+  }
+
+  stop(): ProcessPeak[] {
+    clearInterval(this.timer);
+    this.sample();
+    for (const peak of this.peaks.values()) peak.hwmKiB = statusKiB(peak.pid, 'VmHWM');
+    return [...this.peaks.values()];
+  }
+
+  private sample(): void {
+    for (const { pid, role } of this.tree()) {
+      const rss = statusKiB(pid, 'VmRSS');
+      if (Number.isNaN(rss)) continue;
+      const peak = this.peaks.get(pid) ?? { pid, role, peakRssKiB: 0, hwmKiB: NaN };
+      peak.peakRssKiB = Math.max(peak.peakRssKiB, rss);
+      this.peaks.set(pid, peak);
+    }
+  }
+
+  /**
+   * The root and its live descendants, from one pass over /proc/<pid>/stat. The root's children are
+   * the workers (named by WORKER_KIND); anything deeper, or not a worker, is a helper named after its
+   * parent (e.g. api/esbuild: tsx's compiler service).
+   */
+  private tree(): Array<{ pid: number; role: string }> {
+    const children = new Map<number, number[]>();
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        // Field 4 is the parent pid; the command name (field 2) may contain spaces.
+        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (state === 'Z') continue;
+        const siblings = children.get(Number(ppid)) ?? [];
+        siblings.push(Number(entry));
+        children.set(Number(ppid), siblings);
+      } catch {
+        // exited meanwhile
+      }
+    }
+    const tree = [{ pid: this.rootPid, role: 'api' }];
+    for (let i = 0; i < tree.length; i++)
+      for (const pid of children.get(tree[i]!.pid) ?? []) {
+        let role = this.roles.get(pid);
+        if (role === undefined) {
+          role = roleOf(pid, i === 0, tree[i]!.role);
+          this.roles.set(pid, role);
+        }
+        tree.push({ pid, role });
+      }
+    return tree;
+  }
+}
+
+function roleOf(pid: number, childOfRoot: boolean, parentRole: string): string {
+  try {
+    const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    const kind = fs
+      .readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .find((v) => v.startsWith('WORKER_KIND='))
+      ?.slice('WORKER_KIND='.length);
+    if (childOfRoot && kind && command.some((part) => part.endsWith('worker-main.ts'))) return kind;
+    const script = command.find((part) => /\.(ts|js)$/.test(part)) ?? command[0] ?? '?';
+    return `${parentRole}/${script.split('/').pop()}`;
+  } catch {
+    return `${parentRole}/?`;
+  }
+}
+
+/** A field of /proc/<pid>/status in KiB; NaN when the process is gone. */
+function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
+/** Helper processes (tsx's esbuild service and the like) are named parent/command. */
+export const isHelper = (role: string) => role.includes('/');
+
+/** The largest peak among the processes of a role (a restarted worker has several), in MiB. */
+export function rolePeakMiB(peaks: ProcessPeak[], role: string): { mib: number; pids: number } {
+  const mine = peaks.filter((p) => p.role === role);
+  return { mib: mine.length ? Math.max(...mine.map((p) => p.peakRssKiB / 1024)) : NaN, pids: mine.length };
+}

@@ -1,0 +1,160 @@
+import type { Element } from 'domhandler';
+import { attr } from './parse';
+import { firstCanonical } from './seo-links';
+import { evidence, inlinks, isIndexable, listUrls, pagesByUrl, structureOutcome } from './seo-structure-common';
+import { hash52 } from './simhash';
+import type { CrawlSnapshot, RedirectHop, SnapshotPage } from './snapshot';
+import { normalizeUrl, plural, sameSite } from './site-util';
+import { resourceSubject } from './subject';
+import { defineAnalyzer, foldFindings, type FindingDraft } from './types';
+
+/**
+ * SEO_INTERNAL_REDIRECT_LINK (docs/analyzers.md, Site structure): same-site links, canonical URLs and
+ * hreflang alternates that point at a URL answering 3xx. Which URLs redirect is known only once
+ * every page is crawled, so `<a href>` links come from the crawl's referrers of each redirecting URL
+ * (foundOn, linkedFrom) and each page keeps just 52-bit hashes of its canonical and hreflang URLs,
+ * matched against the redirects in `finish`: a page's whole link list is never held.
+ */
+
+/** hreflang alternates kept per page (as SEO_HREFLANG_INVALID reads them). */
+const MAX_ALTERNATES = 300;
+
+interface RefObservation {
+  indexable: boolean;
+  /** hash52 of the resolved canonical URL. */
+  canonical: number | null;
+  /** hash52 of each distinct resolved hreflang alternate. */
+  alternates: number[];
+}
+
+function isHreflangLink(l: Element): boolean {
+  const rel = (attr(l, 'rel') ?? '').toLowerCase().split(/\s+/);
+  return rel.includes('alternate') && attr(l, 'hreflang') !== undefined;
+}
+
+/** A redirecting URL of the site and what points at it. */
+interface Target {
+  /** Normalized URL that answers 3xx. */
+  readonly url: string;
+  /** The hops from this URL on, and the page they end at. */
+  readonly hops: readonly RedirectHop[];
+  readonly page: SnapshotPage;
+  /** Crawled pages linking here with <a href> (first ones), and how many in all. */
+  readonly foundOn: readonly string[];
+  readonly linkedFrom: number;
+  /** Pages naming it as their canonical URL, or as an hreflang alternate. */
+  readonly canonicalOf: Set<string>;
+  readonly alternateOf: Set<string>;
+}
+
+/** Every same-site URL the crawl saw answering 3xx (requested URLs and later hops), by hash52. */
+function redirectTargets(snapshot: CrawlSnapshot): Map<number, Target> {
+  const out = new Map<number, Target>();
+  for (const page of snapshot.pages) {
+    page.redirectChain.forEach((hop, i) => {
+      const url = normalizeUrl(i === 0 ? page.url : hop.url);
+      if (url === null || hop.status < 300 || hop.status > 399 || !sameSite(snapshot, url)) return;
+      const key = hash52(url);
+      if (out.has(key)) return;
+      const first = i === 0; // the crawl counts the referrers of the requested URL only
+      out.set(key, {
+        url,
+        hops: page.redirectChain.slice(i),
+        page,
+        foundOn: first ? (page.foundOn ?? []) : [],
+        linkedFrom: first ? inlinks(page) : 0,
+        canonicalOf: new Set(),
+        alternateOf: new Set(),
+      });
+    });
+  }
+  return out;
+}
+
+function references(t: Target): number {
+  return t.linkedFrom + t.canonicalOf.size + t.alternateOf.size;
+}
+
+function targetMessage(t: Target, origin: string): string {
+  const how: string[] = [];
+  if (t.linkedFrom > 0) how.push(`linked from ${plural(t.linkedFrom, 'page')}`);
+  if (t.canonicalOf.size > 0) how.push(`named as the canonical URL of ${plural(t.canonicalOf.size, 'page')}`);
+  if (t.alternateOf.size > 0) how.push(`named as an hreflang alternate on ${plural(t.alternateOf.size, 'page')}`);
+  const said = how.length > 1 ? `${how.slice(0, -1).join(', ')} and ${how[how.length - 1]}` : how[0];
+  const status = t.hops[0]!.status;
+  return `${resourceSubject(t.url, origin)} redirects (HTTP ${status}) to ${t.page.finalUrl}; it is ${said}.`;
+}
+
+function targetEvidence(t: Target, origin: string): string {
+  const chain = [...t.hops.map((h) => `${h.url} (${h.status})`), `${t.page.finalUrl} (${t.page.status})`];
+  const paths = (urls: Iterable<string>, total: number) => {
+    const shown = [...urls].slice(0, 3).map((u) => resourceSubject(u, origin));
+    return total > shown.length ? `${shown.join(', ')} and ${total - shown.length} more` : shown.join(', ');
+  };
+  const from: string[] = [];
+  if (t.linkedFrom > 0) from.push(`linked from ${paths(t.foundOn, t.linkedFrom)}`);
+  if (t.canonicalOf.size > 0) from.push(`canonical of ${paths(t.canonicalOf, t.canonicalOf.size)}`);
+  if (t.alternateOf.size > 0) from.push(`hreflang on ${paths(t.alternateOf, t.alternateOf.size)}`);
+  return evidence(`${chain.join(' → ')}; ${from.join('; ')}`);
+}
+
+/**
+ * One finding per redirecting target (its subject), listing the pages that point at it: the first
+ * referrers the crawl kept (the message gives the exact count) and every page naming it as canonical
+ * or hreflang alternate. Units: the crawled HTML pages; a page pointing at any redirect fails.
+ */
+export const internalRedirectLink = defineAnalyzer<RefObservation | null>({
+  code: 'SEO_INTERNAL_REDIRECT_LINK',
+  observe(p) {
+    if (!p.isHtml) return null;
+    const canonical = firstCanonical(p);
+    const alternates = new Set<number>();
+    for (const l of p.elements('link')) {
+      if (alternates.size >= MAX_ALTERNATES) break;
+      const href = attr(l, 'href');
+      const url = href !== undefined && isHreflangLink(l) ? normalizeUrl(href, p.url) : null;
+      if (url !== null) alternates.add(hash52(url));
+    }
+    return {
+      indexable: isIndexable(p),
+      canonical: canonical === null ? null : hash52(canonical),
+      alternates: [...alternates],
+    };
+  },
+  finish(snapshot, observed) {
+    const targets = redirectTargets(snapshot);
+    for (const o of observed) {
+      if (!o.value) continue;
+      const t = o.value.canonical === null ? undefined : targets.get(o.value.canonical);
+      t?.canonicalOf.add(o.url);
+      for (const a of o.value.alternates) targets.get(a)?.alternateOf.add(o.url);
+    }
+    const index = pagesByUrl(snapshot.pages);
+    const hit = [...targets.values()]
+      .filter((t) => references(t) > 0)
+      .sort((a, b) => references(b) - references(a) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    const findings = hit.map((t): FindingDraft => {
+      const urls = listUrls(new Set([...t.foundOn, ...t.canonicalOf, ...t.alternateOf]), index);
+      return {
+        message: targetMessage(t, snapshot.origin),
+        evidence: targetEvidence(t, snapshot.origin),
+        urls,
+        subject: resourceSubject(t.url, snapshot.origin),
+      };
+    });
+    // Units: the HTML pages, by served URL; those pointing at any redirect fail.
+    const units = new Set(observed.filter((o) => o.value !== null).map((o) => normalizeUrl(o.url) ?? o.url));
+    const affected = new Set<string>();
+    for (const t of hit)
+      for (const u of [...t.foundOn, ...t.canonicalOf, ...t.alternateOf]) {
+        const n = normalizeUrl(u) ?? u;
+        if (units.has(n)) affected.add(n);
+      }
+    return structureOutcome(
+      observed.some((o) => o.value?.indexable === true),
+      units.size,
+      affected.size,
+      foldFindings(findings, 'redirecting targets'),
+    );
+  },
+});

@@ -1,0 +1,200 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
+import { storableOptionalText, storableText } from '../text/storable';
+import type { CrawlFacts, FindingUrlFact, PageFact } from './crawl-facts';
+
+/**
+ * The crawl facts of an audit in Postgres (tables audit_pages and audit_finding_urls, migration
+ * 20261127100000_crawl_facts): written as a whole by the attempt that completes the audit, read a
+ * page at a time by the API's listings and a chunk at a time by the CSV exports.
+ */
+
+/** Rows per INSERT, and per query of the CSV iterators: well under Postgres' 65,535 parameters. */
+export const FACTS_CHUNK = 1000;
+
+/** A page row with its position in the crawl's list (the listing's order and its cursor). */
+export type StoredPage = PageFact & { seq: number };
+
+export type StatusFilter = { code: number } | { class: number };
+
+export interface PageFilter {
+  /** An exact status code, or a class: `{class: 4}` is 400–499. Pages that could not be fetched match neither. */
+  status?: StatusFilter;
+  /** Depth bounds, inclusive; pages of unknown depth (only in a sitemap) match no bound. */
+  minDepth?: number;
+  maxDepth?: number;
+  indexable?: boolean;
+}
+
+export interface Paging<Position> {
+  limit: number;
+  /** The position of the last row of the previous page; rows after it come next. */
+  after?: Position;
+}
+
+export interface FactsPage<Row> {
+  rows: Row[];
+  hasMore: boolean;
+}
+
+const PAGE_COLUMNS = [
+  'seq',
+  'url',
+  'status',
+  'depth',
+  'inlinks',
+  'outlinks',
+  'title',
+  'content_type',
+  'bytes',
+  'response_ms',
+  'indexable',
+  'canonical',
+  'redirect_to',
+] as const;
+
+/**
+ * Replaces the audit's stored facts with `facts` in one transaction: the old rows go, the new ones
+ * are inserted in chunks. Idempotent (an activity retry writes the same rows again), and calls for the
+ * same audit are serialised by an advisory lock, so two attempts never interleave their rows.
+ */
+export async function replaceCrawlFacts(db: Db, auditId: string, facts: CrawlFacts): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`audit_facts:${auditId}`]);
+    await trx('audit_pages').where({ audit_id: auditId }).delete();
+    await trx('audit_finding_urls').where({ audit_id: auditId }).delete();
+    await insertChunked(
+      trx,
+      'audit_pages',
+      facts.pages.map((page, seq) => pageRow(auditId, seq, page)),
+    );
+    await insertChunked(
+      trx,
+      'audit_finding_urls',
+      facts.findingUrls.map((fact) => findingUrlRow(auditId, fact)),
+    );
+  });
+}
+
+async function insertChunked(trx: Knex.Transaction, table: string, rows: object[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += FACTS_CHUNK) {
+    await trx(table).insert(rows.slice(start, start + FACTS_CHUNK));
+  }
+}
+
+function pageRow(auditId: string, seq: number, page: PageFact) {
+  return {
+    audit_id: auditId,
+    seq,
+    url: storableText(page.url),
+    status: page.status,
+    depth: page.depth,
+    inlinks: page.inlinks,
+    outlinks: page.outlinks,
+    title: storableOptionalText(page.title),
+    content_type: storableOptionalText(page.content_type),
+    bytes: page.bytes,
+    response_ms: page.response_ms,
+    indexable: page.indexable,
+    canonical: storableOptionalText(page.canonical),
+    redirect_to: storableOptionalText(page.redirect_to),
+  };
+}
+
+function findingUrlRow(auditId: string, fact: FindingUrlFact) {
+  return {
+    audit_id: auditId,
+    finding_id: fact.finding_id,
+    position: fact.position,
+    url: storableText(fact.url),
+    depth: fact.depth,
+    referrers: fact.referrers,
+  };
+}
+
+/** One page of the audit's pages in crawl order, filtered; `after` is a `seq`. */
+export async function listAuditPages(
+  db: Db,
+  auditId: string,
+  options: Paging<number> & PageFilter,
+): Promise<FactsPage<StoredPage>> {
+  const query = db('audit_pages')
+    .where('audit_id', auditId)
+    .orderBy('seq')
+    .limit(options.limit + 1)
+    .select(...PAGE_COLUMNS);
+  if (options.after !== undefined) query.where('seq', '>', options.after);
+  applyPageFilter(query, options);
+  const rows = (await query) as StoredPage[];
+  return { rows: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
+}
+
+function applyPageFilter(query: Knex.QueryBuilder, filter: PageFilter): void {
+  const { status } = filter;
+  if (status) {
+    // The class as the index audit_pages_status_class computes it; an exact code narrows it further.
+    const statusClass = 'class' in status ? status.class : Math.floor(status.code / 100);
+    query.whereRaw('status / 100 = ?', [statusClass]);
+    if ('code' in status) query.where('status', status.code);
+  }
+  if (filter.minDepth !== undefined) query.where('depth', '>=', filter.minDepth);
+  if (filter.maxDepth !== undefined) query.where('depth', '<=', filter.maxDepth);
+  if (filter.indexable !== undefined) query.where('indexable', filter.indexable);
+}
+
+/** One page of a finding's URLs in their order; `after` is a `position`. */
+export async function listFindingUrls(
+  db: Db,
+  auditId: string,
+  findingId: string,
+  options: Paging<number>,
+): Promise<FactsPage<FindingUrlFact>> {
+  const query = db('audit_finding_urls')
+    .where({ audit_id: auditId, finding_id: findingId })
+    .orderBy('position')
+    .limit(options.limit + 1)
+    .select('finding_id', 'position', 'url', 'depth', 'referrers');
+  if (options.after !== undefined) query.where('position', '>', options.after);
+  const rows = (await query) as FindingUrlFact[];
+  return { rows: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
+}
+
+/** How many URLs each finding of the audit has stored (findings without any are absent). */
+export async function countFindingUrls(db: Db, auditId: string): Promise<Map<string, number>> {
+  const rows = (await db('audit_finding_urls')
+    .where('audit_id', auditId)
+    .groupBy('finding_id')
+    .select('finding_id')
+    .count({ count: '*' })) as { finding_id: string; count: string | number }[];
+  return new Map(rows.map((row) => [row.finding_id, Number(row.count)]));
+}
+
+/**
+ * Every page of the audit in crawl order, read `chunk` rows per query (keyset on seq), so an export
+ * of any size holds one chunk in memory and no connection between chunks.
+ */
+export async function* iterateAuditPages(db: Db, auditId: string, chunk = FACTS_CHUNK): AsyncGenerator<StoredPage> {
+  let after: number | undefined;
+  for (;;) {
+    const page = await listAuditPages(db, auditId, { limit: chunk, after });
+    yield* page.rows;
+    if (!page.hasMore) return;
+    after = page.rows[page.rows.length - 1]!.seq;
+  }
+}
+
+/** Every URL of one finding in order, `chunk` rows per query (keyset on position). */
+export async function* iterateFindingUrls(
+  db: Db,
+  auditId: string,
+  findingId: string,
+  chunk = FACTS_CHUNK,
+): AsyncGenerator<FindingUrlFact> {
+  let after: number | undefined;
+  for (;;) {
+    const page = await listFindingUrls(db, auditId, findingId, { limit: chunk, after });
+    yield* page.rows;
+    if (!page.hasMore) return;
+    after = page.rows[page.rows.length - 1]!.position;
+  }
+}

@@ -1,0 +1,115 @@
+import type { PageSummary } from '../analyzers/page-summary';
+import type { CrawlSnapshot } from '../analyzers/snapshot';
+import type { CrawledPage, Finding } from '../schemas/audit';
+import type { FindingUrlFact, PageFact } from './crawl-facts';
+
+/**
+ * The audit JSON names at most this many pages in `crawl.pages` and URLs per finding, so it stays
+ * small whatever the site's size; every one of them is stored beside it (docs/decisions.md).
+ */
+export const JSON_LIST_CAP = 100;
+
+/** The crawled pages as listing rows: a redirecting URL is a row of its own, pointing at its final URL. */
+export function pageFactsOf(summaries: readonly PageSummary[]): PageFact[] {
+  const rows: PageFact[] = [];
+  const listed = new Set<string>();
+  const add = (row: PageFact) => {
+    if (listed.has(row.url)) return;
+    listed.add(row.url);
+    rows.push(row);
+  };
+  for (const page of summaries) {
+    page.redirects.forEach((hop, index) =>
+      add({
+        ...EMPTY_ROW,
+        url: hop.url,
+        status: hop.status,
+        depth: page.depth,
+        // The links counted lead to the URL first requested; later hops are reached only by redirect.
+        inlinks: index === 0 ? page.inlinks : 0,
+        redirect_to: page.url,
+      }),
+    );
+    add({
+      url: page.url,
+      status: page.status_code,
+      depth: page.depth,
+      inlinks: page.redirects.length > 0 ? 0 : page.inlinks,
+      outlinks: page.outlinks,
+      title: page.title ?? null,
+      content_type: page.content_type,
+      bytes: page.bytes,
+      response_ms: page.ttfb_ms,
+      indexable: page.indexable,
+      canonical: page.canonical,
+      redirect_to: null,
+    });
+  }
+  return rows;
+}
+
+const EMPTY_ROW = {
+  outlinks: 0,
+  title: null,
+  content_type: null,
+  bytes: 0,
+  response_ms: 0,
+  indexable: false,
+  canonical: null,
+} as const;
+
+/** The first pages of the crawl, as the audit JSON's `crawl.pages` lists them. */
+export function jsonPages(summaries: readonly PageSummary[]): CrawledPage[] {
+  return summaries.slice(0, JSON_LIST_CAP).map((p) => ({
+    url: p.url,
+    status_code: p.status_code,
+    depth: p.depth,
+    ttfb_ms: p.ttfb_ms,
+    bytes: p.bytes,
+    content_type: p.content_type,
+    title: p.title ?? null,
+  }));
+}
+
+interface UrlFacts {
+  depth: number | null;
+  referrers: number | null;
+}
+
+/** Depth and referrer count of every URL the crawl knows: pages, redirect hops, checked targets. */
+export function urlFactsIndex(pages: readonly PageFact[], snapshot: CrawlSnapshot): Map<string, UrlFacts> {
+  const index = new Map<string, UrlFacts>();
+  for (const page of pages) index.set(page.url, { depth: page.depth, referrers: page.inlinks });
+  for (const check of snapshot.linkChecks ?? [])
+    if (!index.has(check.url))
+      index.set(check.url, { depth: null, referrers: check.linkedFrom ?? check.foundOn.length });
+  for (const resource of snapshot.resources ?? [])
+    if (!index.has(resource.url))
+      index.set(resource.url, { depth: null, referrers: resource.linkedFrom ?? resource.foundOn?.length ?? null });
+  return index;
+}
+
+/**
+ * Every finding with its exact `count` and its first JSON_LIST_CAP URLs, shallowest first (ties keep
+ * the analyzer's order); every URL becomes a stored row for the finding's URL listing.
+ */
+export function capFindingUrls(
+  findings: readonly Finding[],
+  index: ReadonlyMap<string, UrlFacts>,
+): { findings: Finding[]; findingUrls: FindingUrlFact[] } {
+  const findingUrls: FindingUrlFact[] = [];
+  const capped = findings.map((finding) => {
+    const ordered = finding.urls
+      .map((url, order) => ({ url, order, facts: index.get(url) ?? { depth: null, referrers: null } }))
+      .sort((a, b) => depthRank(a.facts.depth) - depthRank(b.facts.depth) || a.order - b.order);
+    ordered.forEach(({ url, facts }, position) =>
+      findingUrls.push({ finding_id: finding.id, position, url, depth: facts.depth, referrers: facts.referrers }),
+    );
+    return { ...finding, urls: ordered.slice(0, JSON_LIST_CAP).map((u) => u.url), count: ordered.length };
+  });
+  return { findings: capped, findingUrls };
+}
+
+function depthRank(depth: number | null): number {
+  return depth ?? Number.MAX_SAFE_INTEGER;
+}
