@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex';
+import { auditPageSchema } from '../schemas/api-pages';
 import { storableOptionalText, storableText } from '../text/storable';
 import type { CrawlFacts, FindingUrlFact, PageFact } from './crawl-facts';
 
@@ -37,21 +38,7 @@ export interface FactsPage<Row> {
   hasMore: boolean;
 }
 
-const PAGE_COLUMNS = [
-  'seq',
-  'url',
-  'status',
-  'depth',
-  'inlinks',
-  'outlinks',
-  'title',
-  'content_type',
-  'bytes',
-  'response_ms',
-  'indexable',
-  'canonical',
-  'redirect_to',
-] as const;
+const PAGE_COLUMNS = ['seq', ...auditPageSchema.required] as const;
 
 /**
  * Replaces the audit's stored facts with `facts` in one transaction: the old rows go, the new ones

@@ -58,17 +58,9 @@ const EMPTY_ROW = {
   canonical: null,
 } as const;
 
-/** The first pages of the crawl, as the audit JSON's `crawl.pages` lists them. */
-export function jsonPages(summaries: readonly PageSummary[]): CrawledPage[] {
-  return summaries.slice(0, JSON_LIST_CAP).map((p) => ({
-    url: p.url,
-    status_code: p.status_code,
-    depth: p.depth,
-    ttfb_ms: p.ttfb_ms,
-    bytes: p.bytes,
-    content_type: p.content_type,
-    title: p.title ?? null,
-  }));
+/** The first pages of the crawl, which the audit JSON's `crawl.pages` lists (assembly keeps its fields only). */
+export function jsonPages(summaries: readonly PageSummary[]): readonly CrawledPage[] {
+  return summaries.slice(0, JSON_LIST_CAP);
 }
 
 interface UrlFacts {

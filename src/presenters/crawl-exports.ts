@@ -1,5 +1,6 @@
 import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import { auditPageSchema } from '../schemas/api-pages';
 
 /**
  * The CSV exports of an audit (GET /audits/{audit_id}/pages.csv and findings.csv): RFC 4180 (a
@@ -12,20 +13,7 @@ import { stringify } from 'csv-stringify';
  */
 
 /** Columns of pages.csv: the fields of GET /audits/{audit_id}/pages, in that order. */
-export const PAGE_CSV_COLUMNS = [
-  'url',
-  'status',
-  'depth',
-  'inlinks',
-  'outlinks',
-  'title',
-  'content_type',
-  'bytes',
-  'response_ms',
-  'indexable',
-  'canonical',
-  'redirect_to',
-] as const;
+export const PAGE_CSV_COLUMNS = auditPageSchema.required;
 
 /** Columns of findings.csv: one row per (finding, URL); a finding without URLs has one row with empty url. */
 export const FINDING_CSV_COLUMNS = [

@@ -84,6 +84,9 @@ export const auditPageSchema = {
   },
 } as const;
 
+/** One row of the pages listing and of pages.csv. */
+export type AuditPage = FromSchema<typeof auditPageSchema>;
+
 const nextCursor = {
   type: ['string', 'null'],
   description: 'Pass as `cursor` for the next page; null at the end.',
