@@ -10,6 +10,7 @@
  */
 import { isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
+import punycode from 'punycode/';
 
 export type InvalidDomainReason =
   | 'not_a_string'
@@ -201,8 +202,8 @@ function normalizeHostName(raw: string): string {
       );
     }
     checkDnsName(lower);
-    // domainToASCII also validates existing punycode ("xn--zz" is not valid punycode).
-    if (domainToASCII(lower) !== lower) {
+    // Existing punycode must decode ("xn--zz" does not); URL parsers no longer all check it.
+    if (lower.split('.').some(invalidPunycodeLabel) || domainToASCII(lower) !== lower) {
       fail('invalid_host', 'host is not a valid domain name: it contains an invalid xn-- (punycode) label');
     }
     return lower;
@@ -218,6 +219,20 @@ function normalizeHostName(raw: string): string {
   }
   checkDnsName(ascii);
   return ascii;
+}
+
+/**
+ * An `xn--` label that is not the punycode of a non-ASCII name: it does not decode, decodes to plain
+ * ASCII, or does not encode back to itself.
+ */
+function invalidPunycodeLabel(label: string): boolean {
+  if (!label.startsWith('xn--')) return false;
+  try {
+    const decoded = punycode.decode(label.slice(4));
+    return !/[^\x00-\x7f]/.test(decoded) || punycode.encode(decoded) !== label.slice(4);
+  } catch {
+    return true;
+  }
 }
 
 /** RFC 1035/1123 host name rules on an ASCII, lower-case name. */
