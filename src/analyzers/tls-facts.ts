@@ -71,6 +71,9 @@ function baseOptions(host: string, port: number, opts: TlsProbeOptions): Connect
     // SNI must be a name, never an address literal (RFC 6066 §3).
     ...(isIP(host) === 0 ? { servername: host } : {}),
     rejectUnauthorized: false,
+    // Security level 1 (OpenSSL's default before Node 24 raised it to 2): a 1024-bit key must not
+    // stop the handshake or fail the chain, so SEC_TLS_WEAK_KEY can judge the key on its own.
+    ciphers: 'DEFAULT:@SECLEVEL=1',
     ...(opts.ca !== undefined ? { ca: opts.ca as ConnectionOptions['ca'] } : {}),
   };
 }
