@@ -12,7 +12,7 @@ import { agreementTable, disagreementLines, rankingLines } from './compare/repor
 
 /**
  * `npm run compare:lighthouse -- <url>` or `-- --fixtures`: audits local sites with our engine
- * (crawler and analyzers, in this process) and with Lighthouse 12 (every category, in Chromium) on
+ * (crawler and analyzers, in this process) and with Lighthouse 13 (every category, in Chromium) on
  * the same pages, then prints how far the verdicts agree on the checks both make (Lighthouse as the
  * reference: precision and recall of our failures) and both sides' performance scores and ranking.
  *
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
   const scores = runs.map(siteScore);
   const origins = new Map(runs.map((r) => [r.site, r.ours.origin]));
   const basis = new Map(runs.map((r) => [r.site, r.ours.performance.source]));
-  console.log(`\nLighthouse 12 vs our audit on ${pairs.length / CHECKS.length} pages of ${runs.length} site(s)\n`);
+  console.log(`\nLighthouse 13 vs our audit on ${pairs.length / CHECKS.length} pages of ${runs.length} site(s)\n`);
   console.log(agreementTable(pairs).join('\n'));
   const diff = disagreementLines(pairs, origins);
   console.log(`\ndisagreements: ${diff.length}`);

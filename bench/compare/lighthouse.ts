@@ -1,5 +1,5 @@
 /**
- * Runs Lighthouse 12 (all categories, its default mobile emulation and simulated throttling) on
+ * Runs Lighthouse 13 (all categories, its default mobile emulation and simulated throttling) on
  * pages, in Debian's Chromium launched once through chrome-launcher. Lighthouse and chrome-launcher
  * are ES modules, loaded with dynamic import from this CommonJS project.
  */

@@ -1,7 +1,7 @@
 /**
- * The performance score of a rendered page as Lighthouse 12 computes it (docs/analyzers.md, "Lab
+ * The performance score of a rendered page as Lighthouse 13 computes it (docs/analyzers.md, "Lab
  * metrics"): each metric is placed on a log-normal curve fixed by two control points (the value that
- * scores 0.9 and the median that scores 0.5, mobile settings of lighthouse@12.8.2's
+ * scores 0.9 and the median that scores 0.5, mobile settings of lighthouse@13.5.0's
  * core/audits/metrics/*.js), and the page's score is the weighted mean of the metric scores
  * (core/config/default-config.js). Same arithmetic, same rounding, so a page's score matches the one
  * PageSpeed Insights would show for the same metric values.
@@ -16,7 +16,7 @@ export interface ControlPoints {
   readonly median: number;
 }
 
-/** Mobile control points, as lighthouse@12.8.2's metric audits define them. */
+/** Mobile control points, as lighthouse@13.5.0's metric audits define them. */
 export const LAB_CONTROL_POINTS: Readonly<Record<LabMetricKey, ControlPoints>> = Object.freeze({
   fcp: { p10: 1800, median: 3000 },
   lcp: { p10: 2500, median: 4000 },
@@ -25,7 +25,7 @@ export const LAB_CONTROL_POINTS: Readonly<Record<LabMetricKey, ControlPoints>> =
   si: { p10: 3387, median: 5800 },
 });
 
-/** Lighthouse 12's performance category weights (INP weighs 0 in navigation mode). */
+/** Lighthouse 13's performance category weights (INP weighs 0 in navigation mode). */
 export const LAB_WEIGHTS: Readonly<Record<LabMetricKey, number>> = Object.freeze({
   fcp: 10,
   lcp: 25,

@@ -34,7 +34,7 @@ type LighthouseFn = (url: string, flags: Record<string, unknown>) => Promise<{ l
 
 let lighthouseModule: Promise<LighthouseFn> | null = null;
 
-/** Lighthouse 12 is an ES module: loaded once, on first use. */
+/** Lighthouse 13 is an ES module: loaded once, on first use. */
 export function loadLighthouse(): Promise<LighthouseFn> {
   lighthouseModule ??= import('lighthouse').then((m) => {
     process.on('unhandledRejection', ignoreClosedTarget);

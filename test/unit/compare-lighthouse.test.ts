@@ -35,7 +35,7 @@ describe('compare:lighthouse mapping and agreement', () => {
     assert.equal(new Set(CHECKS.map((c) => c.id)).size, CHECKS.length);
   });
 
-  it('names only audits that Lighthouse 12 runs', async () => {
+  it('names only audits that Lighthouse 13 runs', async () => {
     const config = (await import('lighthouse/core/config/default-config.js')) as unknown as {
       default: { categories: Record<string, { auditRefs: { id: string }[] }> };
     };
@@ -58,7 +58,7 @@ describe('compare:lighthouse mapping and agreement', () => {
       lighthouseVerdict(alt, { 'image-alt': { score: 0, scoreDisplayMode: 'binary', errorMessage: 'boom' } }),
       'na',
     );
-    // duplicate-id-aria is informative in Lighthouse 12: the elements it lists are its failures.
+    // duplicate-id-aria is informative in Lighthouse 13: the elements it lists are its failures.
     const dup = check('duplicate-id-aria');
     assert.equal(
       lighthouseVerdict(dup, { 'duplicate-id-aria': { score: 1, scoreDisplayMode: 'informative', items: 2 } }),

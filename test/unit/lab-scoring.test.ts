@@ -12,7 +12,7 @@ import {
 import { scoreAudit } from '../../src/analyzers/scoring';
 
 /**
- * Our lab scoring against lighthouse@12.8.2 itself (installed as a dependency): its metric audits'
+ * Our lab scoring against lighthouse@13.5.0 itself (installed as a dependency): its metric audits'
  * control points, its Util.computeLogNormalScore, its default config's weights and its category
  * arithmetic (ReportScoring.arithmeticMean), over a grid of metric values.
  */
@@ -67,7 +67,7 @@ const GRID: Record<LabMetricKey, number[]> = {
   si: [0, 1000, 2500, 3387, 3388, 4500, 5800, 5801, 8000, 15000],
 };
 
-describe('lab scoring (Lighthouse 12 performance score)', function () {
+describe('lab scoring (Lighthouse 13 performance score)', function () {
   this.timeout(60_000);
   let lh: LighthouseModules;
 

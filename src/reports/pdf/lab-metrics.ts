@@ -144,7 +144,7 @@ function writeLegend(w: ReportWriter): void {
     .fontSize(8.5)
     .fillColor(MUTED)
     .text(
-      'Ratings as Lighthouse gives them: good, needs work (“needs improvement”) or poor. FCP: First Contentful Paint (good up to 1.8 s, poor over 3 s). LCP: Largest Contentful Paint (2.5 s / 4 s). TBT: Total Blocking Time (200 ms / 600 ms). CLS: Cumulative Layout Shift (0.1 / 0.25). SI: Speed Index (3.4 s / 5.8 s). A page’s score weighs TBT 30 %, LCP 25 %, CLS 25 %, FCP 10 % and SI 10 %, as Lighthouse 12 does.',
+      'Ratings as Lighthouse gives them: good, needs work (“needs improvement”) or poor. FCP: First Contentful Paint (good up to 1.8 s, poor over 3 s). LCP: Largest Contentful Paint (2.5 s / 4 s). TBT: Total Blocking Time (200 ms / 600 ms). CLS: Cumulative Layout Shift (0.1 / 0.25). SI: Speed Index (3.4 s / 5.8 s). A page’s score weighs TBT 30 %, LCP 25 %, CLS 25 %, FCP 10 % and SI 10 %, as Lighthouse 13 does.',
       MARGIN.left,
       doc.y,
       { width: CONTENT_WIDTH },
