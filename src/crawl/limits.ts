@@ -19,7 +19,8 @@ export const CRAWL_LIMITS = {
   resourceMaxBytes: 256 * 1024,
   /** Decoded text kept of each same-site stylesheet (for hidden and sized elements). */
   stylesheetMaxChars: 1024 * 1024,
-  maxSitemapFetches: 20,
+  /** An index and the 21 files of 50,000 URLs that list an enterprise budget of 1,000,000 pages, with room. */
+  maxSitemapFetches: 25,
   sitemapMaxBytes: 10 * 1024 * 1024,
   /** <loc> URLs kept per sitemap: the sitemaps.org limit of one file (locCount stays exact). */
   maxLocsKept: 50_000,
