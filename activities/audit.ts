@@ -184,7 +184,7 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
     });
     assertValidAuditJson(audit);
     // The pages and every finding URL, for the listings and CSV exports; replaced as a whole, so a retry rewrites them.
-    const facts = audit.mode === 'test' ? syntheticCrawlFacts(audit) : (produced.facts ?? syntheticCrawlFacts(audit));
+    const facts = produced.facts ?? syntheticCrawlFacts(audit);
     await untilDatabaseAnswers(() => replaceCrawlFacts(deps.db, input.auditId, facts)).catch((err) => {
       throw unexpected(err, input.auditId);
     });

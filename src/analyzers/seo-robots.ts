@@ -1,14 +1,7 @@
 import robotsParser from 'robots-parser';
 import { truncate } from './parse';
 import { homeUrl, normalizeUrl, plural, sameSite, statusText, worstStatus } from './site-util';
-import {
-  EVIDENCE_MAX,
-  MAX_FINDINGS_PER_ANALYZER,
-  notApplicable,
-  siteAnalyzer,
-  siteOutcome,
-  type FindingDraft,
-} from './types';
+import { EVIDENCE_MAX, foldFindings, notApplicable, siteAnalyzer, siteOutcome, type FindingDraft } from './types';
 
 /** robots.txt as search engines read it: whether it parses (SEO_ROBOTS_TXT_INVALID) and whether it blocks important pages (SEO_ROBOTS_BLOCKED). */
 
@@ -209,7 +202,7 @@ export const robotsBlocked = siteAnalyzer('SEO_ROBOTS_BLOCKED', (snapshot, obser
   const lines = r.body.split(/\r\n|\r|\n/);
   const groups = [...blocked.values()].sort((a, b) => rank(a.why) - rank(b.why) || b.urls.length - a.urls.length);
   const subjects = new Set<string>();
-  const findings = groups.slice(0, MAX_FINDINGS_PER_ANALYZER).map((g): FindingDraft => {
+  const findings = groups.map((g): FindingDraft => {
     // Subject: what is blocked and the rule's text (its line number moves when lines are added above).
     let subject = `${g.why} ${g.line > 0 ? (lines[g.line - 1] ?? '').trim().toLowerCase() : ''}`;
     if (subjects.has(subject)) subject += ` line ${g.line}`;
@@ -229,7 +222,7 @@ export const robotsBlocked = siteAnalyzer('SEO_ROBOTS_BLOCKED', (snapshot, obser
     };
   });
   const failed = groups.some((g) => g.why !== 'linked');
-  return siteOutcome(failed ? 'fail' : 'warn', findings);
+  return siteOutcome(failed ? 'fail' : 'warn', foldFindings(findings, 'blocking rules'));
 });
 
 function rank(why: Importance): number {

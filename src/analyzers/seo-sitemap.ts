@@ -5,7 +5,7 @@ import { homeUrl, knownUrlStatuses, normalizeUrl, plural, sameSite, statusText, 
 import { resourceSubject } from './subject';
 import {
   EVIDENCE_MAX,
-  MAX_FINDINGS_PER_ANALYZER,
+  foldFindings,
   defineAnalyzer,
   notApplicable,
   siteOutcome,
@@ -60,7 +60,7 @@ export const sitemapInvalid = defineAnalyzer<boolean>({
     for (const f of fetches) flagSitemapFile(f, valid.length > 0, flag, snapshot.origin);
     for (const f of valid) flagForeignEntries(snapshot, f, flag);
     flagSitemapEntries(snapshot, valid, observed, flag);
-    return siteOutcome(status, findings.slice(0, MAX_FINDINGS_PER_ANALYZER));
+    return siteOutcome(status, foldFindings(findings, 'sitemap problems'));
   },
 });
 

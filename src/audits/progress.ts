@@ -30,10 +30,8 @@ const isCount = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /**
- * A heartbeat's progress, or undefined for reports that carry none (`starting`, `storing`, anything
- * malformed). Accepts `{phase, pagesCrawled, pagesDiscovered}` and the older shapes: the crawl's
- * `{pagesCrawled, queued}` (discovered = crawled + queued) and the analysis' `{phase: 'analyzing',
- * pages, analyzed}` (every page crawled). Discovered is never below crawled.
+ * A heartbeat's progress, `{phase, pagesCrawled, pagesDiscovered}`, or undefined for reports that
+ * carry none (`starting`, `storing`, anything malformed). Discovered is never below crawled.
  */
 export function progressOf(p: unknown): AuditProgress | undefined {
   if (typeof p !== 'object' || p === null) return undefined;
@@ -41,12 +39,6 @@ export function progressOf(p: unknown): AuditProgress | undefined {
   if (REPORTED_PHASES.includes(r.phase) && isCount(r.pagesCrawled) && isCount(r.pagesDiscovered)) {
     const phase = r.phase as AuditProgress['phase'];
     return { phase, pagesCrawled: r.pagesCrawled, pagesDiscovered: Math.max(r.pagesDiscovered, r.pagesCrawled) };
-  }
-  if (r.phase === undefined && isCount(r.pagesCrawled) && isCount(r.queued)) {
-    return { phase: 'crawling', pagesCrawled: r.pagesCrawled, pagesDiscovered: r.pagesCrawled + r.queued };
-  }
-  if (r.phase === 'analyzing' && isCount(r.pages) && isCount(r.analyzed)) {
-    return { phase: 'analyzing', pagesCrawled: r.pages, pagesDiscovered: r.pages };
   }
   return undefined;
 }

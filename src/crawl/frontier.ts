@@ -55,7 +55,7 @@ export class Frontier {
   budgetExhausted = false;
   /** Links to other sites, each checked once (up to the external check budget). */
   readonly externalLinks = new Map<string, Referrers>();
-  /** Requested and redirect-target URLs: not discovered again. */
+  /** Requested and redirect-target URLs, and disallowed ones past the record's cap: not discovered again. */
   readonly seen: Set<string>;
   readonly disallowed = new Map<string, DisallowedRecord>();
   /** Internal link targets not crawled (depth, type or page budget): link-checked later. */
@@ -141,7 +141,8 @@ export class Frontier {
   }
 
   recordDisallowed(url: string, depth: number | null, referrers: Referrers, inSitemap?: true): void {
-    if (this.disallowed.size >= CRAWL_LIMITS.maxDisallowedRecorded) return;
+    // Past the record's cap the URL is still known, so pages_discovered counts it once.
+    if (this.disallowed.size >= CRAWL_LIMITS.maxDisallowedRecorded) return void this.seen.add(url);
     this.disallowed.set(url, { url, depth, ...referrers, ...(inSitemap ? { inSitemap } : {}) });
   }
 

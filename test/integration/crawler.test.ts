@@ -342,6 +342,37 @@ describe('crawlSite (loopback fixtures)', function () {
       }
     });
 
+    it('checks another site at most 2 requests at a time, and no more targets than EXTERNAL_CHECK_BUDGET', async () => {
+      let inFlight = 0;
+      let most = 0;
+      const external = http.createServer((_req, res) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        setTimeout(() => {
+          inFlight--;
+          res.writeHead(200, { 'content-type': 'text/html' }).end();
+        }, 100);
+      });
+      await new Promise<void>((resolve) => external.listen(0, '127.0.0.3', resolve));
+      const elsewhere = `http://127.0.0.3:${(external.address() as AddressInfo).port}`;
+      const links = Array.from({ length: 10 }, (_, i) => `${elsewhere}/t${i}`);
+      const site = await serve({ '/': { body: page('Home', links) } });
+      try {
+        const all = await crawl(site.origin, 10);
+        assert.equal(all.linkChecks!.filter((c) => c.url.startsWith(elsewhere)).length, 10);
+        assert.equal(most, 2, 'two requests in flight to the external host, never more');
+        const capped = await crawl(site.origin, 10, { externalCheckBudget: 3 });
+        assert.deepEqual(
+          capped.linkChecks!.filter((c) => c.url.startsWith(elsewhere)).map((c) => c.url),
+          links.slice(0, 3),
+        );
+      } finally {
+        await site.close();
+        external.closeAllConnections();
+        await new Promise((resolve) => external.close(resolve));
+      }
+    });
+
     it('spends the budget only on pages answering HTML: redirects and errors are crawled for free', async () => {
       const links = ['/gone', '/broken', '/moved', '/p1', '/p2', '/p3'];
       const routes: Record<string, Reply> = {

@@ -41,19 +41,6 @@ describe('progress of a running audit', () => {
       });
     });
 
-    it('accepts the older shapes still sent: the crawl {pagesCrawled, queued} and the analysis {pages, analyzed}', () => {
-      assert.deepEqual(progressOf({ pagesCrawled: 200, queued: 300 }), {
-        phase: 'crawling',
-        pagesCrawled: 200,
-        pagesDiscovered: 500,
-      });
-      assert.deepEqual(progressOf({ phase: 'analyzing', pages: 120, analyzed: 40 }), {
-        phase: 'analyzing',
-        pagesCrawled: 120,
-        pagesDiscovered: 120,
-      });
-    });
-
     it('ignores reports without progress and malformed ones', () => {
       for (const p of [
         undefined,
@@ -68,7 +55,7 @@ describe('progress of a running audit', () => {
         { phase: 'crawling', pagesCrawled: 1.5, pagesDiscovered: 4 },
         { phase: 'crawling', pagesCrawled: '2', pagesDiscovered: 4 },
         { phase: 'crawling', pagesCrawled: 2, pagesDiscovered: Infinity },
-        { phase: 'crawling', pagesCrawled: 2, queued: 3 }, // old crawl shape never had a phase
+        { phase: 'crawling', pagesCrawled: 2, queued: 3 },
         { pagesCrawled: 2 },
         { pagesCrawled: 2, queued: NaN },
         { phase: 'analyzing', pages: 3 },
