@@ -7,6 +7,7 @@ import {
   replaceCrawlFacts,
 } from '../../src/audits/crawl-facts-store';
 import type { PageFact } from '../../src/audits/crawl-facts';
+import { syntheticAudit } from '../../src/audits/synthetic';
 import { publishChange } from '../../src/db/change-feed';
 import { createAuditClient } from '../../src/client';
 import { api, getStack, newAccount, waitForAudit, type TestAccount } from '../support/stack';
@@ -94,6 +95,27 @@ async function badRequest(key: string, path: string, parameter: string): Promise
   assert.match(response.body.error.docs_url, /#invalid_request$/);
 }
 
+/**
+ * A domain whose synthetic test audit lists at least `min` pages: the synthetic site is drawn from the
+ * workspace and the domain, and a new account's workspace id is random, so the domain is chosen here.
+ */
+function domainWithPages(workspaceId: string, min: number): string {
+  const at = new Date().toISOString();
+  for (let i = 0; ; i++) {
+    const domain = `https://pages-${i}.example.com`;
+    const input = {
+      auditId: 'aud_X',
+      workspaceId,
+      domain,
+      tier: 'pro' as const,
+      createdAt: at,
+      startedAt: at,
+      completedAt: at,
+    };
+    if (syntheticAudit(input).crawl.pages.length >= min) return domain;
+  }
+}
+
 /** An audit row written straight to the table (no workflow): queued, or completed with this JSON. */
 async function insertAudit(account: TestAccount, mode: 'test' | 'live', resultJson: string | null): Promise<string> {
   const { db } = await getStack();
@@ -128,7 +150,7 @@ describe('audit pages, finding URLs and CSV exports', function () {
     account = await newAccount('pro');
     const accepted = await api('POST', '/v1/audits', {
       key: account.testKey,
-      body: { domain: 'https://pages.example.com' },
+      body: { domain: domainWithPages(account.workspaceId, 5) },
     });
     assert.equal(accepted.status, 202, accepted.text);
     auditId = accepted.body.audit_id;
