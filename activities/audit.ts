@@ -27,6 +27,7 @@ import { samplePages } from '../src/browser/sampling';
 import { saveSample, savePendingAudit } from '../src/browser/store';
 import { replaceCrawlFacts } from '../src/audits/crawl-facts-store';
 import { syntheticCrawlFacts } from '../src/audits/synthetic/crawl-facts';
+import { storedCrawl } from '../src/audits/stored-crawl';
 
 export interface AuditActivityDeps {
   db: Db;
@@ -105,6 +106,8 @@ interface RunAuditInput extends ProjectionRun {
   browserStage?: boolean;
   /** Marks the audit running first (a test audit's synthetic run: one local activity instead of two). */
   markRunning?: boolean;
+  /** The attempt's durable crawl (CrawlWorkflow), done: its stored facts are analysed instead of crawling here. */
+  crawlId?: string;
 }
 
 async function markRunningOnceCommitted(deps: AuditActivityDeps, input: RunningInput) {
@@ -171,7 +174,9 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
           }
         : undefined,
     };
-    const produced = await produceAuditJson(deps.engine, row, deps.clock, run).catch((err) => {
+    const crawlId = input.crawlId;
+    const crawled = crawlId ? () => storedCrawl(deps.db, crawlId) : undefined;
+    const produced = await produceAuditJson(deps.engine, row, deps.clock, run, crawled).catch((err) => {
       // Classified failures are decided by the workflow's audit-level retry loop, not here.
       if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);
       throw unexpected(err, input.auditId);

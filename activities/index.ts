@@ -6,6 +6,7 @@ export {
   type BrowserCompletionActivities,
   type BrowserStageActivities,
 } from './browser';
+export { createCrawlActivities, type CrawlActivities, type CrawlActivityDeps } from './crawl';
 export { createDeliveryActivities, type DeliveryActivities } from './delivery';
 export { createMaintenanceActivities, type MaintenanceActivities } from './maintenance';
 export { createSiteActivities, type SiteActivities } from './sites';

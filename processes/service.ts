@@ -1,5 +1,6 @@
 import {
   createAuditActivities,
+  createCrawlActivities,
   createBrowserCompletionActivities,
   createDeliveryActivities,
   createMaintenanceActivities,
@@ -178,6 +179,7 @@ export async function startWorker(
     workflowBundle: opts.workflowBundle,
     activities: {
       ...createAuditActivities({ db: opts.db, clock: opts.clock, engine: opts.engine }),
+      ...createCrawlActivities({ db: opts.db, clock: opts.clock, config: opts.config }),
       ...createBrowserCompletionActivities({ db: opts.db, clock: opts.clock }),
       ...createMaintenanceActivities({ db: opts.db, clock: opts.clock, storage }),
       ...createReportPlanningActivities({ db: opts.db }),

@@ -29,11 +29,7 @@ export interface Config {
   taskQueue: string;
   /** Task queue of the report worker process: renders are CPU-heavy, so they run apart from crawls. */
   reportTaskQueue: string;
-  /**
-   * The browser stage of live audits (BROWSER_STAGE=off: none, performance scored from diagnostics):
-   * its task queue (BROWSER_TASK_QUEUE), and how long an audit waits for it at most
-   * (BROWSER_STAGE_TIMEOUT_MS, 30 minutes: docs/analyzers.md "Browser stage").
-   */
+  /** Live audits' browser stage (BROWSER_STAGE=off: none): BROWSER_TASK_QUEUE, BROWSER_STAGE_TIMEOUT_MS (30 min). */
   browserStage: { taskQueue: string; timeoutMs: number } | null;
   /** BROWSER_CONCURRENCY: pages a browser worker renders at once (one Chromium each). */
   browserConcurrency: number;
@@ -41,6 +37,8 @@ export interface Config {
   pageBudgets: PageBudgets;
   /** EXTERNAL_CHECK_BUDGET: distinct external link targets and subresources an audit checks at most (100,000). */
   externalCheckBudget: number;
+  /** CRAWL_STEP_PAGES (500) pages per checkpointed crawl step; CRAWL_CONCURRENCY_PER_HOST (4) per audit. */
+  crawl: { stepPages: number; concurrencyPerHost: number };
   /** CHROMIUM_PATH: the browser worker's Chromium (Debian's package by default). */
   chromiumPath: string;
   /** OUTBOUND_ALLOW_CIDRS: addresses exempt from the outbound block list (crawls, webhooks). */
@@ -81,10 +79,7 @@ export interface Config {
   mailFrom: string;
   /** LOG_LEVEL: the least severe level that is logged (info by default). */
   logLevel: string;
-  /**
-   * METRICS_PORT: the internal /metrics listeners, one port per process (METRICS_PORT_OFFSETS: the audit worker's
-   * is METRICS_PORT itself, the API's METRICS_PORT + 3); unset or 0: none.
-   */
+  /** METRICS_PORT: /metrics listeners, one port per process (METRICS_PORT_OFFSETS); unset or 0: none. */
   metricsPort: number;
   /** METRICS_TOKEN: the API's /metrics on its public port answers `Authorization: Bearer <it>`; unset: 404 there. */
   metricsToken: string | undefined;
@@ -277,6 +272,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     browserConcurrency: Math.max(1, integer('BROWSER_CONCURRENCY', env.BROWSER_CONCURRENCY, 1)),
     pageBudgets: parsePageBudgets(env.PAGE_BUDGETS),
     externalCheckBudget: integer('EXTERNAL_CHECK_BUDGET', env.EXTERNAL_CHECK_BUDGET, 100_000),
+    crawl: {
+      stepPages: Math.max(1, integer('CRAWL_STEP_PAGES', env.CRAWL_STEP_PAGES, 500)),
+      concurrencyPerHost: Math.max(1, integer('CRAWL_CONCURRENCY_PER_HOST', env.CRAWL_CONCURRENCY_PER_HOST, 4)),
+    },
     chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
     outboundAllow: parseCidrSetting('OUTBOUND_ALLOW_CIDRS', env.OUTBOUND_ALLOW_CIDRS),
     auditRetryDelaysMs: delays('AUDIT_RETRY_DELAYS_MS', env.AUDIT_RETRY_DELAYS_MS, [30_000, 120_000, 480_000]),

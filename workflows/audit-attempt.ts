@@ -1,13 +1,25 @@
 import {
+  ApplicationFailure,
   CancellationScope,
+  executeChild,
   patched,
   proxyActivities,
   proxyLocalActivities,
+  TemporalFailure,
   type ActivityInterfaceFor,
 } from '@temporalio/workflow';
-import type { AuditActivities } from '../activities/audit';
+import type { AuditActivities, AuditRunResult } from '../activities/audit';
 import type { BrowserCompletionActivities, BrowserStageActivities } from '../activities/browser';
-import { BROWSER_STAGE_RETRY, DATABASE_WRITE_RETRY, type AuditWorkflowInput, type ProjectionRun } from './contracts';
+import type { CrawlActivities } from '../activities/crawl';
+import {
+  BROWSER_STAGE_RETRY,
+  DATABASE_WRITE_RETRY,
+  crawlId,
+  crawlWorkflowId,
+  type AuditWorkflowInput,
+  type ProjectionRun,
+} from './contracts';
+import { CrawlWorkflow } from './crawl';
 
 const completion = proxyLocalActivities<BrowserCompletionActivities>({
   startToCloseTimeout: '30 seconds',
@@ -22,6 +34,21 @@ const BROWSER_STAGE_QUEUED = 'browser-stage-queued';
 
 type AttemptRun = ProjectionRun & { auditId: string; attempt: number; finalAttempt: boolean };
 type BrowserStage = NonNullable<AuditWorkflowInput['browserStage']>;
+/** The attempt's crawl and analysis: one activity (before patch durable-crawl), or the durable crawl then the analysis. */
+type RunAudit = (run: AttemptRun & { browserStage?: boolean }) => Promise<AuditRunResult>;
+
+/**
+ * Live audits crawl in checkpointed steps (CrawlWorkflow, a child per attempt), then one activity
+ * analyses the stored crawl; before, one activity crawled and analysed in its own memory.
+ */
+const DURABLE_CRAWL = 'durable-crawl';
+/** Steps a crawl's run starts before it continues as new: its history stays a few thousand events. */
+const CRAWL_STEPS_PER_RUN = 400;
+
+const crawlCleanup = proxyActivities<CrawlActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: DATABASE_WRITE_RETRY,
+});
 
 /**
  * One attempt. Live audits (patch browser-stage) run the browser stage on the browser workers' task
@@ -35,12 +62,18 @@ export async function runAttempt(
   auditRun: ActivityInterfaceFor<AuditActivities>,
   run: AttemptRun,
 ): Promise<void> {
+  // A start without crawl settings (an API from before them, mid-deploy) crawls in one activity.
+  const settings = input.mode === 'live' ? input.crawl : undefined;
+  const runAudit: RunAudit =
+    settings && patched(DURABLE_CRAWL)
+      ? (r) => crawlThenAnalyze(input, settings, auditRun, r)
+      : (r) => auditRun.runAudit(r);
   const stage = input.browserStage;
   if (input.mode !== 'live' || !stage || !patched('browser-stage')) {
-    await auditRun.runAudit(run);
+    await runAudit(run);
     return;
   }
-  await (patched(BROWSER_STAGE_QUEUED) ? withQueuedStage : withPollingStage)(input, stage, auditRun, run);
+  await (patched(BROWSER_STAGE_QUEUED) ? withQueuedStage : withPollingStage)(input, stage, runAudit, run);
   await completion.completeAuditRun({
     generation: run.generation,
     auditId: run.auditId,
@@ -55,7 +88,7 @@ export async function runAttempt(
 async function withQueuedStage(
   input: AuditWorkflowInput,
   stage: BrowserStage,
-  auditRun: ActivityInterfaceFor<AuditActivities>,
+  runAudit: RunAudit,
   run: AttemptRun,
 ): Promise<void> {
   // Workflow time: the same on every replay.
@@ -66,7 +99,7 @@ async function withQueuedStage(
   const home = scope.run(() => browserSteps(stage, stage.timeoutMs).renderHomePage(stageInput)).catch(() => null);
   let sample: string[] | undefined;
   try {
-    ({ sample } = await auditRun.runAudit({ ...run, browserStage: true }));
+    ({ sample } = await runAudit({ ...run, browserStage: true }));
   } catch (err) {
     scope.cancel();
     throw err;
@@ -83,7 +116,7 @@ async function withQueuedStage(
 async function withPollingStage(
   input: AuditWorkflowInput,
   stage: BrowserStage,
-  auditRun: ActivityInterfaceFor<AuditActivities>,
+  runAudit: RunAudit,
   run: AttemptRun,
 ): Promise<void> {
   const scope = new CancellationScope();
@@ -97,7 +130,7 @@ async function withPollingStage(
     )
     .catch(() => null);
   try {
-    await auditRun.runAudit({ ...run, browserStage: true });
+    await runAudit({ ...run, browserStage: true });
   } catch (err) {
     scope.cancel();
     throw err;
@@ -112,4 +145,46 @@ function browserSteps(stage: BrowserStage, scheduleToCloseMs: number) {
     heartbeatTimeout: '1 minute',
     retry: BROWSER_STAGE_RETRY,
   });
+}
+
+/**
+ * The attempt's durable crawl (a child workflow), then the analysis of what it stored. The crawl's
+ * working state is dropped afterwards, whatever the outcome. A crawl failed by the site's behaviour
+ * fails the attempt with the site's failure code.
+ */
+async function crawlThenAnalyze(
+  input: AuditWorkflowInput,
+  settings: NonNullable<AuditWorkflowInput['crawl']>,
+  auditRun: ActivityInterfaceFor<AuditActivities>,
+  run: AttemptRun & { browserStage?: boolean },
+): Promise<AuditRunResult> {
+  const id = crawlId(run.auditId, run.generation, run.attempt);
+  try {
+    await executeChild(CrawlWorkflow, {
+      workflowId: crawlWorkflowId(run.auditId, run.generation, run.attempt),
+      args: [
+        {
+          crawlId: id,
+          auditId: run.auditId,
+          origin: input.domain,
+          pageBudget: settings.pageBudget,
+          stepPages: settings.stepPages,
+          heartbeatTimeoutMs: input.heartbeatTimeoutMs,
+          stepsPerRun: settings.stepsPerRun ?? CRAWL_STEPS_PER_RUN,
+        },
+      ],
+    }).catch((err: unknown) => {
+      throw siteFailureOf(err);
+    });
+    return await auditRun.runAudit({ ...run, crawlId: id });
+  } finally {
+    await CancellationScope.nonCancellable(() => crawlCleanup.dropCrawl({ crawlId: id }));
+  }
+}
+
+/** The failure at the bottom of a child's failure chain (the step's ApplicationFailure and its code). */
+function siteFailureOf(err: unknown): unknown {
+  let cause: unknown = err;
+  while (cause instanceof TemporalFailure && cause.cause) cause = cause.cause;
+  return cause instanceof ApplicationFailure ? cause : err;
 }

@@ -1,5 +1,6 @@
 // Bundle entry of the workflow code; everything exported here is a workflow type.
 export { AuditWorkflow } from './audit';
+export { CrawlWorkflow } from './crawl';
 export { DeliveryWorkflow } from './delivery';
 export { PruneWorkflow } from './prune';
 export { ReportWorkflow } from './report';

@@ -19,7 +19,7 @@ import { SECURITY_CONTENT_ANALYZERS } from './security-content';
 import { SECURITY_TRANSPORT_ANALYZERS } from './security-transport';
 import { DNS_EMAIL_ANALYZERS } from './dns-email';
 import { SEO_PAGE_ANALYZERS } from './seo-page';
-import type { CrawlSnapshot } from './snapshot';
+import type { CrawlSnapshot, SnapshotPage } from './snapshot';
 import { observation, type Analyzer, type AnalyzerOutcome, type Observed } from './types';
 
 export type { Analyzer, AnalyzerOutcome, FindingDraft, Observed } from './types';
@@ -83,13 +83,35 @@ export async function runAnalyzersInSlices(
   snapshot: CrawlSnapshot,
   options: RunOptions & { sliceMs?: number; onSlice?: (pagesDone: number) => void } = {},
 ): Promise<AnalysisResult> {
+  return runAnalyzersOverBodies(
+    snapshot,
+    (async function* () {
+      for (const page of snapshot.pages) yield page.body;
+    })(),
+    options,
+  );
+}
+
+/**
+ * The analysis of a stored crawl: `snapshot.pages` hold no bodies, and `bodies` yields each page's
+ * body in the same order. Each page is parsed with its body and observed; the observation keeps the
+ * body-less page, so a site's HTML never sits in memory all at once.
+ */
+export async function runAnalyzersOverBodies(
+  snapshot: CrawlSnapshot,
+  bodies: AsyncIterable<string | null>,
+  options: RunOptions & { sliceMs?: number; onSlice?: (pagesDone: number) => void } = {},
+): Promise<AnalysisResult> {
   const sliceMs = options.sliceMs ?? 50;
   const run = new AnalysisRun(options, stylesheetTexts(snapshot));
   let sliceStart = performance.now();
-  for (const [index, page] of snapshot.pages.entries()) {
-    run.observe(page);
+  let index = 0;
+  for await (const body of bodies) {
+    const kept = snapshot.pages[index++];
+    if (!kept) break;
+    run.observe({ ...kept, body }, kept);
     if (performance.now() - sliceStart >= sliceMs) {
-      options.onSlice?.(index + 1);
+      options.onSlice?.(index);
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
     }
@@ -113,12 +135,14 @@ class AnalysisRun {
     this.failed = this.list.map(() => false);
   }
 
-  observe(page: CrawlSnapshot['pages'][number]): void {
+  /** `kept`: the page the observations keep (without its body), when not the page itself. */
+  observe(page: SnapshotPage, kept: SnapshotPage = page): void {
     const parsed = parsePage(page, this.stylesheets);
     this.list.forEach((analyzer, i) => {
       if (this.failed[i]) return;
       try {
-        this.observed[i]!.push(observation(parsed, analyzer.observe(parsed)));
+        const observed = observation(parsed, analyzer.observe(parsed));
+        this.observed[i]!.push(kept === page ? observed : { ...observed, page: kept });
       } catch (error) {
         this.fail(i, error);
       }

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import type { AuditJson } from '../schemas/audit';
 import type { AuditRow } from './repository';
-import type { SnapshotPage } from '../analyzers/snapshot';
+import type { CrawlSnapshot, SnapshotPage } from '../analyzers/snapshot';
 import type { CrawlFacts } from './crawl-facts';
 import { syntheticAudit } from './synthetic';
 import { assertValidAuditJson } from './validate-audit';
@@ -22,9 +22,23 @@ export interface ProducedAudit {
   facts: CrawlFacts | null;
 }
 
-/** Runs a live audit of a row's domain: its audit JSON (crawl + analyzers + scoring) and crawl facts. */
+/** A finished crawl: its snapshot, each page's body in the snapshot's order, and how long it took. */
+export interface FinishedCrawl {
+  snapshot: CrawlSnapshot;
+  bodies: AsyncIterable<string | null>;
+  crawlDurationMs: number;
+}
+
+/** Live audits: the audit JSON (analyzers + scoring) and crawl facts of a row's domain. */
 export interface AuditEngine {
+  /** Crawls and analyses in this process. */
   runLive(row: AuditRow, context: AttemptContext & { startedAt: Date; clock: Clock }): Promise<ProducedAudit>;
+  /** Analyses a crawl already made (the durable crawl's stored facts). */
+  analyze(
+    row: AuditRow,
+    crawl: FinishedCrawl,
+    context: AttemptContext & { startedAt: Date; clock: Clock },
+  ): Promise<ProducedAudit>;
 }
 
 /** The audit of a row: synthetic for test keys, a real crawl for live ones; the JSON always schema-checked. */
@@ -33,6 +47,8 @@ export async function produceAuditJson(
   row: AuditRow,
   clock: Clock,
   attempt: AttemptContext,
+  /** A live audit's crawl made already (durable crawl): analysed instead of crawling here. */
+  crawled?: () => Promise<FinishedCrawl>,
 ): Promise<ProducedAudit> {
   const startedAt = row.started_at ? new Date(row.started_at) : clock.now();
   const produced: ProducedAudit =
@@ -49,7 +65,9 @@ export async function produceAuditJson(
             completedAt: clock.now().toISOString(),
           }),
         }
-      : await engine.runLive(row, { ...attempt, startedAt, clock });
+      : crawled
+        ? await engine.analyze(row, await crawled(), { ...attempt, startedAt, clock })
+        : await engine.runLive(row, { ...attempt, startedAt, clock });
   assertValidAuditJson(produced.audit);
   return produced;
 }

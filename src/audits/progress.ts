@@ -54,9 +54,10 @@ export function createProgressRecorder(
   deps: { db: Db; clock: Clock },
   auditId: string,
   minIntervalMs = 2_000,
+  /** When the attempt's crawl began, when this recorder serves one step of it. */
+  attemptStartedAt: Date = deps.clock.now(),
 ): (progress: AuditProgress) => void {
-  const attemptStartedAt = deps.clock.now();
-  let phaseStartedAt = attemptStartedAt;
+  let phaseStartedAt = deps.clock.now();
   let latest: AuditProgress | undefined;
   let writtenPhase: AuditProgress['phase'] | undefined;
   let lastWriteAt = -Infinity;

@@ -95,5 +95,6 @@ function workflowInput(audit: StartableAudit, config: Config): AuditWorkflowInpu
     ...(config.browserStage ? { browserStage: config.browserStage } : {}),
     delivery: deliverySettings(config),
     generation: audit.run_generation,
+    crawl: { pageBudget: config.pageBudgets[audit.tier], stepPages: config.crawl.stepPages },
   };
 }

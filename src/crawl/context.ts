@@ -2,7 +2,7 @@ import type { CidrList } from '../outbound/policy';
 import { negativeCachingLookup, type LookupAllFn } from '../outbound/resolve';
 import { registrableDomain, siteOfUrl } from '../registrable-domain';
 import type { Aborter } from './abort';
-import { HostLimits } from './host-limits';
+import { HostLimits, type HostConcurrency } from './host-limits';
 
 /** What the crawl reports as it goes: its phase, pages answered so far, same-site URLs seen. */
 export interface CrawlProgress {
@@ -27,6 +27,8 @@ export interface CrawlSiteInput {
   probeTls?: boolean;
   /** Replaces the system resolver (tests); failed names are remembered either way. */
   lookup?: LookupAllFn;
+  /** Per-host limits of this process (a step's share of the audit's); default CRAWL_LIMITS'. */
+  hostConcurrency?: HostConcurrency;
 }
 
 /** What every part of one crawl shares: the input, the audited origin and the per-host limits. */
@@ -55,7 +57,7 @@ export function createCrawlContext(input: CrawlSiteInput, aborter: Aborter): Cra
     origin: originUrl.origin,
     homeUrl: `${originUrl.origin}/`,
     site,
-    hostLimits: new HostLimits((url) => siteOfUrl(url.href) === site),
+    hostLimits: new HostLimits((url) => siteOfUrl(url.href) === site, input.hostConcurrency),
     lookup: negativeCachingLookup(input.lookup),
   };
 }

@@ -3,10 +3,7 @@ import { isSameSite, type CrawlContext } from './context';
 import { CRAWL_LIMITS } from './limits';
 import type { PageLinks } from './page-links';
 import type { SiteRobots } from './robots';
-
-/** Linked URLs that are certainly not HTML documents: link-checked instead of crawled. */
-const NON_DOCUMENT_EXT =
-  /\.(?:pdf|zip|gz|tgz|rar|7z|tar|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|m4v|mov|avi|webm|ogg|wav|flac|woff2?|ttf|otf|eot|css|js|mjs|json|xml|rss|atom|txt|csv|docx?|xlsx?|pptx?|exe|dmg|apk|iso)$/i;
+import { indexAliasKey, isNonDocumentUrl } from './url-kinds';
 
 /** The pages that link to a URL: the first foundOnCap of them, and how many there are in all. */
 export interface Referrers {
@@ -25,11 +22,6 @@ type DisallowedRecord = DisallowedUrl & Referrers;
 /** First seen on `pageUrl` (or, with null, found elsewhere, e.g. in a sitemap). */
 export function referredBy(pageUrl: string | null): Referrers {
   return pageUrl === null ? { foundOn: [], linkedFrom: 0 } : { foundOn: [pageUrl], linkedFrom: 1 };
-}
-
-/** `/dir/index.html` and `/dir/` are one page on static hosts: both map to the directory URL. */
-function indexAliasKey(url: string): string {
-  return url.replace(/^([^?#]*\/)index\.html?(?=$|[?#])/i, '$1');
 }
 
 /** Each page's links and resources are distinct (page-crawl.ts), so every call is a new referrer. */
@@ -212,7 +204,7 @@ export class Frontier {
       this.recordDisallowed(link, depth, referredBy(pageUrl));
       return null;
     }
-    if (NON_DOCUMENT_EXT.test(new URL(link).pathname)) {
+    if (isNonDocumentUrl(link)) {
       this.uncrawled.set(link, referredBy(pageUrl));
       return null;
     }

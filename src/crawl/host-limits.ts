@@ -30,6 +30,12 @@ class HostLimiter {
   }
 }
 
+/** Requests in flight per host: of the audited site, and of any other site. */
+export interface HostConcurrency {
+  site: number;
+  external: number;
+}
+
 /**
  * The limiters of every host the crawl talks to (host with port), created on first use: the audited
  * site's hosts get concurrencyPerHost, other sites' (external link checks) externalConcurrencyPerHost.
@@ -37,15 +43,20 @@ class HostLimiter {
 export class HostLimits {
   private readonly limiters = new Map<string, HostLimiter>();
 
-  constructor(private readonly isAuditedSite: (url: URL) => boolean = () => true) {}
+  /** `concurrency`: this process's share when several steps of one crawl run at once (durable crawl). */
+  constructor(
+    private readonly isAuditedSite: (url: URL) => boolean = () => true,
+    private readonly concurrency: HostConcurrency = {
+      site: CRAWL_LIMITS.concurrencyPerHost,
+      external: CRAWL_LIMITS.externalConcurrencyPerHost,
+    },
+  ) {}
 
   forUrl(url: string): HostLimiter {
     const parsed = new URL(url);
     let limiter = this.limiters.get(parsed.host);
     if (!limiter) {
-      const concurrency = this.isAuditedSite(parsed)
-        ? CRAWL_LIMITS.concurrencyPerHost
-        : CRAWL_LIMITS.externalConcurrencyPerHost;
+      const concurrency = this.isAuditedSite(parsed) ? this.concurrency.site : this.concurrency.external;
       limiter = new HostLimiter(concurrency, 0);
       this.limiters.set(parsed.host, limiter);
     }

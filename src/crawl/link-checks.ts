@@ -43,7 +43,7 @@ export async function checkTargets(context: CrawlContext, frontier: Frontier): P
   return checked;
 }
 
-async function checkResource(
+export async function checkResource(
   context: CrawlContext,
   url: string,
   ref: { kind: SnapshotResource['kind'] } & Referrers,
@@ -82,7 +82,7 @@ async function checkResource(
 }
 
 /** Checks in flight at most across hosts (each host also holds to its own limit). */
-const CHECK_POOL = 16;
+export const CHECK_POOL = 16;
 
 /** The crawl's progress during the checks: the pages stay counted, the phase says what runs. */
 function progressReporter(context: CrawlContext, frontier: Frontier): () => void {
@@ -104,7 +104,7 @@ function referrers(ref: Referrers): Referrers {
 }
 
 /** Final status of a URL after redirects (HEAD, GET when HEAD is refused); null when unreachable. */
-async function finalStatus(context: CrawlContext, url: string): Promise<number | null> {
+export async function finalStatus(context: CrawlContext, url: string): Promise<number | null> {
   try {
     const head = await fetchWithBackoff(context, crawlRequest(context, url, 0, {}, 'HEAD'));
     const status = head.result.response.status;

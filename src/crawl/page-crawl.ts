@@ -1,22 +1,9 @@
-import type { SnapshotPage } from '../analyzers/snapshot';
 import { AuditFailure } from '../../workflows/contracts';
-import { OutboundError, RedirectError } from '../outbound/errors';
-import { isSameSite, type CrawlContext } from './context';
-import { decodeBodyText } from './decode';
+import type { CrawlContext } from './context';
 import type { Discovered, Frontier } from './frontier';
 import { CRAWL_LIMITS } from './limits';
-import { extractLinks, type PageLinks } from './page-links';
-import { crawlRequest, fetchWithBackoff, type Fetched } from './polite-fetch';
-import { errorText, isHtmlResponse, isTextType, toHops } from './responses';
+import { answeredHtml, fetchPage, type PageOutcome } from './page-fetch';
 import type { SiteRobots } from './robots';
-
-interface PageOutcome {
-  /** null when the page could not be fetched at all. */
-  page: SnapshotPage | null;
-  /** Links and subresources of a same-site HTML page answering 2xx. */
-  links: PageLinks | null;
-  error?: string;
-}
 
 /**
  * Breadth-first crawl from `start`, level by level (a deterministic order), until the site or the
@@ -66,7 +53,10 @@ async function crawlBatch(
     while (nextIndex < batch.length && !halted) {
       const index = nextIndex++;
       try {
-        outcomes[index] = await crawlPage(context, frontier, batch[index]!);
+        const outcome = await fetchPage(context, batch[index]!);
+        if (outcome.rateLimited) frontier.rateLimitedPages++;
+        if (outcome.answeredUrl) frontier.seen.add(outcome.answeredUrl);
+        outcomes[index] = outcome;
         frontier.pageRequests++;
         answered++;
       } catch (error) {
@@ -122,75 +112,4 @@ async function expandLevel(
     }
   }
   return nextLevel;
-}
-
-async function crawlPage(context: CrawlContext, frontier: Frontier, discovered: Discovered): Promise<PageOutcome> {
-  let fetched: Fetched;
-  try {
-    fetched = await fetchWithBackoff(
-      context,
-      crawlRequest(context, discovered.url, CRAWL_LIMITS.pageMaxBytes, {
-        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
-      }),
-    );
-  } catch (error) {
-    if (error instanceof RedirectError) {
-      const lastHopPage = endlessRedirectPage(discovered, error);
-      if (lastHopPage) return { page: lastHopPage, links: null };
-    }
-    if (error instanceof OutboundError) return { page: null, links: null, error: errorText(error) };
-    throw error;
-  }
-  const { result, rateLimited } = fetched;
-  if (rateLimited) {
-    frontier.rateLimitedPages++;
-    if (discovered.depth === 0)
-      throw new AuditFailure('target_rate_limited', `${discovered.url} kept answering 429 Too Many Requests`);
-  }
-  const response = result.response;
-  const body = isTextType(response.headers) ? decodeBodyText(response, CRAWL_LIMITS.pageMaxBytes) : null;
-  frontier.seen.add(result.finalUrl);
-  const page: SnapshotPage = {
-    url: discovered.url,
-    finalUrl: result.finalUrl,
-    status: response.status,
-    headers: response.headers,
-    body,
-    ttfbMs: Math.round(response.ttfbMs),
-    bytes: response.body.length,
-    depth: discovered.depth,
-    redirectChain: toHops(result.chain.slice(0, -1)),
-  };
-  if (!answeredHtml(context, page)) return { page, links: null };
-  const links = extractLinks(page.body!, result.finalUrl);
-  return { page: { ...page, outlinks: new Set(links.links).size }, links };
-}
-
-/** A same-site page whose final answer is 2xx HTML: it spends the budget and its links are followed. */
-function answeredHtml(context: CrawlContext, page: SnapshotPage): boolean {
-  return (
-    page.status >= 200 &&
-    page.status < 300 &&
-    page.body !== null &&
-    isHtmlResponse(page.headers, page.body) &&
-    isSameSite(context, page.finalUrl)
-  );
-}
-
-/** A loop or an endless chain: the last hop is recorded as the page so SEO_REDIRECT_CHAIN can report it. */
-function endlessRedirectPage(discovered: Discovered, error: RedirectError): SnapshotPage | null {
-  const chain = error.redirectChain ?? [];
-  const last = chain[chain.length - 1];
-  if (!last) return null;
-  return {
-    url: discovered.url,
-    finalUrl: last.url,
-    status: last.status,
-    headers: {},
-    body: null,
-    ttfbMs: 0,
-    bytes: 0,
-    depth: discovered.depth,
-    redirectChain: toHops(chain.slice(0, -1)),
-  };
 }

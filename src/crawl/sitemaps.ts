@@ -138,17 +138,7 @@ export async function mergeSitemapUrls(
   robots: SiteRobots,
   sitemaps: readonly SitemapFetch[],
 ): Promise<Discovered[]> {
-  const sitemapUrls = new Set<string>();
-  for (const sitemap of sitemaps) {
-    // An index's <loc>s are sitemaps, not pages.
-    if (sitemap.root !== 'urlset') continue;
-    for (const loc of sitemap.locs ?? []) {
-      // Entries must be absolute URLs; `<loc>None</loc>` names no page (SEO_SITEMAP_INVALID reports it).
-      if (!/^https?:\/\//i.test(loc)) continue;
-      const url = resolveUrl(loc, context.homeUrl);
-      if (url) sitemapUrls.add(url);
-    }
-  }
+  const sitemapUrls = sitemapPageUrls(context, sitemaps);
   frontier.flagDisallowedInSitemap(sitemapUrls);
   const crawledUrls = frontier.crawledUrls();
   const onlyInSitemaps: Discovered[] = [];
@@ -161,4 +151,20 @@ export async function mergeSitemapUrls(
     onlyInSitemaps.push(frontier.admitFromSitemap(url));
   }
   return onlyInSitemaps;
+}
+
+/** The page URLs the site's sitemaps list (`urlset` entries that are absolute URLs), resolved. */
+export function sitemapPageUrls(context: CrawlContext, sitemaps: readonly SitemapFetch[]): Set<string> {
+  const sitemapUrls = new Set<string>();
+  for (const sitemap of sitemaps) {
+    // An index's <loc>s are sitemaps, not pages.
+    if (sitemap.root !== 'urlset') continue;
+    for (const loc of sitemap.locs ?? []) {
+      // Entries must be absolute URLs; `<loc>None</loc>` names no page (SEO_SITEMAP_INVALID reports it).
+      if (!/^https?:\/\//i.test(loc)) continue;
+      const url = resolveUrl(loc, context.homeUrl);
+      if (url) sitemapUrls.add(url);
+    }
+  }
+  return sitemapUrls;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createLiveEngine } from '../../src/audits/live-engine';
-import { crawlSite } from '../../src/crawl/crawler';
+import type { AuditEngine } from '../../src/audits/produce';
 import { startWorker, type RunningApi } from '../../processes/service';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { serveSite } from '../support/sites';
@@ -17,16 +17,22 @@ describe('failure classes through the workflow (injected crawl faults)', functio
     const taskQueue = 'audits-provider-outage-test';
     const config = { ...stack.config, taskQueue };
     // The real crawl, with the DNS provider down (the fixture host is an IP literal, which is never looked up).
-    const crawlWithDnsDown: typeof crawlSite = async (input) => ({
-      ...(await crawlSite(input)),
-      dns: { ok: false, error: 'resolver timed out (ETIMEOUT)' },
-    });
+    const real = createLiveEngine(config);
+    const engineWithDnsDown: AuditEngine = {
+      ...real,
+      analyze: (row, crawl, context) =>
+        real.analyze(
+          row,
+          { ...crawl, snapshot: { ...crawl.snapshot, dns: { ok: false, error: 'resolver timed out (ETIMEOUT)' } } },
+          context,
+        ),
+    };
     const worker = await startWorker({
       config,
       db: stack.db,
       clock: stack.clock,
       temporalAddress: stack.temporalAddress,
-      engine: createLiveEngine(config, crawlWithDnsDown),
+      engine: engineWithDnsDown,
       workflowBundle: await workflowBundle(),
       testWebhookMockUrl: `${stack.url}/mock/webhooks`,
     });
@@ -72,15 +78,22 @@ describe('an unexpected error in the engine', function () {
     const stack = await getStack();
     const taskQueue = 'audits-internal-error-test';
     const config = { ...stack.config, taskQueue };
-    const broken: typeof crawlSite = async () => {
-      throw new TypeError("Cannot read properties of undefined (reading 'secret internals')");
+    const site = await serveSite({
+      '/robots.txt': { body: '' },
+      '/': { body: '<!doctype html><html lang="en"><title>Broken engine fixture site</title><h1>Hi</h1></html>' },
+    });
+    const broken: AuditEngine = {
+      ...createLiveEngine(config),
+      analyze: async () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'secret internals')");
+      },
     };
     const worker = await startWorker({
       config,
       db: stack.db,
       clock: stack.clock,
       temporalAddress: stack.temporalAddress,
-      engine: createLiveEngine(config, broken),
+      engine: broken,
       workflowBundle: await workflowBundle(),
       testWebhookMockUrl: `${stack.url}/mock/webhooks`,
     });
@@ -91,7 +104,7 @@ describe('an unexpected error in the engine', function () {
       const { body } = await api('POST', '/v1/audits', {
         key: account.liveKey,
         baseUrl: apiForQueue.url,
-        body: { domain: 'http://127.0.0.1:9' },
+        body: { domain: site.origin },
       });
       const failed = await waitForAudit(account.liveKey, body.audit_id, 80_000);
       assert.equal(failed.body.status, 'failed');
@@ -101,6 +114,7 @@ describe('an unexpected error in the engine', function () {
     } finally {
       await stopExtraApi(apiForQueue);
       await worker.shutdown();
+      await site.close();
     }
   });
 });

@@ -72,3 +72,44 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** A site of `pages` linked pages that answer after `delayMs`, counting requests and the most in flight at once. */
+export async function serveCountingSite(
+  pages: number,
+  delayMs: number,
+): Promise<LocalSite & { maxInFlight(): number }> {
+  const requests: string[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  // Page k links to 2k+1 and 2k+2: a tree, several levels deep.
+  const html = (k: number) => {
+    const children = [2 * k + 1, 2 * k + 2].filter((c) => c < pages);
+    const links = children.map((c) => `<a href="/p${c}">Page ${c} of this counted site</a>`).join(' ');
+    return `<!doctype html><html lang="en"><title>Counted page number ${k} here</title><body>${links}</body></html>`;
+  };
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('');
+    const match = /^\/(?:p(\d+))?$/.exec(req.url ?? '');
+    const k = match ? Number(match[1] ?? 0) : pages;
+    if (k >= pages)
+      return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    setTimeout(() => {
+      inFlight--;
+      res.writeHead(200, { 'content-type': 'text/html' }).end(html(k));
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    maxInFlight: () => maxInFlight,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Workflow } from '@temporalio/common';
-import { DeliveryWorkflow, ReportWorkflow } from '../../workflows';
+import { CrawlWorkflow, DeliveryWorkflow, ReportWorkflow } from '../../workflows';
 import { redeliverSignal } from '../../workflows/contracts';
 import { writeHistoryFile } from '../replay/history-file';
 import { startTestInfrastructure } from '../support/infrastructure';
@@ -119,6 +119,8 @@ async function main(): Promise<void> {
       save('delivery-redelivered-after-acknowledged', acknowledged.id),
       save('delivery-failed-then-redelivered', failedThenRedelivered),
       save('report', (await childrenOf(completed.auditId, ReportWorkflow))[0]),
+      // From v7-durable-crawl on, live audits crawl in a child CrawlWorkflow per attempt.
+      save('crawl', (await childrenOf(completed.auditId, CrawlWorkflow))[0]),
     ]);
   } finally {
     await Promise.all([site.close(), healthy.close(), flaky.close()]);

@@ -25,6 +25,11 @@ export interface AuditWorkflowInput {
    * and only the run of the current count writes the projection. Absent in workflows started before.
    */
   generation?: number;
+  /**
+   * Live audits' durable crawl: the tier's page budget, pages per step (CRAWL_STEP_PAGES), steps per
+   * run before continue-as-new (default 400). Absent in workflows started before it.
+   */
+  crawl?: { pageBudget: number; stepPages: number; stepsPerRun?: number };
 }
 
 /** Audit lifecycle as projected to Postgres and to the AuditStatus search attribute. */

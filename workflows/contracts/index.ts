@@ -3,6 +3,7 @@
 // too, so nothing here may import Node modules (type-only imports from src/ are erased).
 export * from './audit';
 export * from './audit-failures';
+export * from './crawl';
 export * from './delivery';
 export * from './report';
 export * from './retry-policies';

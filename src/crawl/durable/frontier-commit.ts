@@ -1,0 +1,245 @@
+import type { Knex } from 'knex';
+import type { SnapshotPage, SnapshotResource } from '../../analyzers/snapshot';
+import type { Db } from '../../db/knex';
+import { CRAWL_LIMITS } from '../limits';
+import { indexAliasKey } from '../url-kinds';
+
+type Trx = Knex.Transaction;
+
+/** A same-site URL the step's pages link to, with the distinct pages of this step that link to it. */
+export interface LinkFound {
+  url: string;
+  depth: number | null;
+  referrers: string[];
+  /** What it becomes if the crawl has not seen it yet. */
+  state: 'queued' | 'disallowed' | 'target';
+}
+
+/** A subresource, or another site's link target, with the distinct pages of this step that reference it. */
+export interface TargetFound {
+  url: string;
+  kind: 'resource' | 'link';
+  resourceKind?: SnapshotResource['kind'];
+  external: boolean;
+  referrers: string[];
+}
+
+/** One fetched page of the step: the claimed URL's answer (null: unreachable). */
+export interface StepPage {
+  url: string;
+  page: SnapshotPage | null;
+  answeredHtml: boolean;
+  /** The URL that answered last: not discovered again. */
+  answeredUrl?: string;
+}
+
+export interface PageStepCommit {
+  step: number;
+  pages: StepPage[];
+  links: LinkFound[];
+  targets: TargetFound[];
+  rateLimitedPages: number;
+  externalCheckBudget: number;
+}
+
+export interface PageStepResult {
+  claimed: number;
+  pagesCrawled: number;
+  pagesDiscovered: number;
+  pageRequests: number;
+  rateLimitedPages: number;
+}
+
+/**
+ * Writes a step's work in one transaction: its pages, the URLs and targets they found (referrer
+ * counts added), the budget spent, and the step's result. A step whose pages are no longer its own
+ * (another try of it committed first) writes nothing and returns that try's result.
+ */
+export async function commitPageStep(db: Db, crawlId: string, commit: PageStepCommit): Promise<PageStepResult> {
+  return db.transaction(async (trx) => {
+    await trx('crawl_runs').where({ crawl_id: crawlId }).forUpdate().first('crawl_id');
+    const stepKey = `page-${commit.step}`;
+    const done = (await trx('crawl_steps').where({ crawl_id: crawlId, step: stepKey }).first('result')) as
+      { result: string } | undefined;
+    if (done) return JSON.parse(done.result) as PageStepResult;
+    const htmlAdded = await writePages(trx, crawlId, commit);
+    const discovered = await upsertLinks(trx, crawlId, commit.links);
+    const externalAdded = await upsertTargets(trx, crawlId, commit.targets, commit.externalCheckBudget);
+    const [run] = (await trx('crawl_runs')
+      .where({ crawl_id: crawlId })
+      .increment({
+        html_pages: htmlAdded,
+        pages_crawled: commit.pages.filter((p) => p.page).length,
+        pages_discovered: discovered,
+        page_requests: commit.pages.length,
+        rate_limited_pages: commit.rateLimitedPages,
+        external_targets: externalAdded,
+      })
+      .returning(['pages_crawled', 'pages_discovered', 'page_requests', 'rate_limited_pages'])) as {
+      pages_crawled: number;
+      pages_discovered: number;
+      page_requests: number;
+      rate_limited_pages: number;
+    }[];
+    const result: PageStepResult = {
+      claimed: commit.pages.length,
+      pagesCrawled: run!.pages_crawled,
+      pagesDiscovered: run!.pages_discovered,
+      pageRequests: run!.page_requests,
+      rateLimitedPages: run!.rate_limited_pages,
+    };
+    await trx('crawl_steps').insert({ crawl_id: crawlId, step: stepKey, result: JSON.stringify(result) });
+    return result;
+  });
+}
+
+/** The step's pages and their states; returns how many new HTML pages spent the budget. */
+async function writePages(trx: Trx, crawlId: string, commit: PageStepCommit): Promise<number> {
+  const fetched = commit.pages.filter((p) => p.page);
+  for (let from = 0; from < fetched.length; from += 200) {
+    await trx('crawl_pages').insert(
+      fetched.slice(from, from + 200).map(({ url, page }) => {
+        const { body, ...metadata } = page!;
+        return { crawl_id: crawlId, url, page: JSON.stringify(metadata), body };
+      }),
+    );
+  }
+  await trx.raw(
+    `UPDATE crawl_frontier SET state = CASE WHEN url = ANY(:crawled) THEN 'crawled' ELSE 'unreachable' END
+      WHERE crawl_id = :crawlId AND state = 'claimed' AND step = :step`,
+    { crawlId, step: commit.step, crawled: fetched.map((p) => p.url) },
+  );
+  const answered = [
+    ...new Set(commit.pages.flatMap((p) => (p.answeredUrl && p.answeredUrl !== p.url ? [p.answeredUrl] : []))),
+  ];
+  if (answered.length > 0)
+    await trx.raw(
+      `INSERT INTO crawl_frontier (crawl_id, url, state, alias_key)
+       SELECT :crawlId, u, 'seen', u FROM unnest(:answered::text[]) AS u
+       ON CONFLICT (crawl_id, url) DO NOTHING`,
+      { crawlId, answered },
+    );
+  const finals = [...new Set(fetched.filter((p) => p.answeredHtml).map((p) => p.page!.finalUrl))];
+  if (finals.length === 0) return 0;
+  const added = await trx.raw<{ rowCount: number }>(
+    `INSERT INTO crawl_html_finals (crawl_id, final_url) SELECT :crawlId, u FROM unnest(:finals::text[]) AS u
+     ON CONFLICT DO NOTHING`,
+    { crawlId, finals },
+  );
+  return added.rowCount;
+}
+
+/** Page-like states an `/index.html` URL is an alias of (RFC-less static-host convention). */
+const ALIASABLE = ['queued', 'claimed', 'crawled', 'unreachable', 'over_budget'];
+
+/**
+ * Found URLs: a known one gains its referrers; a new one becomes an alias when a page-like URL of
+ * the same directory is known, else takes its found state. Returns how many new URLs were seen.
+ */
+async function upsertLinks(trx: Trx, crawlId: string, links: readonly LinkFound[]): Promise<number> {
+  if (links.length === 0) return 0;
+  const urls = links.map((l) => l.url);
+  const known = new Set(
+    (
+      (await trx('crawl_frontier')
+        .where({ crawl_id: crawlId })
+        .whereRaw('url = ANY(?::text[])', [urls])
+        .select('url')) as { url: string }[]
+    ).map((r) => r.url),
+  );
+  const fresh = links.filter((l) => !known.has(l.url));
+  const aliasOf = new Map<string, string>();
+  if (fresh.length > 0) {
+    const keyed = (await trx('crawl_frontier')
+      .where({ crawl_id: crawlId })
+      .whereRaw('alias_key = ANY(?::text[])', [fresh.map((l) => indexAliasKey(l.url))])
+      .whereRaw('state = ANY(?::text[])', [ALIASABLE])
+      .orderBy('seq')
+      .select('alias_key', 'url')) as { alias_key: string; url: string }[];
+    for (const row of keyed) if (!aliasOf.has(row.alias_key)) aliasOf.set(row.alias_key, row.url);
+  }
+  const rows = links.map((link) => {
+    const key = indexAliasKey(link.url);
+    let state: string = link.state;
+    let alias: string | null = null;
+    if (!known.has(link.url) && link.state === 'queued') {
+      const first = aliasOf.get(key);
+      if (first !== undefined && first !== link.url) [state, alias] = ['alias', first];
+      else aliasOf.set(key, link.url);
+    }
+    return {
+      url: link.url,
+      state,
+      depth: link.depth,
+      found_on: link.referrers.slice(0, CRAWL_LIMITS.foundOnCap),
+      linked_from: link.referrers.length,
+      alias_key: key,
+      alias_of: alias,
+    };
+  });
+  await trx.raw(
+    `INSERT INTO crawl_frontier (crawl_id, url, state, depth, found_on, linked_from, alias_key, alias_of)
+     SELECT :crawlId, r.url, r.state, r.depth, r.found_on, r.linked_from, r.alias_key, r.alias_of
+       FROM json_to_recordset(:rows::json)
+         AS r(url text, state text, depth int, found_on text[], linked_from int, alias_key text, alias_of text)
+     ON CONFLICT (crawl_id, url) DO UPDATE SET
+       linked_from = crawl_frontier.linked_from + excluded.linked_from,
+       found_on = (crawl_frontier.found_on || excluded.found_on)[1:${CRAWL_LIMITS.foundOnCap}],
+       depth = CASE WHEN crawl_frontier.state = 'queued' THEN LEAST(crawl_frontier.depth, excluded.depth)
+                    ELSE crawl_frontier.depth END`,
+    { crawlId, rows: JSON.stringify(rows) },
+  );
+  return fresh.length;
+}
+
+/**
+ * Subresources and other sites' links: a known one gains its referrers; a new external one is kept
+ * while the external check budget lasts. Returns how many new external targets were kept.
+ */
+async function upsertTargets(
+  trx: Trx,
+  crawlId: string,
+  targets: readonly TargetFound[],
+  externalBudget: number,
+): Promise<number> {
+  if (targets.length === 0) return 0;
+  const known = new Set(
+    (
+      (await trx('crawl_targets')
+        .where({ crawl_id: crawlId })
+        .whereRaw('url = ANY(?::text[])', [targets.map((t) => t.url)])
+        .select('url')) as { url: string }[]
+    ).map((r) => r.url),
+  );
+  const run = (await trx('crawl_runs').where({ crawl_id: crawlId }).first('external_targets')) as {
+    external_targets: number;
+  };
+  let externalLeft = Math.max(0, externalBudget - run.external_targets);
+  let externalAdded = 0;
+  const kept = targets.filter((t) => {
+    if (known.has(t.url) || !t.external) return true;
+    if (externalLeft <= 0) return false;
+    externalLeft--;
+    externalAdded++;
+    return true;
+  });
+  const rows = kept.map((t) => ({
+    url: t.url,
+    kind: t.kind,
+    resource_kind: t.resourceKind ?? null,
+    external: t.external,
+    found_on: t.referrers.slice(0, CRAWL_LIMITS.foundOnCap),
+    linked_from: t.referrers.length,
+  }));
+  await trx.raw(
+    `INSERT INTO crawl_targets (crawl_id, url, kind, resource_kind, external, found_on, linked_from)
+     SELECT :crawlId, r.url, r.kind, r.resource_kind, r.external, r.found_on, r.linked_from
+       FROM json_to_recordset(:rows::json)
+         AS r(url text, kind text, resource_kind text, external boolean, found_on text[], linked_from int)
+     ON CONFLICT (crawl_id, url) DO UPDATE SET
+       linked_from = crawl_targets.linked_from + excluded.linked_from,
+       found_on = (crawl_targets.found_on || excluded.found_on)[1:${CRAWL_LIMITS.foundOnCap}]`,
+    { crawlId, rows: JSON.stringify(rows) },
+  );
+  return externalAdded;
+}

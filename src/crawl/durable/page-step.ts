@@ -1,0 +1,156 @@
+import { AuditFailure } from '../../../workflows/contracts';
+import type { Db } from '../../db/knex';
+import { runPool } from '../abort';
+import { isSameSite, type CrawlContext } from '../context';
+import { answeredHtml, fetchPage, type PageOutcome } from '../page-fetch';
+import type { SiteRobots } from '../robots';
+import { isNonDocumentUrl } from '../url-kinds';
+import { claimPages, type ClaimedPage } from './frontier-claims';
+import { commitPageStep, type LinkFound, type PageStepResult, type TargetFound } from './frontier-commit';
+import { committedStep, loadCrawlRun, type CrawlRun } from './run-store';
+import { stepContext, stepWindow, type StepEnvironment } from './step-context';
+
+/** Pages a step takes at most (CRAWL_STEP_PAGES). */
+export interface PageStepInput {
+  crawlId: string;
+  step: number;
+  stepPages: number;
+}
+
+/** Rate limiting is judged once this many page requests were made (fewer: too early to tell). */
+const RATE_LIMIT_MIN_REQUESTS = 3;
+
+/**
+ * One checkpointed step of the crawl: claims up to CRAWL_STEP_PAGES queued pages, fetches them
+ * within its share of the audit's per-host limits, and commits what they found in one transaction.
+ * A step retried after a lost worker fetches its own pages again; one retried after its commit
+ * returns the committed result. `claimed: 0` means there was nothing to take now.
+ */
+export async function runPageStep(db: Db, input: PageStepInput, env: StepEnvironment): Promise<PageStepResult> {
+  const stepKey = `page-${input.step}`;
+  const done = await committedStep<PageStepResult>(db, input.crawlId, stepKey);
+  if (done) return done;
+  const run = await loadCrawlRun(db, input.crawlId);
+  if (!run) throw new Error(`crawl ${input.crawlId} does not exist`);
+  const window = stepWindow(run, env.concurrencyPerHost);
+  const claimed = await claimPages(db, input.crawlId, input.step, { stepPages: input.stepPages, window });
+  if (claimed.length === 0) return idle(run);
+  const { context, robots, siteConcurrency } = stepContext(run, env);
+  const outcomes = await fetchClaimed(context, run, claimed, siteConcurrency);
+  const found = await foundOnPages(context, robots, claimed, outcomes);
+  return commitPageStep(db, input.crawlId, {
+    step: input.step,
+    pages: claimed.map((page, i) => {
+      const outcome = outcomes[i]!;
+      return {
+        url: page.url,
+        page: outcome.page,
+        answeredHtml: outcome.page !== null && answeredHtml(context, outcome.page),
+        ...(outcome.answeredUrl ? { answeredUrl: outcome.answeredUrl } : {}),
+      };
+    }),
+    ...found,
+    rateLimitedPages: outcomes.filter((o) => o.rateLimited).length,
+    externalCheckBudget: env.externalCheckBudget,
+  });
+}
+
+function idle(run: CrawlRun): PageStepResult {
+  return {
+    claimed: 0,
+    pagesCrawled: run.pagesCrawled,
+    pagesDiscovered: run.pagesDiscovered,
+    pageRequests: run.pageRequests,
+    rateLimitedPages: run.rateLimitedPages,
+  };
+}
+
+/**
+ * Fetches the claimed pages in claim order. The home page unreachable fails the audit; so do page
+ * requests that mostly keep answering 429, counted over the whole crawl.
+ */
+async function fetchClaimed(
+  context: CrawlContext,
+  run: CrawlRun,
+  claimed: readonly ClaimedPage[],
+  concurrency: number,
+): Promise<PageOutcome[]> {
+  const outcomes = new Array<PageOutcome>(claimed.length);
+  let requests = run.pageRequests;
+  let limited = run.rateLimitedPages;
+  let answered = 0;
+  const order = new Map(claimed.map((page, index) => [page, index]));
+  await runPool(context.aborter, claimed, concurrency, async (page) => {
+    const outcome = await fetchPage(context, page);
+    if (!outcome.page && page.depth === 0)
+      throw new AuditFailure(
+        'domain_unreachable',
+        `could not fetch the home page ${page.url}: ${outcome.error ?? 'unreachable'}`,
+      );
+    outcomes[order.get(page)!] = outcome;
+    requests++;
+    if (outcome.rateLimited) limited++;
+    if (requests >= RATE_LIMIT_MIN_REQUESTS && limited * 2 > requests)
+      throw new AuditFailure(
+        'target_rate_limited',
+        `${limited} of ${requests} page requests kept answering 429 Too Many Requests`,
+      );
+    answered++;
+    context.input.onProgress?.({
+      phase: 'crawling',
+      pagesCrawled: run.pagesCrawled + answered,
+      pagesDiscovered: run.pagesDiscovered,
+    });
+  });
+  return outcomes;
+}
+
+/**
+ * What the step's pages link to and load, each target with the distinct pages that reference it:
+ * same-site URLs to crawl (or disallowed, or link-checked when certainly not a document), and
+ * subresources and other sites' links to check.
+ */
+async function foundOnPages(
+  context: CrawlContext,
+  robots: SiteRobots,
+  claimed: readonly ClaimedPage[],
+  outcomes: readonly PageOutcome[],
+): Promise<{ links: LinkFound[]; targets: TargetFound[] }> {
+  const links = new Map<string, LinkFound>();
+  const targets = new Map<string, TargetFound>();
+  const addTarget = (
+    url: string,
+    pageUrl: string,
+    kind: TargetFound['kind'],
+    resourceKind?: TargetFound['resourceKind'],
+  ) => {
+    const known = targets.get(url);
+    if (known) return void known.referrers.push(pageUrl);
+    const external = !isSameSite(context, url);
+    targets.set(url, { url, kind, external, referrers: [pageUrl], ...(resourceKind ? { resourceKind } : {}) });
+  };
+  claimed.forEach((from, i) => {
+    const { page, links: pageLinks } = outcomes[i]!;
+    if (!page || !pageLinks) return;
+    const pageUrl = page.finalUrl;
+    const depth = from.depth === null ? null : from.depth + 1;
+    const resources = new Map(pageLinks.resources.map((resource) => [resource.url, resource]));
+    for (const resource of resources.values()) addTarget(resource.url, pageUrl, 'resource', resource.kind);
+    for (const link of new Set(pageLinks.links)) {
+      if (!isSameSite(context, link)) addTarget(link, pageUrl, 'link');
+      else if (link !== pageUrl) addLink(links, link, pageUrl, depth);
+    }
+  });
+  for (const link of links.values()) {
+    if (!(await robots.isAllowed(link.url))) link.state = 'disallowed';
+    else if (isNonDocumentUrl(link.url)) link.state = 'target';
+  }
+  return { links: [...links.values()], targets: [...targets.values()] };
+}
+
+function addLink(links: Map<string, LinkFound>, url: string, pageUrl: string, depth: number | null): void {
+  const known = links.get(url);
+  if (!known) return void links.set(url, { url, depth, referrers: [pageUrl], state: 'queued' });
+  if (!known.referrers.includes(pageUrl)) known.referrers.push(pageUrl);
+  if (depth !== null && (known.depth === null || depth < known.depth)) known.depth = depth;
+}

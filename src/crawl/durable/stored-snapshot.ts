@@ -1,0 +1,175 @@
+import type {
+  CrawlSnapshot,
+  DisallowedUrl,
+  IndexAlias,
+  LinkCheck,
+  SiteStylesheet,
+  SnapshotPage,
+  SnapshotResource,
+} from '../../analyzers/snapshot';
+import type { Db } from '../../db/knex';
+import { CRAWL_LIMITS } from '../limits';
+import type { TargetCheck } from './check-step';
+import { loadCrawlRun } from './run-store';
+
+/** Rows read per query when a crawl's pages are read back (keyset on seq). */
+const READ_CHUNK = 1_000;
+
+export interface StoredCrawl {
+  /** The snapshot the analyzers finish on: every page's metadata, no page bodies. */
+  snapshot: CrawlSnapshot;
+  startedAt: Date;
+}
+
+/** A crawl's facts read back as the snapshot the analyzers know; page bodies are streamed apart (storedPageBodies). */
+export async function loadStoredSnapshot(db: Db, crawlId: string): Promise<StoredCrawl> {
+  const run = await loadCrawlRun(db, crawlId);
+  if (!run) throw new Error(`crawl ${crawlId} does not exist`);
+  const pages = await storedPages(db, crawlId);
+  const targets = await checkedTargets(db, crawlId);
+  const frontierRows = (state: string, limit?: number) => {
+    const query = db('crawl_frontier').where({ crawl_id: crawlId, state }).orderBy('seq');
+    return (limit ? query.limit(limit) : query).select(
+      'url',
+      'depth',
+      'found_on',
+      'linked_from',
+      'in_sitemap',
+      'alias_of',
+    );
+  };
+  const disallowed = (await frontierRows('disallowed', CRAWL_LIMITS.maxDisallowedRecorded)).map(
+    (row: FrontierRow): DisallowedUrl => ({
+      url: row.url,
+      depth: row.depth,
+      ...(row.in_sitemap ? { inSitemap: true } : {}),
+      foundOn: row.found_on,
+      linkedFrom: row.linked_from,
+    }),
+  );
+  const aliases = (await frontierRows('alias')).map((row: FrontierRow): IndexAlias => ({
+    url: row.url,
+    aliasOf: row.alias_of!,
+    foundOn: row.found_on,
+  }));
+  const unreachable = (await frontierRows('unreachable')).map((row: FrontierRow): LinkCheck => ({
+    url: row.url,
+    status: null,
+    foundOn: row.found_on,
+    linkedFrom: row.linked_from,
+    kind: 'page',
+  }));
+  const snapshot: CrawlSnapshot = {
+    origin: run.origin,
+    robots: run.robots,
+    pages,
+    pagesDiscovered: run.pagesDiscovered,
+    budgetExhausted: run.budgetExhausted,
+    resources: targets.resources,
+    observedAt: run.observedAt.toISOString(),
+    robotsDisallowed: disallowed,
+    ...(aliases.length > 0 ? { indexAliases: aliases } : {}),
+    sitemaps: run.sitemaps ?? [],
+    linkChecks: [...targets.linkChecks, ...unreachable],
+    ...(targets.stylesheets.length > 0 ? { stylesheets: targets.stylesheets } : {}),
+    ...(run.probes ?? {}),
+  };
+  return { snapshot, startedAt: run.observedAt };
+}
+
+interface FrontierRow {
+  url: string;
+  depth: number | null;
+  found_on: string[];
+  linked_from: number;
+  in_sitemap: boolean;
+  alias_of: string | null;
+}
+
+/** Every crawled page in crawl order, its referrers as the whole crawl found them. */
+async function storedPages(db: Db, crawlId: string): Promise<SnapshotPage[]> {
+  const pages: SnapshotPage[] = [];
+  let after = 0;
+  for (;;) {
+    const rows = (await db('crawl_pages as p')
+      .leftJoin('crawl_frontier as f', function () {
+        this.on('f.crawl_id', 'p.crawl_id').andOn('f.url', 'p.url');
+      })
+      .where('p.crawl_id', crawlId)
+      .andWhere('p.seq', '>', after)
+      .orderBy('p.seq')
+      .limit(READ_CHUNK)
+      .select('p.seq', 'p.page', 'f.found_on', 'f.linked_from')) as {
+      seq: string;
+      page: string;
+      found_on: string[] | null;
+      linked_from: number | null;
+    }[];
+    for (const row of rows) {
+      const page = { ...(JSON.parse(row.page) as Omit<SnapshotPage, 'body'>), body: null };
+      pages.push(
+        page.depth !== 0 && row.found_on !== null
+          ? { ...page, foundOn: row.found_on, linkedFrom: row.linked_from ?? 0 }
+          : page,
+      );
+    }
+    if (rows.length < READ_CHUNK) return pages;
+    after = Number(rows[rows.length - 1]!.seq);
+  }
+}
+
+/** Each crawled page's body, in the order of the snapshot's pages, a chunk at a time. */
+export async function* storedPageBodies(db: Db, crawlId: string): AsyncGenerator<string | null> {
+  let after = 0;
+  for (;;) {
+    const rows = (await db('crawl_pages')
+      .where('crawl_id', crawlId)
+      .andWhere('seq', '>', after)
+      .orderBy('seq')
+      .limit(READ_CHUNK / 4)
+      .select('seq', 'body')) as { seq: string; body: string | null }[];
+    for (const row of rows) yield row.body;
+    if (rows.length < READ_CHUNK / 4) return;
+    after = Number(rows[rows.length - 1]!.seq);
+  }
+}
+
+interface CheckedTargets {
+  resources: SnapshotResource[];
+  linkChecks: LinkCheck[];
+  stylesheets: SiteStylesheet[];
+}
+
+async function checkedTargets(db: Db, crawlId: string): Promise<CheckedTargets> {
+  const out: CheckedTargets = { resources: [], linkChecks: [], stylesheets: [] };
+  const links: LinkCheck[] = [];
+  const rows = (await db('crawl_targets')
+    .where({ crawl_id: crawlId })
+    .whereNotNull('checked')
+    .orderBy('seq')
+    .select('url', 'kind', 'found_on', 'linked_from', 'checked')) as {
+    url: string;
+    kind: 'resource' | 'link';
+    found_on: string[];
+    linked_from: number;
+    checked: string;
+  }[];
+  for (const row of rows) {
+    const check = JSON.parse(row.checked) as TargetCheck;
+    if ('status' in check) {
+      links.push({
+        url: row.url,
+        status: check.status,
+        foundOn: row.found_on,
+        linkedFrom: row.linked_from,
+        kind: 'page',
+      });
+      continue;
+    }
+    out.resources.push(...(check.resources ?? []));
+    out.linkChecks.push(...(check.linkChecks ?? []));
+    out.stylesheets.push(...(check.stylesheets ?? []));
+  }
+  out.linkChecks.push(...links);
+  return out;
+}

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import type { RunningApi } from '../../processes/service';
+import { superviseWorker, type SupervisedWorker } from '../../processes/worker-process';
+import { crawlWorkflowId, type CrawlWorkflowInput } from '../../workflows/contracts';
+import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit } from '../support/stack';
+import { serveCountingSite } from '../support/sites';
+
+/** Identities of the workers that started the crawl's step activities, over every run of the workflow. */
+async function stepWorkers(client: Awaited<ReturnType<typeof getStack>>['service']['temporal']['client'], id: string) {
+  const history = await client.workflow.getHandle(id).fetchHistory();
+  const scheduled = new Map<string, string>();
+  const identities = new Map<string, number>();
+  for (const event of history.events ?? []) {
+    const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
+    if (type) scheduled.set(String(event.eventId), type);
+    const started = event.activityTaskStartedEventAttributes;
+    if (started && scheduled.get(String(started.scheduledEventId)) === 'crawlPageStep') {
+      const identity = started.identity ?? '?';
+      identities.set(identity, (identities.get(identity) ?? 0) + 1);
+    }
+  }
+  return identities;
+}
+
+describe('the durable crawl', function () {
+  this.timeout(180_000);
+
+  it('is shared by two workers, each taking steps of one audit, with the per-host limit held for the audit as a whole', async () => {
+    const stack = await getStack();
+    const taskQueue = 'audits-two-workers-test';
+    const site = await serveCountingSite(300, 40);
+    const env = {
+      ...process.env,
+      DATABASE_URL: stack.config.databaseUrl,
+      TEMPORAL_ADDRESS: stack.temporalAddress,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+      TEST_WEBHOOK_MOCK_URL: `${stack.url}/mock/webhooks`,
+    };
+    const workers: SupervisedWorker[] = [];
+    let apiForQueue: RunningApi | undefined;
+    try {
+      for (let i = 0; i < 2; i++) workers.push(await superviseWorker(env, () => undefined));
+      await Promise.all(workers.map((w) => w.ready()));
+      apiForQueue = await startExtraApi({
+        config: { ...stack.config, taskQueue, crawl: { ...stack.config.crawl, stepPages: 10 } },
+      });
+      const account = await newAccount('pro');
+      const { body } = await api('POST', '/v1/audits', {
+        key: account.liveKey,
+        baseUrl: apiForQueue.url,
+        body: { domain: site.origin },
+      });
+      const done = await waitForAudit(account.liveKey, body.audit_id, 120_000);
+      assert.equal(done.body.status, 'completed', done.text);
+      assert.equal(done.body.crawl.pages_crawled, 300);
+      const pages = site.requests.filter((r) => /^\/(p\d+)?$/.test(r) && r !== '/');
+      assert.equal(new Set(pages).size, pages.length, 'no page was fetched twice');
+      assert.ok(
+        site.maxInFlight() <= stack.config.crawl.concurrencyPerHost,
+        `at most ${stack.config.crawl.concurrencyPerHost} requests in flight to the site, saw ${site.maxInFlight()}`,
+      );
+      const row = await stack.db('audits').where({ id: body.audit_id }).first('run_generation');
+      const identities = await stepWorkers(
+        stack.service.temporal.client,
+        crawlWorkflowId(body.audit_id, row.run_generation, 1),
+      );
+      console.log(`      crawl steps per worker: ${JSON.stringify([...identities.values()])}`);
+      assert.equal(identities.size, 2, `both workers took steps: ${JSON.stringify([...identities])}`);
+      const left = await stack.db('crawl_runs').where({ audit_id: body.audit_id }).count<{ count: string }[]>();
+      assert.equal(Number(left[0]!.count), 0, "the crawl's working state is dropped once the audit is stored");
+    } finally {
+      await stopExtraApi(apiForQueue);
+      await Promise.all(workers.map((w) => w.stop()));
+      await site.close();
+    }
+  });
+
+  it('continues as new every few steps and carries its cursor, so a long crawl keeps a small history', async () => {
+    const stack = await getStack();
+    const site = await serveCountingSite(30, 0);
+    const auditId = `aud_CANTEST${Date.now()}`;
+    const input: CrawlWorkflowInput = {
+      crawlId: `${auditId}/0/1`,
+      auditId,
+      origin: site.origin,
+      pageBudget: 100,
+      stepPages: 2,
+      heartbeatTimeoutMs: 10_000,
+      stepsPerRun: 3,
+    };
+    const client = stack.service.temporal.client;
+    try {
+      const handle = await client.workflow.start('CrawlWorkflow', {
+        workflowId: crawlWorkflowId(auditId, 0, 1),
+        taskQueue: stack.config.taskQueue,
+        args: [input],
+      });
+      const summary = await handle.result();
+      assert.equal(summary.pagesCrawled, 30);
+      const first = await client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
+      const last = first.events?.[first.events.length - 1];
+      assert.ok(last?.workflowExecutionContinuedAsNewEventAttributes, 'the first run continued as new');
+      const pages = await stack.db('crawl_pages').where({ crawl_id: input.crawlId }).count<{ count: string }[]>();
+      assert.equal(Number(pages[0]!.count), 30, 'every page stored once across the runs');
+      const paths = site.requests.filter((r) => /^\/p\d+$/.test(r));
+      assert.equal(new Set(paths).size, paths.length, 'no page fetched twice across the runs');
+    } finally {
+      await stack.db('crawl_runs').where({ crawl_id: input.crawlId }).delete();
+      await site.close();
+    }
+  });
+});

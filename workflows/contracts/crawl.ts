@@ -1,0 +1,48 @@
+/** Arguments of CrawlWorkflow: one audit attempt's durable crawl (docs/architecture.md "Durable crawl"). */
+export interface CrawlWorkflowInput {
+  /** Names the crawl's stored state: one per audit run and attempt. */
+  crawlId: string;
+  auditId: string;
+  /** Normalized origin, e.g. https://example.com */
+  origin: string;
+  pageBudget: number;
+  /** Pages one step takes at most (CRAWL_STEP_PAGES). */
+  stepPages: number;
+  /** A step whose worker stops heartbeating this long is taken again by another worker. */
+  heartbeatTimeoutMs: number;
+  /** Steps one run starts before it continues as new (its history stays small). */
+  stepsPerRun: number;
+  /** Where the previous run of this crawl stopped (absent: a new crawl). */
+  cursor?: CrawlCursor;
+}
+
+/** What a crawl carries over continue-as-new: the phase it is in and the next step's number. */
+export interface CrawlCursor {
+  phase: 'pages' | 'sitemap-pages' | 'checks';
+  nextStep: number;
+  /** Steps in flight at once (the audit's per-host limit split between them). */
+  window: number;
+}
+
+/** One step: its number is unique within the crawl, so a retry finds the pages it claimed. */
+export interface CrawlStepInput {
+  crawlId: string;
+  auditId: string;
+  step: number;
+  stepPages: number;
+}
+
+/** What a finished crawl reports to its audit. */
+export interface CrawlSummary {
+  pagesCrawled: number;
+  pagesDiscovered: number;
+}
+
+export function crawlId(auditId: string, generation: number | undefined, attempt: number): string {
+  return `${auditId}/${generation ?? 0}/${attempt}`;
+}
+
+/** The crawl of an audit run's attempt: a child of the audit's workflow. */
+export function crawlWorkflowId(auditId: string, generation: number | undefined, attempt: number): string {
+  return `${auditId}-crawl-${generation ?? 0}-${attempt}`;
+}

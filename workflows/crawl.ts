@@ -1,0 +1,96 @@
+import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { CrawlActivities } from '../activities/crawl';
+import { AUDIT_RUN_RETRY, type CrawlCursor, type CrawlSummary, type CrawlWorkflowInput } from './contracts';
+
+/**
+ * One audit attempt's crawl, as checkpointed steps (docs/architecture.md "Durable crawl"): a sliding
+ * window of step activities, each taking up to CRAWL_STEP_PAGES pages, any audit worker taking any
+ * step. The frontier and every page's facts live in Postgres, so this workflow keeps only a cursor,
+ * and it continues as new every `stepsPerRun` steps. Phases: the pages linked from the home page,
+ * then the pages only the sitemaps list, then the link and resource checks.
+ */
+export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSummary> {
+  const steps = proxyActivities<CrawlActivities>({
+    startToCloseTimeout: '15 minutes',
+    // A step that cannot finish at all (a bug) ends the crawl rather than retrying for ever.
+    scheduleToCloseTimeout: '2 hours',
+    heartbeatTimeout: input.heartbeatTimeoutMs,
+    retry: AUDIT_RUN_RETRY,
+  });
+  const stepInput = (step: number) => ({
+    crawlId: input.crawlId,
+    auditId: input.auditId,
+    step,
+    stepPages: input.stepPages,
+  });
+  let cursor: CrawlCursor;
+  let startedSteps = 0;
+  let sideWork: Promise<unknown> = Promise.resolve();
+  if (input.cursor) cursor = input.cursor;
+  else {
+    const { window } = await steps.beginCrawl(input);
+    // The home page alone first: a site that does not answer gets no other request.
+    await steps.crawlPageStep(stepInput(1));
+    startedSteps = 1;
+    cursor = { phase: 'pages', nextStep: 2, window };
+    const crawlId = { crawlId: input.crawlId };
+    sideWork = Promise.all([steps.collectSitemaps(crawlId), steps.probeSite(crawlId)]);
+  }
+  const mayStart = () => startedSteps < input.stepsPerRun && !workflowInfo().continueAsNewSuggested;
+  const started = () => startedSteps++;
+  for (;;) {
+    const step = cursor.phase === 'checks' ? steps.checkTargetsStep : steps.crawlPageStep;
+    const ended = await slidingWindow(cursor, (n) => (started(), step(stepInput(n))), mayStart);
+    // Side work is never carried over: it ends within this run.
+    await sideWork;
+    if (!ended) return continueAsNew<typeof CrawlWorkflow>({ ...input, cursor });
+    if (cursor.phase === 'pages') {
+      await steps.admitSitemapUrls({ crawlId: input.crawlId });
+      cursor = { ...cursor, phase: 'sitemap-pages' };
+    } else if (cursor.phase === 'sitemap-pages') {
+      await steps.closeFrontier({ crawlId: input.crawlId });
+      cursor = { ...cursor, phase: 'checks' };
+    } else return summary(await steps.crawlPageStep(stepInput(cursor.nextStep++)));
+  }
+}
+
+/**
+ * Keeps up to `cursor.window` steps in flight. A step that found nothing to take while others ran
+ * waits for one of them (it may have found more); one that found nothing alone ends the phase.
+ * Returns false when it stopped starting steps for continue-as-new (all in flight finished).
+ */
+async function slidingWindow(
+  cursor: CrawlCursor,
+  runStep: (step: number) => Promise<{ claimed: number }>,
+  mayStart: () => boolean,
+): Promise<boolean> {
+  const inFlight = new Map<number, Promise<void>>();
+  let ended = false;
+  let waiting = false;
+  for (;;) {
+    while (!ended && !waiting && inFlight.size < cursor.window && mayStart()) {
+      const step = cursor.nextStep++;
+      const alone = inFlight.size === 0;
+      inFlight.set(
+        step,
+        runStep(step).then(({ claimed }) => {
+          inFlight.delete(step);
+          if (claimed > 0) waiting = false;
+          else if (alone) ended = true;
+          else waiting = true;
+        }),
+      );
+    }
+    if (inFlight.size === 0) {
+      if (ended) return true;
+      if (!mayStart()) return false;
+      waiting = false; // nothing in flight can find more: ask once more, alone
+      continue;
+    }
+    await Promise.race(inFlight.values());
+  }
+}
+
+function summary(last: { pagesCrawled: number; pagesDiscovered: number }): CrawlSummary {
+  return { pagesCrawled: last.pagesCrawled, pagesDiscovered: last.pagesDiscovered };
+}
