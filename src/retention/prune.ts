@@ -3,6 +3,10 @@ import { publishChange } from '../db/change-feed';
 import { pruneRetiredSigningKeys } from '../reports/signing-keys';
 import type { ReportStorage } from '../reports/storage';
 import { reportKeysOf } from '../reports/stored-reports';
+import { dropCrawlRunsBefore } from '../crawl/durable/run-store';
+
+/** A crawl's working state this old belongs to an attempt that can no longer finish (its workflow was terminated). */
+const ABANDONED_CRAWL_MS = 3 * 24 * 3600_000;
 
 /** Audits of accounts on the free tier are kept 24 months (README "Tiers and limits"). */
 export const FREE_RETENTION_MONTHS = 24;
@@ -16,7 +20,7 @@ export function freeRetentionCutoff(now: Date): Date {
 /**
  * Deletes what has outlived its retention: free-tier audits older than 24 months (with their report
  * files), Idempotency-Key records older than 24 hours and report signing keys retired longer ago
- * than a link lives. Batched, so a large backlog does not hold one long transaction.
+ * than a link lives, and the working state of crawls abandoned over 3 days ago. Batched, so a large backlog does not hold one long transaction.
  */
 export async function pruneExpired(db: Db, storage: ReportStorage, now: Date, batchSize = 1000) {
   const cutoff = freeRetentionCutoff(now);
@@ -46,5 +50,6 @@ export async function pruneExpired(db: Db, storage: ReportStorage, now: Date, ba
     .where('created_at', '<', new Date(now.getTime() - 24 * 3600_000))
     .delete();
   const signingKeys = await pruneRetiredSigningKeys(db, now);
-  return { audits, reportFiles, idempotencyKeys, signingKeys };
+  const abandonedCrawls = await dropCrawlRunsBefore(db, new Date(now.getTime() - ABANDONED_CRAWL_MS));
+  return { audits, reportFiles, idempotencyKeys, signingKeys, abandonedCrawls };
 }

@@ -42,6 +42,27 @@ describe('free-tier pruning (Temporal Schedule)', function () {
       created_at: old,
       retired_at: old,
     });
+    // A crawl whose attempt was terminated 4 days ago left its working state; a running one's stays.
+    const crawlRun = (crawlId: string, createdAt: Date) => ({
+      crawl_id: crawlId,
+      audit_id: freeRecent,
+      origin: 'https://recent.example.com',
+      page_budget: 100,
+      robots: '{"kind":"unreachable","url":"https://recent.example.com/robots.txt","error":"x"}',
+      observed_at: createdAt,
+      created_at: createdAt,
+    });
+    await db('crawl_runs').insert([
+      crawlRun('prune-test/abandoned', new Date(Date.now() - 4 * 24 * 3600_000)),
+      crawlRun('prune-test/running', new Date()),
+    ]);
+    await db('crawl_frontier').insert({
+      crawl_id: 'prune-test/abandoned',
+      url: 'https://recent.example.com/',
+      state: 'queued',
+      depth: 0,
+      alias_key: 'https://recent.example.com/',
+    });
     // Served (and cached) before the prune.
     assert.equal((await api('GET', `/v1/audits/${freeOld}`, { key: free.liveKey })).status, 200);
 
@@ -64,6 +85,13 @@ describe('free-tier pruning (Temporal Schedule)', function () {
     }
     assert.equal(key, undefined, 'retired signing key pruned');
     assert.deepEqual(await ids(pro.accountId), [proOld]);
+    const crawlIds = () => db('crawl_runs').where('crawl_id', 'like', 'prune-test/%').pluck('crawl_id');
+    let crawls = await crawlIds();
+    for (const until = Date.now() + 5000; crawls.length > 1 && Date.now() < until; crawls = await crawlIds())
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(crawls, ['prune-test/running'], 'an abandoned crawl is dropped, a running one kept');
+    assert.equal(await db('crawl_frontier').where({ crawl_id: 'prune-test/abandoned' }).first(), undefined);
+    await db('crawl_runs').where({ crawl_id: 'prune-test/running' }).delete();
     // The API drops its cached copy on the prune's NOTIFY (milliseconds): allow up to a second.
     let gone = await api('GET', `/v1/audits/${freeOld}`, { key: free.liveKey });
     for (const until = Date.now() + 1000; gone.status !== 404 && Date.now() < until;) {
