@@ -20,7 +20,7 @@ import { SECURITY_TRANSPORT_ANALYZERS } from './security-transport';
 import { DNS_EMAIL_ANALYZERS } from './dns-email';
 import { SEO_PAGE_ANALYZERS } from './seo-page';
 import type { CrawlSnapshot, SnapshotPage } from './snapshot';
-import { observation, type Analyzer, type AnalyzerOutcome, type Observed } from './types';
+import type { Analyzer, AnalyzerOutcome, Observed } from './types';
 
 export type { Analyzer, AnalyzerOutcome, FindingDraft, Observed } from './types';
 export type { CrawlSnapshot, SnapshotPage } from './snapshot';
@@ -119,10 +119,16 @@ export async function runAnalyzersOverBodies(
   return run.finish(snapshot);
 }
 
-/** One analysis: pages are observed one at a time, then every analyzer finishes on its observations. */
+/**
+ * One analysis: pages are observed one at a time, then every analyzer finishes on its observations.
+ * A page's own facts are kept once and each analyzer keeps only its values; an analyzer's
+ * observation list is built when it finishes and dropped after, so a large site costs one pointer
+ * per page and analyzer rather than an object.
+ */
 class AnalysisRun {
   private readonly list: readonly Analyzer[];
-  private readonly observed: Observed<unknown>[][];
+  private readonly seen: Omit<Observed<unknown>, 'value'>[] = [];
+  private readonly values: unknown[][];
   private readonly failed: boolean[];
   private readonly pages: PageSummary[] = [];
 
@@ -131,18 +137,18 @@ class AnalysisRun {
     private readonly stylesheets: StylesheetTexts,
   ) {
     this.list = options.analyzers ?? ANALYZERS;
-    this.observed = this.list.map(() => []);
+    this.values = this.list.map(() => []);
     this.failed = this.list.map(() => false);
   }
 
   /** `kept`: the page the observations keep (without its body), when not the page itself. */
   observe(page: SnapshotPage, kept: SnapshotPage = page): void {
     const parsed = parsePage(page, this.stylesheets);
+    this.seen.push({ url: parsed.url, page: kept, isHtml: parsed.isHtml });
     this.list.forEach((analyzer, i) => {
       if (this.failed[i]) return;
       try {
-        const observed = observation(parsed, analyzer.observe(parsed));
-        this.observed[i]!.push(kept === page ? observed : { ...observed, page: kept });
+        this.values[i]!.push(analyzer.observe(parsed));
       } catch (error) {
         this.fail(i, error);
       }
@@ -158,7 +164,12 @@ class AnalysisRun {
       let outcome: AnalyzerOutcome | null = null;
       if (!this.failed[i]) {
         try {
-          outcome = analyzer.finish(snapshot, this.observed[i]!);
+          const values = this.values[i]!;
+          outcome = analyzer.finish(
+            snapshot,
+            this.seen.map((facts, j) => ({ ...facts, value: values[j] })),
+          );
+          this.values[i] = [];
         } catch (error) {
           this.fail(i, error);
         }
