@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import type { RunningApi } from '../../processes/service';
 import { superviseWorker, type SupervisedWorker } from '../../processes/worker-process';
 import { crawlWorkflowId, type CrawlWorkflowInput } from '../../workflows/contracts';
-import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit } from '../support/stack';
+import {
+  api,
+  getStack,
+  newAccount,
+  startExtraApi,
+  stopExtraApi,
+  waitForAudit,
+  workerProcessEnv,
+} from '../support/stack';
 import { serveCountingSite } from '../support/sites';
 
 /** Identities of the workers that started the crawl's step activities, over every run of the workflow. */
@@ -29,14 +37,7 @@ describe('the durable crawl', function () {
     const stack = await getStack();
     const taskQueue = 'audits-two-workers-test';
     const site = await serveCountingSite(300, 40);
-    const env = {
-      ...process.env,
-      DATABASE_URL: stack.config.databaseUrl,
-      TEMPORAL_ADDRESS: stack.temporalAddress,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
-      TEST_WEBHOOK_MOCK_URL: `${stack.url}/mock/webhooks`,
-    };
+    const env = await workerProcessEnv(taskQueue);
     const workers: SupervisedWorker[] = [];
     let apiForQueue: RunningApi | undefined;
     try {

@@ -1,7 +1,15 @@
 import type { RunningApi } from '../../processes/service';
 import assert from 'node:assert/strict';
 import { superviseWorker, type SupervisedWorker } from '../../processes/worker-process';
-import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit } from '../support/stack';
+import {
+  api,
+  getStack,
+  newAccount,
+  startExtraApi,
+  stopExtraApi,
+  waitForAudit,
+  workerProcessEnv,
+} from '../support/stack';
 import { until } from '../support/receiver';
 import { serveCountingSite } from '../support/sites';
 
@@ -19,14 +27,7 @@ describe('a worker killed mid-crawl', function () {
     // 40 slow pages (150 ms each) in a tree 5 levels deep: surely under way when the worker dies.
     const site = await serveCountingSite(40, 150);
     const { origin, requests } = site;
-    const env = {
-      ...process.env,
-      DATABASE_URL: stack.config.databaseUrl,
-      TEMPORAL_ADDRESS: stack.temporalAddress,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
-      TEST_WEBHOOK_MOCK_URL: `${stack.url}/mock/webhooks`,
-    };
+    const env = await workerProcessEnv(taskQueue);
     let worker: SupervisedWorker | null = null;
     let apiForQueue: RunningApi | undefined;
     try {

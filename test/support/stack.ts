@@ -113,6 +113,19 @@ export function getStack(): Promise<Stack> {
   return stackPromise;
 }
 
+/** The environment of a worker process of its own (processes/worker-process.ts) on `taskQueue`, beside the stack. */
+export async function workerProcessEnv(taskQueue: string): Promise<NodeJS.ProcessEnv> {
+  const stack = await getStack();
+  return {
+    ...process.env,
+    DATABASE_URL: stack.config.databaseUrl,
+    TEMPORAL_ADDRESS: stack.temporalAddress,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+    TEST_WEBHOOK_MOCK_URL: `${stack.url}/mock/webhooks`,
+  };
+}
+
 /**
  * Another API instance on the same database (as a second API process would be), stopped at the end.
  * It makes no owed audit starts: the shared API's reconciler is the only one, so a test can tell when
