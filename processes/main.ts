@@ -13,6 +13,7 @@ import { superviseDevServer } from '../temporal/supervised-dev-server';
 import { connectClient } from '../temporal/connection';
 import { registerSearchAttributes } from '../temporal/search-attributes';
 import { logger } from '../src/observability/logger';
+import { startTracing } from '../src/observability/tracing';
 
 /** The worker process each worker role of SERVICE_ROLES runs (WORKER_KIND), and its /healthz component. */
 const WORKER_ROLES = [
@@ -73,6 +74,9 @@ async function main(): Promise<void> {
       { log, signal: shuttingDown.signal, stops },
     );
     if (!config.roles.api) return;
+    // The API's spans (OTEL_EXPORTER_OTLP_ENDPOINT set): before its Temporal client is made; flushed last on stop.
+    const tracing = startTracing(config.tracing, 'api', serviceLog);
+    stops.push(() => tracing.stop());
     const api = await startApi({
       config,
       db,

@@ -9,6 +9,7 @@ import { logger } from '../src/observability/logger';
 import { metricsPortOf } from '../src/observability/metrics-config';
 import { serveMetricsIfSet } from '../src/observability/metrics-server';
 import { installWorkerRuntime } from '../src/observability/temporal-runtime';
+import { startTracing } from '../src/observability/tracing';
 
 /**
  * A worker process `npm start` runs beside the API (own process, so audits being worked on do not
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
   // The supervisor's IPC channel closed: it died, and nobody would stop (or restart) this process.
   process.once('disconnect', () => stopRequested.abort());
   const runtime = await installWorkerRuntime(log, { metrics: config.metricsPort > 0 });
+  // Before the worker exists: its interceptors and workflow-span sink are added only while tracing runs.
+  const tracing = startTracing(config.tracing, config.workerKind === 'audits' ? 'worker' : config.workerKind, log);
   const metrics = await serveMetricsIfSet(
     metricsPortOf(config.metricsPort, config.workerKind),
     config.host,
@@ -46,7 +49,10 @@ async function main(): Promise<void> {
     onUnavailable: (reason) =>
       log.warn(`Temporal at ${config.temporalAddress} is not available (${reason}); waiting for it`),
   });
-  if (!temporalUp) return void (await metrics?.stop());
+  if (!temporalUp) {
+    await tracing.stop();
+    return void (await metrics?.stop());
+  }
 
   const db = createDb(config.databaseUrl);
   const common = {
@@ -55,7 +61,9 @@ async function main(): Promise<void> {
     clock: systemClock,
     temporalAddress: config.temporalAddress,
     // Prebuilt by the supervisor when it can (keeps webpack out of this long-running process).
-    workflowBundle: config.workflowBundlePath ? { codePath: config.workflowBundlePath } : await bundleWorkflows(),
+    workflowBundle: config.workflowBundlePath
+      ? { codePath: config.workflowBundlePath }
+      : await bundleWorkflows({ tracing: config.tracing !== null }),
   };
   const worker =
     config.workerKind === 'reports'
@@ -78,6 +86,7 @@ async function main(): Promise<void> {
   await worker.done;
   await db.destroy();
   await metrics?.stop();
+  await tracing.stop();
 }
 
 // Exits explicitly: the IPC channel to the supervisor would otherwise keep the process alive.

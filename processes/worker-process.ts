@@ -17,11 +17,14 @@ const bundlePath = path.join(os.tmpdir(), `audit-service-workflows-${process.pid
 let bundling: Promise<void> | null = null;
 let supervisors = 0;
 
+/** `.ts` under tsx (tests, `npm run start:tsx`), `.js` compiled (dist/processes, `npm start`). */
+const EXTENSION = path.extname(__filename);
+
 /** How long a worker may take to finish its tasks after SIGTERM before it is killed. */
 const STOP_GRACE_MS = 30_000;
 
 /**
- * Runs processes/worker-main.ts as a child process (it inherits the tsx loader through execArgv) and
+ * Runs processes/worker-main as a child process (compiled, or through the tsx loader it inherits in execArgv) and
  * restarts it whenever it ends, with capped exponential back-off, forever (src/supervision/supervisor.ts): a
  * crash-looping worker slows down but never stops the API beside it. Returns once the workflow
  * bundle is built, without waiting for the worker (`ready()`): it may be waiting for Temporal.
@@ -34,7 +37,7 @@ export async function superviseWorker(
 ): Promise<SupervisedWorker> {
   bundling ??= promisify(execFile)(process.execPath, [
     ...process.execArgv,
-    path.join(__dirname, 'bundle-main.ts'),
+    path.join(__dirname, `bundle-main${EXTENSION}`),
     bundlePath,
   ]).then(
     () => undefined,
@@ -72,7 +75,7 @@ export async function superviseWorker(
 function forkWorker(env: NodeJS.ProcessEnv): Incarnation {
   // The report worker collects garbage after each render (src/reports/pdf/memory.ts).
   const execArgv = env.WORKER_KIND === 'reports' ? [...process.execArgv, '--expose-gc'] : process.execArgv;
-  const proc = fork(path.join(__dirname, 'worker-main.ts'), [], { env, execArgv, stdio: 'inherit' });
+  const proc = fork(path.join(__dirname, `worker-main${EXTENSION}`), [], { env, execArgv, stdio: 'inherit' });
   const exited = new Promise<string>((resolve) => {
     proc.once('exit', (code, signal) => resolve(`exited (${signal ?? code})`));
     // A failed spawn emits 'error' and never 'exit'.

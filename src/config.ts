@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parsePageBudgets, type PageBudgets } from './page-budgets';
 import { parseCidrSetting, type CidrList } from './outbound/policy';
 import { checkMetricsPort, checkMetricsToken } from './observability/metrics-config';
+import { tracingSettings, type TracingSettings } from './observability/tracing-config';
 
 /** Every environment knob of the service, parsed once, in one typed place. */
 export interface Config {
@@ -85,6 +86,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** SITE_SCHEDULE_OVERRIDE_MS: every site's schedule fires at this interval instead of its own (tests, operators); unset or 0: off. */
   siteScheduleOverrideMs: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT and the other standard OTEL_* variables: trace export over OTLP/HTTP; null: off. */
+  tracing: TracingSettings | null;
 }
 
 export interface ReportObjectStore {
@@ -250,8 +253,11 @@ export function deliverySettings(config: Config): {
   };
 }
 
+/** The repository's folder: above src/, or above dist/src/ when this runs compiled (src/setup/build.cjs). */
+const PROJECT_ROOT = path.resolve(__dirname, path.extname(__filename) === '.js' ? '../..' : '..');
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const dataDir = path.resolve(env.DATA_DIR || path.join(__dirname, '..', '.data'));
+  const dataDir = path.resolve(env.DATA_DIR || path.join(PROJECT_ROOT, '.data'));
   return {
     port: integer('PORT', env.PORT, 3000),
     host: env.HOST || '127.0.0.1',
@@ -307,5 +313,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: checkMetricsPort(integer('METRICS_PORT', env.METRICS_PORT, 0)),
     metricsToken: checkMetricsToken(env.METRICS_TOKEN),
     siteScheduleOverrideMs: integer('SITE_SCHEDULE_OVERRIDE_MS', env.SITE_SCHEDULE_OVERRIDE_MS, 0),
+    tracing: tracingSettings(env),
   };
 }

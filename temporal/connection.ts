@@ -5,6 +5,7 @@ import { Client, type Connection } from '@temporalio/client';
 import { ClosableConnection } from './closable-connection';
 import { RestartBackoff } from '../src/supervision/restart-backoff';
 import type { TemporalSecurity } from '../src/config';
+import { tracingClientInterceptors } from '../src/observability/temporal-tracing';
 
 export interface TemporalClientBundle {
   connection: Connection;
@@ -54,7 +55,8 @@ export async function connectClient(
     await connection.close().catch(() => {});
     throw err;
   }
-  const client = new Client({ connection, namespace });
+  // With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), workflow starts carry the caller's trace to the workflow.
+  const client = new Client({ connection, namespace, interceptors: tracingClientInterceptors() });
   return { connection, client };
 }
 

@@ -8,11 +8,16 @@ import {
 import type { TemporalSecurity } from '../src/config';
 import { securityOptions } from './connection';
 import { boundRefusedDatumRetries } from './refused-datum-retries';
+import { tracingWorkerOptions, tracingWorkflowModules } from '../src/observability/temporal-tracing';
 
-/** Bundles the workflow code once; workers created afterwards reuse the bundle (fast start). */
-export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+/**
+ * Bundles the workflow code once; workers created afterwards reuse the bundle (fast start). With
+ * `tracing`, the bundle carries the OpenTelemetry workflow interceptors (for workers that export traces).
+ */
+export async function bundleWorkflows(opts: { tracing?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
+    workflowInterceptorModules: tracingWorkflowModules(opts.tracing ?? false),
     logger: {
       info: () => undefined,
       warn: () => undefined,
@@ -48,13 +53,16 @@ export interface RunningWorker {
 
 export async function startTemporalWorker(opts: TemporalWorkerOptions): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: opts.address, ...securityOptions(opts.security) });
+  const tracing = tracingWorkerOptions();
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     workflowBundle: opts.workflowBundle,
     activities: opts.activities,
-    interceptors: { activity: [boundRefusedDatumRetries] },
+    // The activity's span (tracing on) around everything else.
+    interceptors: { activity: [...(tracing?.activity ?? []), boundRefusedDatumRetries] },
+    ...(tracing ? { sinks: tracing.sinks } : {}),
     ...(opts.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities } : {}),
     // Bounded sticky cache: the default grows with the machine's memory; evicted workflows are
     // simply replayed from history when they next get a task.

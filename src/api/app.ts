@@ -13,6 +13,8 @@ import type { ReadModel } from './read-model';
 import { authenticate, limitRetrieval } from './middleware/auth';
 import { envelope } from './middleware/envelope';
 import { observeRequests } from './middleware/observe';
+import { tracingActive } from '../observability/tracing';
+import { traceRequests } from '../observability/http-tracing';
 import { httpPreconditions } from './middleware/http-preconditions';
 import { logger as processLogger } from '../observability/logger';
 import { metricsContentType, renderMetrics } from '../observability/metrics';
@@ -55,6 +57,8 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   // Behind a reverse proxy (TRUST_PROXY=1) the client address comes from X-Forwarded-For.
   const app = new Koa<ApiState>({ proxy: deps.config.trustProxy });
   const log = deps.log ?? ((message, err) => processLogger.error({ err }, message));
+  // A span per request when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT; docs/operations.md "Traces").
+  if (tracingActive()) app.use(traceRequests());
   app.use(observeRequests(deps.accessLog ?? processLogger));
   app.use(
     envelope({

@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', 'bench/out/**', 'test/fixtures/**', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['node_modules/**', 'dist/**', '.data/**', 'bench/out/**', 'test/fixtures/**', '**/*.cjs', '**/*.mjs'] },
   {
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true } },
