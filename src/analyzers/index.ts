@@ -116,7 +116,7 @@ export async function runAnalyzersOverBodies(
       sliceStart = performance.now();
     }
   }
-  return run.finish(snapshot);
+  return run.finishInSlices(snapshot, sliceMs, () => options.onSlice?.(index));
 }
 
 /**
@@ -157,31 +157,50 @@ class AnalysisRun {
   }
 
   finish(snapshot: CrawlSnapshot): AnalysisResult {
+    const result = this.emptyResult();
     const ids = new FindingIdAllocator();
-    const analyzers: AnalyzerResult[] = [];
-    const findings: Finding[] = [];
-    this.list.forEach((analyzer, i) => {
-      let outcome: AnalyzerOutcome | null = null;
-      if (!this.failed[i]) {
-        try {
-          const values = this.values[i]!;
-          outcome = analyzer.finish(
-            snapshot,
-            this.seen.map((facts, j) => ({ ...facts, value: values[j] })),
-          );
-          this.values[i] = [];
-        } catch (error) {
-          this.fail(i, error);
-        }
+    this.list.forEach((_, i) => this.finishAnalyzer(i, snapshot, result, ids));
+    return result;
+  }
+
+  /** finish, giving the event loop back between analyzers: a large site's heartbeats keep going out. */
+  async finishInSlices(snapshot: CrawlSnapshot, sliceMs: number, onSlice?: () => void): Promise<AnalysisResult> {
+    const result = this.emptyResult();
+    const ids = new FindingIdAllocator();
+    let sliceStart = performance.now();
+    for (let i = 0; i < this.list.length; i++) {
+      this.finishAnalyzer(i, snapshot, result, ids);
+      if (performance.now() - sliceStart >= sliceMs) {
+        onSlice?.();
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
       }
-      if (!outcome) {
-        analyzers.push(makeAnalyzerResult(analyzer.code, 'error', 0));
-        return;
+    }
+    return result;
+  }
+
+  private emptyResult(): AnalysisResult {
+    return { analyzers: [], findings: [], pages: this.pages };
+  }
+
+  private finishAnalyzer(i: number, snapshot: CrawlSnapshot, result: AnalysisResult, ids: FindingIdAllocator): void {
+    const analyzer = this.list[i]!;
+    let outcome: AnalyzerOutcome | null = null;
+    if (!this.failed[i]) {
+      try {
+        const values = this.values[i]!;
+        outcome = analyzer.finish(
+          snapshot,
+          this.seen.map((facts, j) => ({ ...facts, value: values[j] })),
+        );
+        this.values[i] = [];
+      } catch (error) {
+        this.fail(i, error);
       }
-      analyzers.push(makeAnalyzerResult(analyzer.code, outcome.status, outcome.score));
-      for (const draft of outcome.findings) findings.push(makeFinding(analyzer.code, draft, ids));
-    });
-    return { analyzers, findings, pages: this.pages };
+    }
+    if (!outcome) return void result.analyzers.push(makeAnalyzerResult(analyzer.code, 'error', 0));
+    result.analyzers.push(makeAnalyzerResult(analyzer.code, outcome.status, outcome.score));
+    for (const draft of outcome.findings) result.findings.push(makeFinding(analyzer.code, draft, ids));
   }
 
   private fail(i: number, error: unknown): void {

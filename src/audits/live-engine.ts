@@ -60,8 +60,11 @@ export async function analyzeCrawl(
     heartbeat({ phase: 'analyzing', pagesCrawled, pagesDiscovered: snapshot.pagesDiscovered ?? pagesCrawled });
   analyzing();
   const analysis = await runAnalyzersOverBodies(snapshot, crawl.bodies, { onSlice: analyzing });
+  // Each step below is a pass over every page: the event loop (and the heartbeat) gets a turn between them.
   const pages = pageFactsOf(analysis.pages);
+  await beat(analyzing);
   const { findings, findingUrls } = capFindingUrls(analysis.findings, urlFactsIndex(pages, snapshot));
+  await beat(analyzing);
   const audit = assembleAuditJson({
     auditId: row.id,
     domain: row.domain,
@@ -80,4 +83,9 @@ export async function analyzeCrawl(
     findings,
   });
   return { audit, facts: { pages, findingUrls } };
+}
+
+function beat(heartbeat: () => void): Promise<void> {
+  heartbeat();
+  return new Promise((resolve) => setImmediate(resolve));
 }
