@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { RunningApi } from '../../processes/service';
 import { superviseWorker, type SupervisedWorker } from '../../processes/worker-process';
+import { CrawlWorkflow } from '../../workflows';
 import { crawlWorkflowId, type CrawlWorkflowInput } from '../../workflows/contracts';
 import {
   api,
@@ -92,7 +93,7 @@ describe('the durable crawl', function () {
     };
     const client = stack.service.temporal.client;
     try {
-      const handle = await client.workflow.start('CrawlWorkflow', {
+      const handle = await client.workflow.start(CrawlWorkflow, {
         workflowId: crawlWorkflowId(auditId, 0, 1),
         taskQueue: stack.config.taskQueue,
         args: [input],
