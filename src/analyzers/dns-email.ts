@@ -48,15 +48,23 @@ const list = (records: readonly string[]) => records.map((r) => `"${r}"`).join('
 
 // ── DNS_DNSSEC_MISSING ───────────────────────────────────────────────────────────────────────────
 
+/** The DS answer in words: `no DS record (NXDOMAIN, validated, from 192.0.2.53)`. */
+function dsEvidence(answer: DnsFacts['dnssecAnswer']): string {
+  if (!answer) return 'no DS record';
+  const validated = answer.ad ? ', validated' : '';
+  return `no DS record (${answer.rcode}${validated}, from resolver ${answer.resolver})`;
+}
+
 export const dnssecMissing = siteAnalyzer('DNS_DNSSEC_MISSING', (snapshot) =>
   withDns(snapshot, (f, _host, domain) => {
-    if (f.dnssec === null) return notApplicable(); // not measured (the resolver cannot tell)
+    // null: a snapshot from before the DS query; a resolver that did not answer failed the provider (error).
+    if (f.dnssec === null) return notApplicable();
     if (f.dnssec) return siteOutcome('pass');
     return failWith(
       snapshot,
       'fail',
-      `${domain} is not signed with DNSSEC (no DS record, or answers not validated).`,
-      `${domain}: DNSSEC not validated`,
+      `${domain} is not signed with DNSSEC: its parent zone publishes no DS record for it.`,
+      `${domain}: DNSSEC not validated, ${dsEvidence(f.dnssecAnswer)}`,
     );
   }),
 );

@@ -8,8 +8,8 @@ import type { DnsFacts } from './snapshot';
  * has no record of the type (ENODATA) is an empty answer; any other failure (timeout, SERVFAIL,
  * refused) throws, so the audit reports the analyzers as `error` instead of as missing records.
  *
- * DNSSEC: node:dns can neither query DS records nor read the AD bit, so `dnssec` is null (unknown)
- * and DNS_DNSSEC_MISSING is not_applicable until a validating provider fills it.
+ * DNSSEC: node:dns can neither query DS records nor read the AD bit, so `dnssec` is null here; the
+ * DNS probe fills it from its own DS query to the same resolvers (src/crawl/dnssec.ts).
  */
 
 /** The part of dns.promises.Resolver used here (injectable in tests: never real DNS there). */

@@ -102,10 +102,22 @@ export interface TlsFacts {
   };
 }
 
+/** A resolver's answer to the DS query of the registrable domain (src/crawl/dnssec.ts). */
+export interface DnssecAnswer {
+  /** The resolver asked, as configured (`1.2.3.4`, `[::1]:5353`). */
+  readonly resolver: string;
+  readonly rcode: 'NOERROR' | 'NXDOMAIN';
+  /** The resolver validated the answer (AD flag). */
+  readonly ad: boolean;
+  /** DS records of the domain at its parent, `keyTag algorithm digestType DIGEST`. */
+  readonly ds: readonly string[];
+}
+
 /** DNS facts of the registrable domain and the host (DNS_*, EMAIL_*). */
 export interface DnsFacts {
   readonly aaaa: readonly string[];
   readonly caa: readonly string[];
+  /** The parent publishes a DS record for the domain; null: not measured (snapshots before the DS query). */
   readonly dnssec: boolean | null;
   readonly mx: readonly { readonly exchange: string; readonly priority: number }[];
   readonly spf: readonly string[];
@@ -118,6 +130,8 @@ export interface DnsFacts {
   readonly a?: readonly string[];
   /** Name (host or an ancestor) where the CAA records in `caa` were found. */
   readonly caaName?: string;
+  /** The DS answer `dnssec` was read from (evidence). */
+  readonly dnssecAnswer?: DnssecAnswer;
 }
 
 /** A GET of /.well-known/security.txt (SEC_SECURITY_TXT_MISSING), after redirects. */

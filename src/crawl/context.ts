@@ -23,6 +23,8 @@ export interface CrawlSiteInput {
   signal?: AbortSignal;
   /** Collect DNS facts of the host and its registrable domain (default true; skipped for IP literals). */
   lookupDns?: boolean;
+  /** Replaces the system's resolvers for the DNS facts and the DS query (tests): addresses as dns.setServers takes them, and the wait per query (default 5 s). */
+  dnsResolver?: { servers: readonly string[]; timeoutMs?: number };
   /** Probe TLS of https origins (default true). */
   probeTls?: boolean;
   /** Replaces the system resolver (tests); failed names are remembered either way. */

@@ -1,10 +1,12 @@
 import zlib from 'node:zlib';
 import type { OutboundResponse } from '../outbound/client';
 import { storableText } from '../text/storable';
+import { decodeText } from './encoding';
 
 /**
  * The response body as text. The crawler asks for br/gzip (so the compression analyzer sees what
- * browsers get), hence bodies are decoded here, bounded so a compression bomb cannot blow memory.
+ * browsers get), hence bodies are decompressed here, bounded so a compression bomb cannot blow
+ * memory, then decoded with the character encoding a browser would pick (encoding.ts).
  */
 export function decodeBodyText(response: OutboundResponse, maxDecodedBytes: number): string {
   const encoding = String(response.headers['content-encoding'] ?? '')
@@ -25,5 +27,5 @@ export function decodeBodyText(response: OutboundResponse, maxDecodedBytes: numb
     bytes = Buffer.alloc(0);
   }
   // What the analyzers read, quote as evidence and the audit stores (docs/decisions.md, "Bytes from outside").
-  return storableText(bytes.toString('utf8'));
+  return storableText(decodeText(bytes, response.headers['content-type']));
 }
