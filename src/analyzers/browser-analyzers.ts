@@ -98,27 +98,102 @@ const RULE_OF: Record<'A11Y_COLOR_CONTRAST' | 'A11Y_LINK_IN_TEXT_BLOCK' | 'A11Y_
   A11Y_TARGET_SIZE: 'target-size',
 };
 
+/** One axe-core result, in the shape axe returns it (Lighthouse keeps `failureSummary` as `explanation`). */
+export interface AxeResult {
+  id: string;
+  impact?: string | null;
+  /** axe's one-line help of the rule, e.g. "Elements must meet minimum color contrast ratio thresholds". */
+  help?: string;
+  nodes: Array<{ html: string; failureSummary?: string; target: unknown[] }>;
+}
+
+/** axe's check messages without its "Fix any/all of the following:" headers and indentation. */
+export function axeCheckMessages(failureSummary: string | undefined): string[] {
+  return (failureSummary ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^Fix (any|all) of the following:?$/i.test(line));
+}
+
+const num = (text: string, re: RegExp): string | undefined => re.exec(text)?.[1]?.trim();
+
+/** Our own words for a failed check of the rules the stage maps, from the values in axe's message. */
+const PLAIN: Record<string, { parse: (m: string) => string | null; fallback: string }> = {
+  'color-contrast': {
+    parse: (m) => {
+      const ratio = num(m, /contrast of ([\d.]+)/);
+      const need = num(m, /Expected contrast ratio of ([\d.]+)/);
+      if (!ratio || !need) return null;
+      const fg = num(m, /foreground color: ([^,)]+)/);
+      const other = num(m, /background color: ([^,)]+)/) ?? num(m, /text-shadow color: ([^,)]+)/);
+      const px = num(m, /font size: [^,]*?\(([\d.]+)px\)/);
+      const colours = fg && other ? ` (${fg} on ${other}${px ? `, ${px} px text` : ''})` : '';
+      return `Text is hard to read: it contrasts ${ratio}:1 with its background${colours}, and at least ${need}:1 is needed.`;
+    },
+    fallback: 'Text does not stand out enough from its background to be read easily.',
+  },
+  'link-in-text-block': {
+    parse: (m) => {
+      // "No styling (such as underline)": the fallback says it; a contrast message beside it is more precise.
+      if (/no styling/.test(m)) return null;
+      const ratio = num(m, /contrast of ([\d.]+)/);
+      const need = num(m, /Minimum contrast is ([\d.]+)/);
+      if (!ratio || !need) return null;
+      const what = /background/.test(m) ? 'background' : 'colour';
+      return `A link in a block of text differs from the words around it only by its ${what}, and too little (${ratio}:1 where ${need}:1 is needed); underline it or make it stand out more.`;
+    },
+    fallback:
+      'A link in a block of text is told apart from the words around it by colour alone; underline it or mark it in another way.',
+  },
+  'target-size': {
+    parse: (m) => {
+      const size = /([\d.]+)px by ([\d.]+)px, should be at least ([\d.]+)px/.exec(m);
+      if (size) {
+        const covered = /obscured/.test(m) ? ', partly covered by another element,' : '';
+        return `A tap target${covered} is ${size[1]} × ${size[2]} px; it needs at least ${size[3]} × ${size[3]} px, or more room around it, to be tapped reliably.`;
+      }
+      const space = /diameter of ([\d.]+)px instead of at least ([\d.]+)px/.exec(m);
+      if (space)
+        return `A tap target is too close to its neighbours: it has ${space[1]} px of clear space where ${space[2]} px are needed, so a finger easily hits the wrong one.`;
+      return null;
+    },
+    fallback: 'A tap target is too small or too close to its neighbours to be tapped reliably on a phone.',
+  },
+};
+
+/** A plain message for one failing element: the rule's own wording, else axe's help without its boilerplate. */
+export function plainAxeMessage(result: Pick<AxeResult, 'id' | 'help'>, failureSummary?: string): string {
+  const checks = axeCheckMessages(failureSummary);
+  const plain = PLAIN[result.id];
+  if (plain) return checks.map(plain.parse).find((m) => m !== null) ?? plain.fallback;
+  const help = (result.help ?? '').trim() || checks[0] || `The page fails the accessibility rule "${result.id}"`;
+  return /[.!?]$/.test(help) ? help : `${help}.`;
+}
+
 /**
- * Each failing element is an issue (selector and excerpt as evidence, axe's message), so an element
- * of the shared layout failing on every sampled page is one finding naming all those pages.
+ * Each failing element is an issue: our message for the rule, the element's HTML as evidence, and
+ * axe's selector as subject, so an element of the shared layout failing on every sampled page is one
+ * finding naming all those pages.
  */
+export function axeIssues(result: AxeResult, max = MAX_ISSUES_PER_PAGE): Issue[] {
+  return result.nodes.slice(0, max).map((node) => {
+    const selector = node.target.flat(Infinity).map(String).join(' ');
+    return {
+      outcome: 'fail',
+      message: plainAxeMessage(result, node.failureSummary),
+      evidence: truncate(node.html.trim() || selector || `(an element failing ${result.id})`, EVIDENCE_MAX),
+      // axe's selector is the element's identity (from the markup), the same on every page of a layout.
+      subject: selector,
+    };
+  });
+}
+
 function renderedRuleCheck(rule: RenderedRuleId): (p: MeasuredPage) => PageResult {
   return (p) => {
-    const issues: Issue[] = [];
-    for (const violation of p.violations) {
-      if (violation.rule !== rule) continue;
-      for (const node of violation.nodes) {
-        if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-        issues.push({
-          outcome: 'fail',
-          message: node.message.trim() || `Fails axe-core rule ${rule}.`,
-          evidence: truncate(`${node.selector}: ${node.html}`, EVIDENCE_MAX),
-          // axe's selector is the element's identity (from the markup), the same on every page of a layout.
-          subject: node.selector,
-        });
-      }
-    }
-    return pageIssues(issues);
+    const nodes = p.violations
+      .filter((v) => v.rule === rule)
+      .flatMap((v) => v.nodes.map((n) => ({ html: n.html, failureSummary: n.message, target: [n.selector] })));
+    return pageIssues(axeIssues({ id: rule, nodes }));
   };
 }
 

@@ -1,5 +1,5 @@
 import { textContent } from 'domutils';
-import type { Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
 import { GENERIC_LINK_TEXTS } from './generic-link-texts';
 import { attr, hasAncestor, snippet } from './parse';
 import { elementSubject } from './subject';
@@ -48,36 +48,63 @@ export const linkTextGeneric = pageAnalyzer('SEO_LINK_TEXT_GENERIC', (p) => {
 
 // ── SEO_ANCHOR_NOT_CRAWLABLE ─────────────────────────────────────────────────────────────────────
 
-/** Roles that declare the anchor is not a link (Lighthouse crawlable-anchors ignores them). */
-const NON_LINK_ROLES =
-  /^(button|tab|menuitem|menuitemcheckbox|menuitemradio|option|switch|checkbox|radio|treeitem|presentation|none)$/;
+/** Attributes that only mean something on a link: an anchor carrying one is meant as a link (HTML spec). */
+const HREF_ASSOCIATED = ['target', 'download', 'ping', 'rel', 'hreflang', 'type', 'referrerpolicy'];
+
+/** Lighthouse's `javascript:void(0)` pattern, matched on the href with all whitespace removed. */
+const JAVASCRIPT_VOID = /javascript:void(\(|)0(\)|)/;
 
 /** An inline event handler (onclick, onmousedown…): the anchor does something by script. */
 function hasHandler(a: Element): boolean {
   return Object.keys(a.attribs).some((name) => /^on[a-z]+$/.test(name));
 }
 
-/**
- * Why an anchor cannot be followed by a crawler, or null when it is fine (or not meant as a link).
- * Follows Lighthouse's crawlable-anchors: `javascript:` URLs (`javascript:void(0)` and the like) and
- * empty hrefs fail; an anchor without href fails only when a handler makes it act as a link; an
- * anchor with a role (a `role=button` toggle), a name or a mailto: URL is not judged.
- */
-function anchorProblem(a: Element): string | null {
-  if (hasAncestor(a, 'svg')) return null;
-  const role = (attr(a, 'role') ?? '').trim().toLowerCase();
-  if (NON_LINK_ROLES.test(role)) return null;
-  const href = attr(a, 'href');
-  if (href === undefined) {
-    if (attr(a, 'name') !== undefined) return null; // a named jump target, not a link
-    return hasHandler(a) ? 'has no href and works by script' : null;
+/** An `<a>` of SVG (inside `<svg>`, not back in HTML through `<foreignObject>`). */
+function isSvgAnchor(a: Element): boolean {
+  for (let p = a.parent; p; p = p.parent) {
+    if (!isTag(p)) continue;
+    if (p.name === 'svg') return true;
+    if (p.name.toLowerCase() === 'foreignobject') return false;
   }
-  const h = href.replace(/\s/g, '');
-  if (/^mailto:/i.test(h)) return null;
-  if (/^javascript:/i.test(h)) return 'uses a javascript: URL';
-  if (h === '') return 'has an empty href';
-  if (h === '#' && /window\.(location|open)\b|location\.href\s*=/.test(attr(a, 'onclick') ?? ''))
-    return 'navigates with a script instead of an href';
+  return false;
+}
+
+/** Whether `href` parses as a URL against the page, as the browser's URL parser does. */
+function parses(href: string, base: string): boolean {
+  try {
+    new URL(href, base);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why an anchor cannot be followed by a crawler, or null when it passes. Lighthouse's
+ * crawlable-anchors decision, branch by branch, on the raw href with all whitespace removed:
+ * any `role` passes (`role=button` toggles); `mailto:` passes; no href with an `id` passes (a jump
+ * target); `file:` fails; a `name` passes; no href and no link-only attribute (`target`, `rel`…)
+ * fails only with an event handler (we see inline `on…` attributes, not listeners added by
+ * script); a link-only attribute without an href fails; `javascript:void(0)` and its spellings
+ * fail; an href the URL parser rejects fails. Everything else passes: `href=""` (the same page),
+ * `#`, `javascript:;`, `javascript:toggle()`.
+ */
+export function anchorProblem(a: Element, pageUrl: string): string | null {
+  if (hasAncestor(a, 'template')) return null; // inert content: not in the document Lighthouse reads
+  const raw = (attr(a, 'href') ?? '').replace(/\s/g, '');
+  if ((attr(a, 'role') ?? '').trim() !== '') return null;
+  if (raw.startsWith('mailto:')) return null;
+  if (raw === '' && (attr(a, 'id') ?? '') !== '') return null;
+  if (raw.startsWith('file:')) return 'points to a file: URL on a local disk';
+  const svg = isSvgAnchor(a);
+  if (!svg && (attr(a, 'name') ?? '').trim() !== '') return null;
+  const names = Object.keys(a.attribs);
+  if (!names.includes('href') && !HREF_ASSOCIATED.some((n) => names.includes(n)))
+    return hasHandler(a) ? 'has no href and works by script' : null;
+  // The browser's resolved href is empty only for an HTML anchor without href (SVG resolves "" to the page).
+  if (!svg && !names.includes('href')) return 'has link attributes but no href';
+  if (JAVASCRIPT_VOID.test(raw)) return 'uses a javascript: URL';
+  if (!parses(raw, pageUrl)) return 'has an href that is not a valid URL';
   return null;
 }
 
@@ -88,7 +115,7 @@ export const anchorNotCrawlable = pageAnalyzer('SEO_ANCHOR_NOT_CRAWLABLE', (p) =
   const issues: Issue[] = [];
   for (const a of anchors) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
-    const problem = anchorProblem(a);
+    const problem = anchorProblem(a, p.url);
     if (problem)
       issues.push({
         outcome: 'fail',

@@ -19,7 +19,7 @@ import {
   ttfbSlow,
 } from '../../src/analyzers/performance-site';
 import { controlNameMissing, duplicateIdAria, formLabelMissing } from '../../src/analyzers/a11y-forms';
-import { soft404, visibleText } from '../../src/analyzers/best-practices-site';
+import { soft404 } from '../../src/analyzers/best-practices-site';
 
 const ORIGIN = 'https://example.com';
 const HTML: HeaderMap = { 'content-type': 'text/html; charset=utf-8' };
@@ -269,10 +269,8 @@ describe('best-practice site analyzers', () => {
     const empty = run(soft404, [page()], {
       notFoundProbe: probe(404, '<html><head><style>body{}</style></head><body>Not Found</body></html>'),
     });
-    assert.equal(empty.status, 'warn');
-    assert.equal(empty.score, 0.5);
-    assert.match(empty.findings[0]!.message, /nearly empty \(9 bytes of text\)/);
+    // A real 404 is never a soft 404, however little it shows.
+    assert.equal(empty.status, 'pass');
     assert.equal(run(soft404, [page()], { notFoundProbe: probe(404, null) }).status, 'pass');
-    assert.equal(visibleText('<p>a <script>x()</script>b</p>'), 'a b');
   });
 });

@@ -416,13 +416,10 @@ describe('SEO link and markup analyzers', () => {
       ),
     ]);
     assert.equal(bad.status, 'fail');
+    // As Lighthouse: `JavaScript:void(0)` (its pattern is case-sensitive) and `#` with a handler pass.
     assert.deepEqual(
       bad.findings.map((f) => f.message),
-      [
-        'A link has no href and works by script, so crawlers cannot follow it.',
-        'A link uses a javascript: URL, so crawlers cannot follow it.',
-        'A link navigates with a script instead of an href, so crawlers cannot follow it.',
-      ],
+      ['A link has no href and works by script, so crawlers cannot follow it.'],
     );
     assert.equal(bad.findings[0]!.evidence, '<a onclick="go()">Products</a>');
   });

@@ -51,7 +51,7 @@ const MANY_BODY = [
     '<img src="/one.png"><input type="text" name="q"><button></button>',
   '<h1>Two</h1><h4>Deep</h4><a href="/x">click here</a><a href="javascript:void(0)">Chat</a>' +
     '<span aria-foo="1">F</span><img src="/two.png"><input type="email" name="mail"><a href="/z"></a>',
-  '<h1>Three</h1><a href="">Gift</a><div role="checkbox" tabindex="0">C</div><img src="/one.png" width="3">' +
+  '<h1>Three</h1><a onclick="gift()">Gift</a><div role="checkbox" tabindex="0">C</div><img src="/one.png" width="3">' +
     '<script type="application/ld+json">{"name":"x"}</script><script type="application/ld+json">{oops</script>',
 ];
 const MANY = MANY_BODY.map((b, i) => page(`/m${i + 1}`, b));

@@ -20,7 +20,7 @@ export const BEST_PRACTICES_ROWS = [
     'BP_SOFT_404',
     'L',
     'Missing pages do not answer 404 (soft 404)',
-    'When an address that does not exist answers 200, or the error page is nearly empty, search engines index junk URLs and lost visitors get no help.',
+    'When an address that does not exist answers 200 (the home page, or a "not found" page served as a success), search engines index junk URLs as real pages and broken links go unnoticed.',
     'Answer unknown URLs with status 404 and a helpful error page (a search box and links to the main sections).',
   ],
   [
