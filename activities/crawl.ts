@@ -15,6 +15,7 @@ import { runPageStep } from '../src/crawl/durable/page-step';
 import { dropCrawlRun, loadCrawlRun } from '../src/crawl/durable/run-store';
 import type { StepEnvironment } from '../src/crawl/durable/step-context';
 import { DEFAULT_USER_AGENT } from '../src/outbound/client';
+import { untilDatabaseAnswers } from './database-outage';
 import { AuditFailure, type CrawlStepInput, type CrawlWorkflowInput } from '../workflows/contracts';
 
 export interface CrawlActivityDeps {
@@ -38,6 +39,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
     concurrencyPerHost: deps.config.crawl.concurrencyPerHost,
     signal: Context.current().cancellationSignal,
     ...(onProgress ? { onProgress } : {}),
+    untilDatabaseAnswers,
     ...(deps.probes ?? {}),
   });
   return {
@@ -57,7 +59,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
       const report = await progressReporter(deps, input);
       return siteFailures(() => runCheckStep(deps.db, input, env(report)));
     },
-    dropCrawl: (input: { crawlId: string }) => dropCrawlRun(deps.db, input.crawlId),
+    dropCrawl: (input: { crawlId: string }) => untilDatabaseAnswers(() => dropCrawlRun(deps.db, input.crawlId)),
   };
 }
 
@@ -69,7 +71,7 @@ async function progressReporter(
   input: CrawlStepInput,
 ): Promise<StepEnvironment['onProgress']> {
   const context = Context.current();
-  const run = await loadCrawlRun(deps.db, input.crawlId);
+  const run = await untilDatabaseAnswers(() => loadCrawlRun(deps.db, input.crawlId));
   const record = createProgressRecorder(deps, input.auditId, 2_000, run?.observedAt ?? deps.clock.now());
   return (progress) => {
     context.heartbeat(progress);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { crawlWorkflowId } from '../../workflows/contracts';
 import { api, getStack, newAccount, waitForAudit } from '../support/stack';
 import { startReceiver, until } from '../support/receiver';
 import { serveSite, serveSlowSite } from '../support/sites';
@@ -128,12 +129,19 @@ describe('a database outage', function () {
       );
       const events = receiver.received.map((r) => r.headers['x-service-event']);
       assert.deepEqual(events, ['audit.completed']);
-      const history = await stack.service.temporal.client.workflow.getHandle(auditId).fetchHistory();
-      // One crawl activity, started once: no activity retry either.
-      const started = (history.events ?? [])
-        .filter((e) => e.activityTaskStartedEventAttributes)
-        .map((e) => e.activityTaskStartedEventAttributes!.attempt);
-      assert.deepEqual(started, [1]);
+      // Every activity of the audit and of its crawl started once: the outage was waited out inside
+      // them (no activity retry), so no page was fetched twice either.
+      const { client } = stack.service.temporal;
+      const generation = (await stack.db('audits').where({ id: auditId }).first('run_generation')).run_generation;
+      for (const id of [auditId, crawlWorkflowId(auditId, generation, 1)]) {
+        const history = await client.workflow.getHandle(id).fetchHistory();
+        const started = (history.events ?? [])
+          .filter((e) => e.activityTaskStartedEventAttributes)
+          .map((e) => e.activityTaskStartedEventAttributes!.attempt);
+        assert.ok(started.length > 0 && started.every((attempt) => attempt === 1), `${id}: attempts ${started}`);
+      }
+      const pages = requests.filter((r) => r.startsWith('/p'));
+      assert.equal(new Set(pages).size, pages.length, 'no page fetched twice');
     } finally {
       await (outage as { end(): Promise<void> } | null)?.end();
       await receiver.close();

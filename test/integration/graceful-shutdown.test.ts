@@ -4,11 +4,11 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { auditWorkflowId } from '../../workflows/contracts';
+import { crawlWorkflowId } from '../../workflows/contracts';
 import { api, getStack, newAccount, startExtraApi, waitForAudit } from '../support/stack';
 import { serveSlowSite } from '../support/sites';
 import { until } from '../support/receiver';
-import { pidOfIdentity, runAuditStarts, startRoleProcess, type RoleProcess } from '../support/cluster';
+import { activityStarts, pidOfIdentity, startRoleProcess, type RoleProcess } from '../support/cluster';
 
 /** Whether a new TCP connection to the port is accepted, or the error code it gets. */
 function connectionOutcome(port: number): Promise<string> {
@@ -116,8 +116,11 @@ describe('graceful shutdown on SIGTERM', function () {
         body: { domain: site.origin },
       });
       await until(() => site.requests.some((r) => r.startsWith('/p')), 30_000, 'the crawl to be under way');
-      const handle = stack.service.temporal.client.workflow.getHandle(auditWorkflowId(body.audit_id));
-      const running = (await handle.describe()).raw.pendingActivities?.[0];
+      // The crawl's steps run in the attempt's CrawlWorkflow.
+      const generation = (await stack.db('audits').where({ id: body.audit_id }).first('run_generation')).run_generation;
+      const crawlId = crawlWorkflowId(body.audit_id, generation, 1);
+      const handle = stack.service.temporal.client.workflow.getHandle(crawlId);
+      const running = (await handle.describe()).raw.pendingActivities?.find((a) => a.lastWorkerIdentity);
       const busyPid = pidOfIdentity(running?.lastWorkerIdentity ?? '');
       const busy = workers.find((worker) => worker.auditWorkerPid() === busyPid)!;
       const other = workers.find((worker) => worker !== busy)!;
@@ -128,7 +131,7 @@ describe('graceful shutdown on SIGTERM', function () {
       // When the next attempt started, and where (the server's record of the pending activity).
       const restarted = await until(
         async () => {
-          const pending = (await handle.describe()).raw.pendingActivities?.[0];
+          const pending = (await handle.describe()).raw.pendingActivities?.find((a) => (a.attempt ?? 0) >= 2);
           const startedAt = pending?.lastStartedTime;
           if (!pending || (pending.attempt ?? 0) < 2 || !startedAt) return false;
           return {
@@ -145,8 +148,9 @@ describe('graceful shutdown on SIGTERM', function () {
       assert.equal(done.body.status, 'completed', done.text);
       assert.equal(code, 0, busy.output());
 
-      const starts = await runAuditStarts(stack.service.temporal.client, body.audit_id);
-      const last = starts.at(-1)!;
+      // The step the stopping worker handed back, started again on the other worker.
+      const starts = await activityStarts(stack.service.temporal.client, crawlId, 'crawlPageStep');
+      const last = starts.find((start) => start.attempt >= 2)!;
       console.log(
         `      SIGTERM → worker exited ${(exitedAfterMs / 1000).toFixed(1)} s; crawl restarted on the other worker ${(
           (restarted.at - terminatedAt) /

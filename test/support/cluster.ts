@@ -82,7 +82,16 @@ export async function runAuditStarts(
   client: Client,
   auditId: string,
 ): Promise<Array<{ identity: string; attempt: number; lastFailure: string | undefined; at: number }>> {
-  const handle = client.workflow.getHandle(auditWorkflowId(auditId));
+  return activityStarts(client, auditWorkflowId(auditId), 'runAudit');
+}
+
+/** Every start of a workflow's `activityType` activities (after the workflow ended): where, which attempt, after what failure. */
+export async function activityStarts(
+  client: Client,
+  workflowId: string,
+  activityType: string,
+): Promise<Array<{ identity: string; attempt: number; lastFailure: string | undefined; at: number }>> {
+  const handle = client.workflow.getHandle(workflowId);
   await handle.result();
   const history = await handle.fetchHistory();
   const scheduled = new Map<string, string>();
@@ -91,7 +100,7 @@ export async function runAuditStarts(
     const schedule = event.activityTaskScheduledEventAttributes;
     if (schedule) scheduled.set(String(event.eventId), schedule.activityType?.name ?? '');
     const started = event.activityTaskStartedEventAttributes;
-    if (started && scheduled.get(String(started.scheduledEventId)) === 'runAudit') {
+    if (started && scheduled.get(String(started.scheduledEventId)) === activityType) {
       starts.push({
         identity: started.identity ?? '',
         attempt: started.attempt ?? 0,

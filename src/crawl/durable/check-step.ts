@@ -3,7 +3,7 @@ import type { Db } from '../../db/knex';
 import { runPool } from '../abort';
 import { CHECK_POOL, checkResource, finalStatus, type CheckedTargets } from '../link-checks';
 import { committedStep, loadCrawlRun } from './run-store';
-import { stepContext, stepWindow, type StepEnvironment } from './step-context';
+import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
 
 /** Targets one check step takes at most. */
 export const CHECK_STEP_TARGETS = 500;
@@ -34,11 +34,12 @@ export async function runCheckStep(
   env: StepEnvironment,
 ): Promise<CheckStepResult> {
   const stepKey = `check-${input.step}`;
-  const done = await committedStep<CheckStepResult>(db, input.crawlId, stepKey);
+  const wait = databaseWait(env);
+  const done = await wait(() => committedStep<CheckStepResult>(db, input.crawlId, stepKey));
   if (done) return done;
-  const run = await loadCrawlRun(db, input.crawlId);
+  const run = await wait(() => loadCrawlRun(db, input.crawlId));
   if (!run) throw new Error(`crawl ${input.crawlId} does not exist`);
-  const claimed = await claimTargets(db, input.crawlId, input.step);
+  const claimed = await wait(() => claimTargets(db, input.crawlId, input.step));
   if (claimed.length === 0) return { claimed: 0, checked: 0 };
   const { context } = stepContext(run, env);
   const answers = new Map<string, TargetCheck>();
@@ -50,8 +51,19 @@ export async function runCheckStep(
     await checkResource(context, target.url, { ...ref, kind: target.resource_kind ?? undefined }, checked);
     answers.set(target.url, checked);
   });
+  return wait(() => commitChecks(db, input.crawlId, stepKey, answers, claimed.length));
+}
+
+/** Stores the step's answers and its result in one transaction (a retry after the commit returns it). */
+async function commitChecks(
+  db: Db,
+  crawlId: string,
+  stepKey: string,
+  answers: ReadonlyMap<string, TargetCheck>,
+  claimed: number,
+): Promise<CheckStepResult> {
   return db.transaction(async (trx) => {
-    const again = (await trx('crawl_steps').where({ crawl_id: input.crawlId, step: stepKey }).first('result')) as
+    const again = (await trx('crawl_steps').where({ crawl_id: crawlId, step: stepKey }).first('result')) as
       { result: string } | undefined;
     if (again) return JSON.parse(again.result) as CheckStepResult;
     await trx.raw(
@@ -59,12 +71,12 @@ export async function runCheckStep(
          FROM json_to_recordset(:answers::json) AS a(url text, checked text)
         WHERE t.crawl_id = :crawlId AND t.url = a.url`,
       {
-        crawlId: input.crawlId,
+        crawlId,
         answers: JSON.stringify([...answers].map(([url, check]) => ({ url, checked: JSON.stringify(check) }))),
       },
     );
-    const result = { claimed: claimed.length, checked: answers.size };
-    await trx('crawl_steps').insert({ crawl_id: input.crawlId, step: stepKey, result: JSON.stringify(result) });
+    const result = { claimed, checked: answers.size };
+    await trx('crawl_steps').insert({ crawl_id: crawlId, step: stepKey, result: JSON.stringify(result) });
     return result;
   });
 }

@@ -7,7 +7,7 @@ import { collectSitemaps, sitemapPageUrls } from '../sitemaps';
 import { AuditFailure } from '../../../workflows/contracts';
 import { indexAliasKey } from '../url-kinds';
 import { createCrawlRun, loadCrawlRun, saveProbes, saveSitemaps, type CrawlRun } from './run-store';
-import { stepContext, stepWindow, type StepEnvironment } from './step-context';
+import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
 
 /** The crawl's first step: robots.txt of the origin, then the crawl with its home page queued. */
 export async function beginCrawl(
@@ -15,7 +15,8 @@ export async function beginCrawl(
   input: { crawlId: string; auditId: string; origin: string; pageBudget: number },
   env: StepEnvironment,
 ): Promise<{ window: number }> {
-  let run = await loadCrawlRun(db, input.crawlId);
+  const wait = databaseWait(env);
+  let run = await wait(() => loadCrawlRun(db, input.crawlId));
   if (!run) {
     const observedAt = new Date();
     const context = createCrawlContext(
@@ -31,8 +32,9 @@ export async function beginCrawl(
     const { robots, rules } = await fetchOriginRobots(context);
     if (!rules.isAllowed(context.homeUrl))
       throw new AuditFailure('robots_disallowed', `robots.txt disallows ${context.homeUrl} for our crawler`);
-    await createCrawlRun(db, { ...input, robots, observedAt }, context.homeUrl, indexAliasKey(context.homeUrl));
-    run = (await loadCrawlRun(db, input.crawlId))!;
+    const created = { ...input, robots, observedAt };
+    await wait(() => createCrawlRun(db, created, context.homeUrl, indexAliasKey(context.homeUrl)));
+    run = (await wait(() => loadCrawlRun(db, input.crawlId)))!;
   }
   return { window: stepWindow(run, env.concurrencyPerHost) };
 }
@@ -41,29 +43,30 @@ function lookupOf(env: StepEnvironment) {
   return env.lookup ? { lookup: env.lookup } : {};
 }
 
-async function existingRun(db: Db, crawlId: string): Promise<CrawlRun> {
-  const run = await loadCrawlRun(db, crawlId);
+async function existingRun(db: Db, crawlId: string, env: StepEnvironment): Promise<CrawlRun> {
+  const run = await databaseWait(env)(() => loadCrawlRun(db, crawlId));
   if (!run) throw new Error(`crawl ${crawlId} does not exist`);
   return run;
 }
 
 /** The sitemaps robots.txt names, /sitemap.xml and the files their indexes list, stored for the analysis. */
 export async function collectCrawlSitemaps(db: Db, crawlId: string, env: StepEnvironment): Promise<void> {
-  const run = await existingRun(db, crawlId);
+  const run = await existingRun(db, crawlId, env);
   if (run.sitemaps) return;
   const { context, robots } = stepContext(run, env);
-  await saveSitemaps(db, crawlId, await collectSitemaps(context, robots));
+  const sitemaps = await collectSitemaps(context, robots);
+  await databaseWait(env)(() => saveSitemaps(db, crawlId, sitemaps));
 }
 
 /** llms.txt, security.txt, the not-found, CORS and http:// probes, TLS and DNS: stored for the analysis. */
 export async function probeCrawlSite(db: Db, crawlId: string, env: StepEnvironment): Promise<void> {
-  const run = await existingRun(db, crawlId);
+  const run = await existingRun(db, crawlId, env);
   if (run.probes) return;
   const { context } = stepContext(run, env);
   const [llmsTxt, securityTxt, notFoundProbe, corsProbe, httpsRedirect, tls, dns] = await context.aborter.race(
     startSideProbes(context),
   );
-  await saveProbes(db, crawlId, {
+  const probes = {
     llmsTxt,
     securityTxt,
     notFoundProbe,
@@ -71,7 +74,8 @@ export async function probeCrawlSite(db: Db, crawlId: string, env: StepEnvironme
     ...(httpsRedirect ? { httpsRedirect } : {}),
     ...(tls ? { tls } : {}),
     ...(dns ? { dns } : {}),
-  });
+  };
+  await databaseWait(env)(() => saveProbes(db, crawlId, probes));
 }
 
 /**
@@ -79,7 +83,7 @@ export async function probeCrawlSite(db: Db, crawlId: string, env: StepEnvironme
  * crawled page linked to are queued (no depth), to be crawled while the budget lasts.
  */
 export async function admitSitemapUrls(db: Db, crawlId: string, env: StepEnvironment): Promise<number> {
-  const run = await existingRun(db, crawlId);
+  const run = await existingRun(db, crawlId, env);
   const { context, robots } = stepContext(run, env);
   const listed = [...sitemapPageUrls(context, run.sitemaps ?? [])].filter((url) => isSameSite(context, url));
   let admitted = 0;

@@ -8,7 +8,7 @@ import { isNonDocumentUrl } from '../url-kinds';
 import { claimPages, type ClaimedPage } from './frontier-claims';
 import { commitPageStep, type LinkFound, type PageStepResult, type TargetFound } from './frontier-commit';
 import { committedStep, loadCrawlRun, type CrawlRun } from './run-store';
-import { stepContext, stepWindow, type StepEnvironment } from './step-context';
+import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
 
 /** Pages a step takes at most (CRAWL_STEP_PAGES). */
 export interface PageStepInput {
@@ -28,17 +28,19 @@ const RATE_LIMIT_MIN_REQUESTS = 3;
  */
 export async function runPageStep(db: Db, input: PageStepInput, env: StepEnvironment): Promise<PageStepResult> {
   const stepKey = `page-${input.step}`;
-  const done = await committedStep<PageStepResult>(db, input.crawlId, stepKey);
+  const wait = databaseWait(env);
+  const done = await wait(() => committedStep<PageStepResult>(db, input.crawlId, stepKey));
   if (done) return done;
-  const run = await loadCrawlRun(db, input.crawlId);
+  const run = await wait(() => loadCrawlRun(db, input.crawlId));
   if (!run) throw new Error(`crawl ${input.crawlId} does not exist`);
   const window = stepWindow(run, env.concurrencyPerHost);
-  const claimed = await claimPages(db, input.crawlId, input.step, { stepPages: input.stepPages, window });
+  const limits = { stepPages: input.stepPages, window };
+  const claimed = await wait(() => claimPages(db, input.crawlId, input.step, limits));
   if (claimed.length === 0) return idle(run);
   const { context, robots, siteConcurrency } = stepContext(run, env);
   const outcomes = await fetchClaimed(context, run, claimed, siteConcurrency);
   const found = await foundOnPages(context, robots, claimed, outcomes);
-  return commitPageStep(db, input.crawlId, {
+  const commit = {
     step: input.step,
     pages: claimed.map((page, i) => {
       const outcome = outcomes[i]!;
@@ -52,7 +54,8 @@ export async function runPageStep(db: Db, input: PageStepInput, env: StepEnviron
     ...found,
     rateLimitedPages: outcomes.filter((o) => o.rateLimited).length,
     externalCheckBudget: env.externalCheckBudget,
-  });
+  };
+  return wait(() => commitPageStep(db, input.crawlId, commit));
 }
 
 function idle(run: CrawlRun): PageStepResult {

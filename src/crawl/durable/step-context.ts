@@ -16,6 +16,11 @@ export interface StepEnvironment {
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
   lookup?: LookupAllFn;
+  /**
+   * Runs one database operation of a step until Postgres answers (the activity's wait through an
+   * outage, heartbeating): pages already fetched are committed once it is back, not fetched again.
+   */
+  untilDatabaseAnswers?: <T>(operation: () => Promise<T>) => Promise<T>;
   /** The DNS and TLS probes (default on; tests of a loopback site turn them off). */
   lookupDns?: boolean;
   probeTls?: boolean;
@@ -78,4 +83,9 @@ function originRules(run: Pick<CrawlRun, 'robots'>) {
 function crawlDelayOf(run: Pick<CrawlRun, 'robots'>): number | undefined {
   const seconds = originRules(run).crawlDelaySeconds();
   return seconds !== undefined && seconds > 0 ? seconds : undefined;
+}
+
+/** The environment's database wait, or the operation as it is. */
+export function databaseWait(env: StepEnvironment): <T>(operation: () => Promise<T>) => Promise<T> {
+  return env.untilDatabaseAnswers ?? ((operation) => operation());
 }

@@ -118,16 +118,23 @@ async function storedPages(db: Db, crawlId: string): Promise<SnapshotPage[]> {
   }
 }
 
-/** Each crawled page's body, in the order of the snapshot's pages, a chunk at a time. */
-export async function* storedPageBodies(db: Db, crawlId: string): AsyncGenerator<string | null> {
+/** Each crawled page's body, in the order of the snapshot's pages, a chunk at a time (each read through `wait`). */
+export async function* storedPageBodies(
+  db: Db,
+  crawlId: string,
+  wait: <T>(operation: () => Promise<T>) => Promise<T> = (operation) => operation(),
+): AsyncGenerator<string | null> {
   let after = 0;
   for (;;) {
-    const rows = (await db('crawl_pages')
-      .where('crawl_id', crawlId)
-      .andWhere('seq', '>', after)
-      .orderBy('seq')
-      .limit(READ_CHUNK / 4)
-      .select('seq', 'body')) as { seq: string; body: string | null }[];
+    const from = after;
+    const rows = (await wait(() =>
+      db('crawl_pages')
+        .where('crawl_id', crawlId)
+        .andWhere('seq', '>', from)
+        .orderBy('seq')
+        .limit(READ_CHUNK / 4)
+        .select('seq', 'body'),
+    )) as { seq: string; body: string | null }[];
     for (const row of rows) yield row.body;
     if (rows.length < READ_CHUNK / 4) return;
     after = Number(rows[rows.length - 1]!.seq);
