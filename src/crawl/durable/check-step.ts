@@ -1,4 +1,3 @@
-import type { LinkCheck } from '../../analyzers/snapshot';
 import type { Db } from '../../db/knex';
 import { runPool } from '../abort';
 import { CHECK_POOL, checkResource, finalStatus, type CheckedTargets } from '../link-checks';
@@ -6,7 +5,7 @@ import { committedStep, loadCrawlRun } from './run-store';
 import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
 
 /** Targets one check step takes at most. */
-export const CHECK_STEP_TARGETS = 500;
+const CHECK_STEP_TARGETS = 500;
 
 interface ClaimedTarget {
   url: string;
@@ -99,12 +98,4 @@ async function claimTargets(db: Db, crawlId: string, step: number): Promise<Clai
     { crawlId, step, take: CHECK_STEP_TARGETS },
   );
   return result.rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-}
-
-/** A link target's check as the analyzers read it. */
-export function linkCheckOf(
-  target: { url: string; found_on: string[]; linked_from: number },
-  status: number | null,
-): LinkCheck {
-  return { url: target.url, status, foundOn: target.found_on, linkedFrom: target.linked_from, kind: 'page' };
 }

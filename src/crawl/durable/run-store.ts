@@ -44,7 +44,7 @@ interface CrawlRunRow {
   observed_at: Date;
 }
 
-export function crawlRunOf(row: CrawlRunRow): CrawlRun {
+function crawlRunOf(row: CrawlRunRow): CrawlRun {
   return {
     crawlId: row.crawl_id,
     auditId: row.audit_id,
