@@ -1,12 +1,15 @@
 import type { Clock } from '../src/clock';
 import type { Db } from '../src/db/knex';
+import { attemptDelivery, type AttemptDeps, type AttemptOutcome } from '../src/webhooks/attempt';
+import { markDeliveryFailed, recordAttempt } from '../src/webhooks/attempt-log';
+import { UNWATCHED } from '../src/webhooks/failing-streak';
 import {
-  attemptDelivery,
-  markDeliveryFailed,
-  recordAttempt,
-  type AttemptDeps,
-  type AttemptOutcome,
-} from '../src/webhooks/attempt';
+  announceWebhookDisabled,
+  disableWebhook,
+  warnWebhookFailing,
+  webhookStreak,
+  type HealthDeps,
+} from '../src/webhooks/health';
 import { recordFirstAttempts, sendFirstAttempts } from '../src/webhooks/first-attempts';
 import { planDeliveries, recordDelivery } from '../src/webhooks/planning';
 import { deliveryProgress } from '../src/webhooks/repository';
@@ -17,6 +20,8 @@ import type {
   EventDetails,
   FirstAttempt,
   PlannedDelivery,
+  RecordedDelivery,
+  WebhookStreak,
 } from '../workflows/contracts';
 import { untilDatabaseAnswers } from './database-outage';
 import { deliveryAttempts, deliveryDuration } from '../src/observability/metrics';
@@ -54,7 +59,7 @@ export function createDeliveryActivities(deps: AttemptDeps & { db: Db; clock: Cl
      * one as its DeliveryWorkflow's first step, acknowledged ones whose log write had failed.
      */
     async recordFirstAttempts(input: { auditId: string; details: EventDetails; attempts: FirstAttempt[] }) {
-      return untilDatabaseAnswers(() => recordFirstAttempts(deps.db, input));
+      return untilDatabaseAnswers(() => recordFirstAttempts(deps.db, input, deps.watch ?? UNWATCHED));
     },
     /** Where a logged delivery stands, for a DeliveryWorkflow started by a manual redelivery. */
     async deliveryProgress(input: { deliveryId: string }): Promise<DeliveryProgress | null> {
@@ -78,7 +83,7 @@ export function createDeliveryActivities(deps: AttemptDeps & { db: Db; clock: Cl
     },
     /** Stores an attempt whose POST already went out, through any database outage. */
     async recordDeliveryAttempt(record: AttemptRecord): Promise<void> {
-      await untilDatabaseAnswers(() => recordAttempt(deps.db, record));
+      await untilDatabaseAnswers(() => recordAttempt(deps.db, record, deps.watch ?? UNWATCHED));
     },
     async markDeliveryFailed(input: { deliveryId: string }): Promise<void> {
       await markDeliveryFailed(deps.db, input.deliveryId);
@@ -87,6 +92,26 @@ export function createDeliveryActivities(deps: AttemptDeps & { db: Db; clock: Cl
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
+
+/** Activities of WebhookHealthWorkflow (src/webhooks/health.ts): each waits out a database outage. */
+export function createWebhookHealthActivities(deps: HealthDeps) {
+  return {
+    async webhookStreak(input: { webhookId: string }): Promise<WebhookStreak> {
+      return untilDatabaseAnswers(() => webhookStreak(deps, input.webhookId));
+    },
+    async warnWebhookFailing(input: { webhookId: string; failingSince: string; disableAfterMs: number }) {
+      await untilDatabaseAnswers(() => warnWebhookFailing(deps, input));
+    },
+    async disableWebhook(input: { webhookId: string; failingSince: string }): Promise<{ disabledAt: string } | null> {
+      return untilDatabaseAnswers(() => disableWebhook(deps, input));
+    },
+    async announceWebhookDisabled(input: { webhookId: string; disabledAt: string }): Promise<RecordedDelivery[]> {
+      return untilDatabaseAnswers(() => announceWebhookDisabled(deps, input));
+    },
+  };
+}
+
+export type WebhookHealthActivities = ReturnType<typeof createWebhookHealthActivities>;
 
 interface AttemptInput {
   deliveryId: string;

@@ -7,7 +7,12 @@ export {
   type BrowserStageActivities,
 } from './browser';
 export { createCrawlActivities, type CrawlActivities, type CrawlActivityDeps } from './crawl';
-export { createDeliveryActivities, type DeliveryActivities } from './delivery';
+export {
+  createDeliveryActivities,
+  createWebhookHealthActivities,
+  type DeliveryActivities,
+  type WebhookHealthActivities,
+} from './delivery';
 export { createMaintenanceActivities, type MaintenanceActivities } from './maintenance';
 export { createSiteActivities, type SiteActivities } from './sites';
 export {

@@ -7,6 +7,7 @@ import {
   createReportPlanningActivities,
   createReportRenderingActivities,
   createSiteActivities,
+  createWebhookHealthActivities,
 } from '../activities';
 import { createReportStorage } from '../src/reports/storage';
 import { SigningKeyring } from '../src/reports/signing-keys';
@@ -28,6 +29,7 @@ import { startTemporalWorker, type TemporalWorkerOptions, type RunningWorker } f
 import { ensurePruneSchedule } from '../temporal/schedules';
 import { connectRunScheduler, startSiteSchedules } from '../temporal/site-schedules';
 import { TemporalDeliveryControl } from '../temporal/delivery-control';
+import { TemporalWebhookWatch } from '../temporal/webhook-health-control';
 import { dashboardMiddleware } from '../src/dashboard/router';
 import type { DashboardDeps } from '../src/dashboard/deps';
 import type { Logger } from 'pino';
@@ -96,6 +98,7 @@ export async function startApi(
     authenticator,
     readModel,
     deliveries: new TemporalDeliveryControl(temporal.client, config.taskQueue, deliverySettings(config)),
+    watch: webhookWatch(temporal.client, config),
     reports: new TemporalReportRenders(temporal.client, config.reportTaskQueue),
     storage: createReportStorage(config),
     keyring,
@@ -149,18 +152,31 @@ function dashboardDeps(
   return {
     ...shared,
     baseUrl,
-    mailer: createMailer({
-      transport: input.config.mailTransport,
-      from: input.config.mailFrom,
-      db: input.db,
-      clock: input.clock,
-    }),
+    mailer: mailerOf(input),
     deliveries: new TemporalDeliveryControl(temporal.client, input.config.taskQueue, deliverySettings(input.config)),
     reports: new TemporalReportRenders(temporal.client, input.config.reportTaskQueue),
   };
 }
 
-/** The Temporal worker of audits: AuditWorkflow, DeliveryWorkflow, maintenance, and their activities. */
+/** Where failing webhooks are reported: their WebhookHealthWorkflow (WEBHOOK_DISABLE_AFTER_MS). */
+function webhookWatch(client: TemporalClientBundle['client'], config: Config): TemporalWebhookWatch {
+  return new TemporalWebhookWatch(client, config.taskQueue, {
+    disableAfterMs: config.webhookDisableAfterMs,
+    delivery: deliverySettings(config),
+  });
+}
+
+/** The mailer of MAIL_TRANSPORT (the mail_outbox table by default): invitations, webhook notices. */
+function mailerOf(input: { config: Config; db: Db; clock: Clock }) {
+  return createMailer({
+    transport: input.config.mailTransport,
+    from: input.config.mailFrom,
+    db: input.db,
+    clock: input.clock,
+  });
+}
+
+/** The Temporal worker of audits: AuditWorkflow, DeliveryWorkflow, WebhookHealthWorkflow, maintenance, and their activities. */
 export async function startWorker(
   opts: CommonOptions & {
     engine: AuditEngine;
@@ -189,7 +205,9 @@ export async function startWorker(
         timeoutMs: opts.config.deliveryTimeoutMs,
         allow: opts.config.outboundAllow,
         testMockUrl: opts.testWebhookMockUrl,
+        watch: webhookWatch(trigger.client, opts.config),
       }),
+      ...createWebhookHealthActivities({ db: opts.db, clock: opts.clock, mailer: mailerOf(opts) }),
       ...createSiteActivities({ ...opts, scheduler: trigger.scheduler }),
     },
   });

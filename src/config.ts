@@ -4,9 +4,11 @@ import { parsePageBudgets, type PageBudgets } from './page-budgets';
 import { parseCidrSetting, type CidrList } from './outbound/policy';
 import { checkMetricsPort, checkMetricsToken } from './observability/metrics-config';
 import { tracingSettings, type TracingSettings } from './observability/tracing-config';
+import { delays, integer } from './env-parsing';
+import { webhookSettings, type WebhookSettings } from './webhook-settings';
 
-/** Every environment knob of the service, parsed once, in one typed place. */
-export interface Config {
+/** Every environment knob of the service, parsed once, in one typed place (webhooks: src/webhook-settings.ts). */
+export interface Config extends WebhookSettings {
   port: number;
   /** HOST: the address the API and the workers' /metrics listen on (loopback by default; 0.0.0.0 for other machines). */
   host: string;
@@ -51,11 +53,6 @@ export interface Config {
   auditReconcileIntervalMs: number;
   /** An owed workflow start still impossible after this long is refunded: the audit fails uncharged. */
   auditStartGiveUpMs: number;
-  deliveryRetryDelaysMs: number[];
-  deliveryTimeoutMs: number;
-  /** Manual redelivery stays possible this long after the original event (7 days). */
-  redeliveryWindowMs: number;
-  testWebhookMockUrl: string | undefined;
   docsUrl: string | undefined;
   publicBaseUrl: string | undefined;
   maxBodyBytes: number;
@@ -134,18 +131,6 @@ export function logLevel(raw: string | undefined): string {
   const level = raw.toLowerCase();
   if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   return level;
-}
-
-function integer(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
-function delays(name: string, raw: string | undefined, fallback: number[]): number[] {
-  if (raw === undefined || raw === '') return fallback;
-  return raw.split(',').map((part) => integer(name, part.trim(), 0));
 }
 
 /**
@@ -288,14 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditHeartbeatTimeoutMs: integer('AUDIT_HEARTBEAT_TIMEOUT_MS', env.AUDIT_HEARTBEAT_TIMEOUT_MS, 10_000),
     auditReconcileIntervalMs: integer('AUDIT_RECONCILE_INTERVAL_MS', env.AUDIT_RECONCILE_INTERVAL_MS, 5000),
     auditStartGiveUpMs: integer('AUDIT_START_GIVE_UP_MS', env.AUDIT_START_GIVE_UP_MS, 24 * 3600_000),
-    deliveryRetryDelaysMs: delays(
-      'DELIVERY_RETRY_DELAYS_MS',
-      env.DELIVERY_RETRY_DELAYS_MS,
-      [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000],
-    ),
-    deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 5000),
-    redeliveryWindowMs: integer('REDELIVERY_WINDOW_MS', env.REDELIVERY_WINDOW_MS, 7 * 24 * 3600_000),
-    testWebhookMockUrl: env.TEST_WEBHOOK_MOCK_URL || undefined,
+    ...webhookSettings(env),
     docsUrl: env.DOCS_URL || undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     maxBodyBytes: 64 * 1024,

@@ -83,6 +83,12 @@ export const ERROR_CATALOG = {
     when: 'Manual redelivery is possible for 7 days after the original event.',
     action: 'Fetch the audit with GET /audits/{id} instead.',
   },
+  webhook_disabled: {
+    status: 409,
+    when: 'The webhook was disabled after every delivery to it failed for days (WEBHOOK_DISABLE_AFTER_MS): nothing is sent to it, not even a redelivery or a recovery.',
+    action:
+      'Fix the endpoint (POST /webhooks/{webhook_id}/test checks it), then PATCH /webhooks/{webhook_id} {"status": "enabled"}.',
+  },
   payload_too_large: { status: 413, when: 'The request body is over 64 KiB.', action: 'Send a smaller body.' },
   audit_quota_exceeded: {
     status: 429,

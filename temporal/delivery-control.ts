@@ -3,7 +3,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { DeliveryControl, Redelivery } from '../src/webhooks/redelivery';
 import { DeliveryWorkflow } from '../workflows';
 import {
-  auditSearchAttributes,
+  deliverySearchAttributes,
   deliveryWorkflowId,
   redeliverSignal,
   type DeliveryWorkflowInput,
@@ -33,7 +33,7 @@ export class TemporalDeliveryControl implements DeliveryControl {
         signalArgs: [],
         // A workflow that ran its course is not started again: its window has closed.
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        typedSearchAttributes: auditSearchAttributes(delivery),
+        typedSearchAttributes: deliverySearchAttributes(delivery),
       });
       return 'signalled';
     } catch (err) {

@@ -136,9 +136,9 @@ export function startSiteSchedules(
 export async function connectRunScheduler(
   address: string,
   config: Config,
-): Promise<{ scheduler: TemporalAuditScheduler; close(): Promise<void> }> {
+): Promise<{ scheduler: TemporalAuditScheduler; client: Client; close(): Promise<void> }> {
   const temporal = await connectClient(address, config.temporalNamespace, config.temporalSecurity);
   const scheduler = new TemporalAuditScheduler(temporal.client, temporal.connection, config.taskQueue);
   await scheduler.probe();
-  return { scheduler, close: () => temporal.connection.close() };
+  return { scheduler, client: temporal.client, close: () => temporal.connection.close() };
 }

@@ -1,36 +1,42 @@
 import { isTag, type Element } from 'domhandler';
 import { textContent } from 'domutils';
-import { attr, type ParsedPage, type StylesheetTexts } from './parse';
+import { mediaAttributeMatches } from './css-conditions';
+import { overrideClass, PageCascade, type Computed, type Winner } from './css-cascade';
+import { parseInlineStyle, parseStylesheet, type CssDeclaration, type ParsedSheet } from './css-sheet';
+import { attr, hasAncestor, type ParsedPage, type StylesheetTexts } from './parse';
 
 /**
- * What the site's own CSS says about an element, as far as the accuracy rules need it: whether it is
- * hidden (`display:none`, `visibility:hidden`, the `hidden` attribute, `aria-hidden="true"`, on it or
- * an ancestor) and whether rules give it a width and a height. Rules come from inline `style`
- * attributes, the page's <style> elements and the site stylesheets it links. At-rules (@media…)
- * are skipped and so are selectors beyond type, #id, .class and [attribute] compounds joined by
- * descendant or child combinators: an unknown selector never hides anything.
+ * What the site's own CSS says about an element, as a browser with JavaScript on shows the page at
+ * the audited mobile viewport: whether it is hidden (computed `display:none` on it or an ancestor,
+ * computed `visibility:hidden|collapse`, or `aria-hidden="true"`) and whether its computed width and
+ * height (or aspect-ratio) are set. The cascade (css-cascade.ts) runs over the user-agent rules that
+ * hide elements, the site stylesheets the page links and its <style> elements, in document order,
+ * with inline `style` attributes; a page script that swaps `no-js` for `js` on <html> is applied
+ * first (docs/analyzers.md "Accuracy rules").
  */
-
-interface Compound {
-  tag: string | null;
-  ids: string[];
-  classes: string[];
-  attributes: Array<{ name: string; value: string | null }>;
-}
-
-/** A selector read right to left: the subject first, then each ancestor step with its combinator. */
-type Selector = Array<{ compound: Compound; combinator: ' ' | '>' | null }>;
-
-interface CssRule {
-  selectors: Selector[];
-  declarations: Map<string, string>;
-}
 
 export interface PageCss {
   /** Hidden from everyone, or from assistive technologies, by markup or the page's CSS. */
   isHidden(el: Element): boolean;
-  /** Width and height (or aspect-ratio) set by an inline style or a matching <style> rule. */
+  /** Width and height (or aspect-ratio) set by the cascade: inline style and the page's stylesheets. */
   isSizedByCss(el: Element): boolean;
+}
+
+/**
+ * The user agent's own rules that hide elements (HTML's rendering section), with scripting on, so
+ * <noscript> content is not rendered. Author rules may override the normal ones (`[hidden]`). The
+ * content of a closed <details> is hidden too, beyond any author rule (see closedDetails).
+ */
+const USER_AGENT_SHEET = parseStylesheet(
+  `[hidden], template, dialog:not([open]), input[type=hidden] { display: none }
+   noscript { display: none !important }`,
+  'user-agent',
+);
+
+/** A child of a closed <details> other than its summary: a direct test, cheaper than a selector every element tries. */
+function closedDetails(el: Element, parent: Element | null): boolean {
+  if (parent?.name !== 'details' || attr(parent, 'open') !== undefined) return false;
+  return el.name !== 'summary' || parent.children.find((c) => isTag(c) && c.name === 'summary') !== el;
 }
 
 const cache = new WeakMap<ParsedPage, PageCss>();
@@ -42,178 +48,138 @@ export function pageCss(p: ParsedPage): PageCss {
 }
 
 /** Each site stylesheet is parsed once per analysis, however many pages link it. */
-const parsedSheets = new WeakMap<StylesheetTexts, Map<string, CssRule[]>>();
+const linkedSheets = new WeakMap<StylesheetTexts, Map<string, ParsedSheet>>();
+/** <style> texts repeat from page to page of a site: the latest ones are kept, parsed. */
+const inlineSheets = new Map<string, ParsedSheet>();
+const INLINE_SHEETS_KEPT = 32;
 
-/** Rules of the site stylesheets the page links for screens (print-only sheets hide nothing on screen). */
-function linkedRules(p: ParsedPage): CssRule[] {
-  if (p.stylesheets.size === 0) return [];
-  let cache = parsedSheets.get(p.stylesheets);
-  if (!cache) parsedSheets.set(p.stylesheets, (cache = new Map()));
-  const rules: CssRule[] = [];
-  for (const link of p.elements('link')) {
-    if (!(attr(link, 'rel') ?? '').toLowerCase().split(/\s+/).includes('stylesheet')) continue;
-    if (!/^\s*(all|screen)?\s*$/i.test(attr(link, 'media') ?? '')) continue;
-    let url: string;
-    try {
-      url = new URL(attr(link, 'href') ?? '', p.url).href;
-    } catch {
-      continue;
-    }
-    const text = p.stylesheets.get(url);
-    if (text === undefined) continue;
-    let parsed = cache.get(url);
-    if (!parsed) cache.set(url, (parsed = parseStylesheet(text)));
-    rules.push(...parsed);
+function inlineSheet(text: string): ParsedSheet {
+  let sheet = inlineSheets.get(text);
+  if (sheet) {
+    inlineSheets.delete(text); // most recently used last
+  } else {
+    sheet = parseStylesheet(text);
+    if (inlineSheets.size >= INLINE_SHEETS_KEPT) inlineSheets.delete(inlineSheets.keys().next().value!);
   }
-  return rules;
+  inlineSheets.set(text, sheet);
+  return sheet;
+}
+
+function linkedSheet(p: ParsedPage, link: Element): ParsedSheet | null {
+  if (p.stylesheets.size === 0) return null;
+  const rel = (attr(link, 'rel') ?? '').toLowerCase().split(/\s+/);
+  if (!rel.includes('stylesheet') || rel.includes('alternate') || attr(link, 'disabled') !== undefined) return null;
+  let url: string;
+  try {
+    url = new URL(attr(link, 'href') ?? '', p.url).href;
+  } catch {
+    return null;
+  }
+  const text = p.stylesheets.get(url);
+  if (text === undefined) return null;
+  let sheets = linkedSheets.get(p.stylesheets);
+  if (!sheets) linkedSheets.set(p.stylesheets, (sheets = new Map()));
+  let sheet = sheets.get(url);
+  if (!sheet) sheets.set(url, (sheet = parseStylesheet(text)));
+  return sheet;
+}
+
+/** The page's stylesheets in document order, after the user agent's: linked sheets and <style> elements. */
+function pageSheets(p: ParsedPage): ParsedSheet[] {
+  const nodes = [...p.elements('link'), ...p.elements('style')]
+    .filter((el) => mediaAttributeMatches(attr(el, 'media')))
+    .sort((a, b) => (a.startIndex ?? 0) - (b.startIndex ?? 0));
+  const sheets = [USER_AGENT_SHEET];
+  for (const el of nodes) {
+    // With scripting on, <noscript> content is text, and <template> content is inert.
+    if (hasAncestor(el, 'noscript') || hasAncestor(el, 'template')) continue;
+    const sheet = el.name === 'link' ? linkedSheet(p, el) : inlineSheet(textContent(el));
+    if (sheet) sheets.push(sheet);
+  }
+  return sheets;
+}
+
+/**
+ * An inline script that takes `no-js` off <html>: `className.replace(/no-js/, 'js')` and its string
+ * and RegExp spellings, Modernizr's `new RegExp(… 'no-js' …)` then `.replace(`, `classList.remove('no-js')`
+ * and `.replace('no-js', …)`. Conservative and textual: a script that only mentions no-js does not count.
+ */
+const NO_JS_SWAP = new RegExp(
+  [
+    /classList\s*\.\s*(?:remove|replace)\s*\(\s*(['"`])no-js\1/.source,
+    /className[^;]{0,200}?\.replace\s*\(\s*(?:new\s+RegExp\s*\(\s*)?(?:\/[^/\n]{0,80}|['"`][^'"`\n]{0,80})no-js/.source,
+    /RegExp\s*\([^;]{0,80}no-js[^;]{0,80}\)\s*;?[^;]{0,60}className[^;]{0,60}\.replace\s*\(/.source,
+  ].join('|'),
+);
+
+/** `no-js` on <html> becomes `js` when the page's own script swaps it, as it does before first paint. */
+function applyScriptClasses(p: ParsedPage): void {
+  const html = p.elements('html')[0];
+  const classes = html ? (attr(html, 'class') ?? '').split(/\s+/) : [];
+  if (!html || !classes.includes('no-js')) return;
+  const swaps = p.elements('script').some((s) => {
+    if (attr(s, 'src') !== undefined) return false;
+    const type = (attr(s, 'type') ?? '').trim().toLowerCase();
+    return (type === '' || type === 'module' || /javascript|ecmascript/.test(type)) && NO_JS_SWAP.test(textContent(s));
+  });
+  if (swaps) overrideClass(html, classes.map((c) => (c === 'no-js' ? 'js' : c)).join(' '));
+}
+
+/** What the cascade said about one element, worked out as the analyzers ask. */
+interface ElementState {
+  computed: Computed;
+  /** display:none (or aria-hidden) on it or an ancestor. */
+  removed?: boolean;
+  /** Computed visibility hidden or collapse. */
+  invisible?: boolean;
 }
 
 function buildPageCss(p: ParsedPage): PageCss {
-  const rules = [...linkedRules(p), ...p.elements('style').flatMap((s) => parseStylesheet(textContent(s)))];
-  const hiding = rules.filter((r) => hides(r.declarations));
-  const sizing = rules.filter((r) => r.declarations.has('width') || r.declarations.has('height'));
-  const hiddenMemo = new Map<Element, boolean>();
-  const hiddenItself = (el: Element): boolean =>
-    attr(el, 'hidden') !== undefined ||
-    (attr(el, 'aria-hidden') ?? '').trim().toLowerCase() === 'true' ||
-    hides(inlineDeclarations(el)) ||
-    hiding.some((r) => r.selectors.some((s) => matches(el, s)));
-  const isHidden = (el: Element): boolean => {
-    let known = hiddenMemo.get(el);
-    if (known === undefined) {
-      known = hiddenItself(el) || (el.parent !== null && isTag(el.parent) && isHidden(el.parent));
-      hiddenMemo.set(el, known);
-    }
+  applyScriptClasses(p);
+  const cascade = new PageCascade(pageSheets(p));
+  const states = new Map<Element, ElementState>();
+  const state = (el: Element): ElementState => {
+    let known = states.get(el);
+    if (!known) states.set(el, (known = { computed: cascade.compute(el, 'hiding', inlineOf(el)) }));
     return known;
   };
-  const isSizedByCss = (el: Element): boolean => {
-    const declared = new Map(inlineDeclarations(el));
-    for (const r of sizing)
-      if (r.selectors.some((s) => matches(el, s))) for (const [k, v] of r.declarations) declared.set(k, v);
-    const set = (prop: string) => declared.has(prop) && declared.get(prop) !== 'auto';
-    return set('aspect-ratio') || (set('width') && set('height'));
-  };
-  return { isHidden, isSizedByCss };
-}
-
-function hides(declarations: ReadonlyMap<string, string>): boolean {
-  return /^none\b/.test(declarations.get('display') ?? '') || /^hidden\b/.test(declarations.get('visibility') ?? '');
-}
-
-function inlineDeclarations(el: Element): Map<string, string> {
-  const style = attr(el, 'style');
-  return style === undefined ? new Map() : parseDeclarations(style);
-}
-
-function parseDeclarations(block: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of block.split(';')) {
-    const colon = part.indexOf(':');
-    if (colon < 0) continue;
-    const name = part.slice(0, colon).trim().toLowerCase();
-    const value = part
-      .slice(colon + 1)
-      .trim()
-      .toLowerCase();
-    if (name !== '' && value !== '') out.set(name, value);
-  }
-  return out;
-}
-
-/** Top-level style rules of a stylesheet; at-rules and their blocks are dropped. */
-function parseStylesheet(text: string): CssRule[] {
-  const source = text.replace(/\/\*[\s\S]*?\*\//g, '');
-  const rules: CssRule[] = [];
-  let depth = 0;
-  let start = 0;
-  let prelude = '';
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '{') {
-      if (depth === 0) prelude = source.slice(start, i).trim();
-      depth++;
-      start = i + 1;
-    } else if (c === '}' && depth > 0) {
-      depth--;
-      if (depth === 0) {
-        if (prelude !== '' && !prelude.startsWith('@')) {
-          const selectors = prelude
-            .split(',')
-            .map(parseSelector)
-            .filter((s): s is Selector => s !== null);
-          if (selectors.length > 0) rules.push({ selectors, declarations: parseDeclarations(source.slice(start, i)) });
-        }
-        start = i + 1;
-      }
-    } else if (c === ';' && depth === 0) start = i + 1; // e.g. @import …;
-  }
-  return rules;
-}
-
-const COMPOUND_PART =
-  /^(?:([a-zA-Z][\w-]*|\*)|#([\w-]+)|\.([\w-]+)|\[\s*([\w-]+)\s*(?:=\s*(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*)?\])/;
-
-/** Null for a selector outside the supported subset. */
-function parseSelector(text: string): Selector | null {
-  const steps = text
-    .trim()
-    .replace(/\s*>\s*/g, ' > ')
-    .split(/\s+/);
-  const selector: Selector = [];
-  let combinator: ' ' | '>' | null = null;
-  for (const step of steps) {
-    if (step === '>') {
-      if (combinator !== ' ' || selector.length === 0) return null;
-      combinator = '>';
-      continue;
+  const parentOf = (el: Element) => (el.parent !== null && isTag(el.parent) ? el.parent : null);
+  // display:none (or aria-hidden) takes the whole subtree out, whatever the descendants say.
+  const removed = (el: Element): boolean => {
+    const s = state(el);
+    if (s.removed === undefined) {
+      const parent = parentOf(el);
+      s.removed =
+        (attr(el, 'aria-hidden') ?? '').trim().toLowerCase() === 'true' ||
+        /^none\b/.test(s.computed.display?.value ?? '') ||
+        closedDetails(el, parent) ||
+        (parent !== null && removed(parent));
     }
-    const compound = parseCompound(step);
-    if (!compound) return null;
-    selector.unshift({ compound, combinator: selector.length === 0 ? null : combinator });
-    combinator = ' ';
-  }
-  // Each step keeps the combinator that joins it to the step on its left (its ancestor step).
-  return selector.length > 0 && combinator !== '>' ? selector : null;
+    return s.removed;
+  };
+  // visibility is inherited: `visible` on a child of a `hidden` element shows the child.
+  const invisible = (el: Element): boolean => {
+    const s = state(el);
+    if (s.invisible === undefined) {
+      const value = s.computed.visibility?.value ?? 'inherit';
+      const parent = parentOf(el);
+      if (/^(hidden|collapse)\b/.test(value)) s.invisible = true;
+      else if (/^(visible|initial)\b/.test(value)) s.invisible = false;
+      else s.invisible = parent !== null && invisible(parent);
+    }
+    return s.invisible;
+  };
+  const isSizedByCss = (el: Element): boolean => {
+    const sized = cascade.compute(el, 'sizing', inlineOf(el));
+    const set = (w: Winner | undefined) => w !== undefined && !/^(auto|initial|unset|inherit|revert)/.test(w.value);
+    return set(sized['aspect-ratio']) || (set(sized.width) && set(sized.height));
+  };
+  return { isHidden: (el) => removed(el) || invisible(el), isSizedByCss };
 }
 
-function parseCompound(text: string): Compound | null {
-  const compound: Compound = { tag: null, ids: [], classes: [], attributes: [] };
-  let rest = text;
-  while (rest !== '') {
-    const m = COMPOUND_PART.exec(rest);
-    if (!m) return null;
-    if (m[1] !== undefined) {
-      if (rest !== text) return null; // a type selector only leads a compound
-      if (m[1] !== '*') compound.tag = m[1].toLowerCase();
-    } else if (m[2] !== undefined) compound.ids.push(m[2]);
-    else if (m[3] !== undefined) compound.classes.push(m[3]);
-    else compound.attributes.push({ name: m[4]!.toLowerCase(), value: m[5] ?? m[6] ?? m[7] ?? null });
-    rest = rest.slice(m[0].length);
-  }
-  return compound;
-}
+const NO_DECLARATIONS: readonly CssDeclaration[] = Object.freeze([]);
 
-function matchesCompound(el: Element, c: Compound): boolean {
-  if (c.tag !== null && el.name !== c.tag) return false;
-  if (c.ids.some((id) => attr(el, 'id') !== id)) return false;
-  if (c.classes.length > 0) {
-    const classes = (attr(el, 'class') ?? '').split(/\s+/);
-    if (c.classes.some((k) => !classes.includes(k))) return false;
-  }
-  return c.attributes.every((a) => {
-    const v = attr(el, a.name);
-    return v !== undefined && (a.value === null || v === a.value);
-  });
-}
-
-function matches(el: Element, selector: Selector, from = 0): boolean {
-  const step = selector[from]!;
-  if (!matchesCompound(el, step.compound)) return false;
-  if (from === selector.length - 1) return true;
-  const combinator = step.combinator;
-  for (let p = el.parent; p && isTag(p); p = p.parent) {
-    if (matches(p, selector, from + 1)) return true;
-    if (combinator === '>') return false;
-  }
-  return false;
+function inlineOf(el: Element): readonly CssDeclaration[] {
+  const style = attr(el, 'style');
+  return style === undefined ? NO_DECLARATIONS : parseInlineStyle(style);
 }

@@ -39,6 +39,8 @@ export interface AppDeps {
   authenticator: KeyAuthenticator;
   readModel: ReadModel;
   deliveries: WebhookRouteDeps['deliveries'];
+  /** Where failing webhooks are reported: their WebhookHealthWorkflow (nowhere when unset). */
+  watch?: WebhookRouteDeps['watch'];
   reports: ReportRouteDeps['reports'];
   storage: ReportRouteDeps['storage'];
   keyring: ReportRouteDeps['keyring'];

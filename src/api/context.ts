@@ -2,12 +2,15 @@ import type { RouterContext } from '@koa/router';
 import type { KeyIdentity } from '../accounts/repository';
 import type { Usage } from '../accounts/usage';
 import type { Mode } from '../schemas/audit';
+import type { WindowPosition } from './rate-limit-fields';
 
 /** What the middleware chain learns about a request, for the handlers after it. */
 export interface ApiState {
   requestId: string;
   identity?: KeyIdentity;
   usage?: Usage;
+  /** Where the burst or retrieval window that applied to this request stands (the RateLimit field). */
+  rateWindow?: WindowPosition;
 }
 
 export type ApiContext = RouterContext<ApiState>;

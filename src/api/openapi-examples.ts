@@ -1,5 +1,6 @@
 import type { AuditJson, Finding } from '../schemas/audit';
 import { ERROR_CATALOG, type ErrorCode } from '../errors';
+import { WEBHOOK_LIFECYCLE_EXAMPLES } from './openapi-webhook-examples';
 
 // Example bodies of the OpenAPI document (one per named schema), shown by the reference at /docs.
 // Redocly's lint (test/lint/redocly.yaml) validates each against its schema, so they cannot drift.
@@ -79,6 +80,11 @@ const webhook = {
   webhook_id: 'wh_01JD7Q6B2C4D6E8F0G2H4J6K8M',
   url: 'https://hooks.example.net/audits',
   events: ['audit.completed', 'audit.failed', 'audit.retried'],
+  status: 'enabled',
+  disabled_at: null,
+  disabled_reason: null,
+  failing_since: null,
+  previous_secret_expires_at: null,
   created_at: AT.created,
 };
 
@@ -195,6 +201,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     contact_line: 'audits@northwind.example',
     logo: null,
   },
+  ...WEBHOOK_LIFECYCLE_EXAMPLES,
 };
 
 /** The error envelope as the API answers with `code`, its message taken from the error reference. */

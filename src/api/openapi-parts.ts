@@ -15,7 +15,21 @@ import {
   reportLinkSchema,
   reportRenderingSchema,
 } from '../schemas/api';
-import { auditFailedEventSchema, auditRetriedEventSchema, siteRegressedEventSchema } from '../schemas/webhook-events';
+import {
+  auditFailedEventSchema,
+  auditRetriedEventSchema,
+  siteRegressedEventSchema,
+  webhookDisabledEventSchema,
+  webhookTestEventSchema,
+} from '../schemas/webhook-events';
+import {
+  patchWebhookBodySchema,
+  recoverBodySchema,
+  recoverResponseSchema,
+  rotateSecretBodySchema,
+  rotateSecretResponseSchema,
+  webhookTestResultSchema,
+} from '../schemas/api-webhooks';
 import { errorExample } from './openapi-examples';
 import {
   createSiteBodySchema,
@@ -45,6 +59,12 @@ const COMPONENTS = {
   Webhook: webhookSchema,
   CreateWebhookRequest: createWebhookBodySchema,
   Delivery: deliverySchema,
+  PatchWebhookRequest: patchWebhookBodySchema,
+  RotateSecretRequest: rotateSecretBodySchema,
+  RotateSecretResponse: rotateSecretResponseSchema,
+  WebhookTestResult: webhookTestResultSchema,
+  RecoverRequest: recoverBodySchema,
+  RecoverResponse: recoverResponseSchema,
   ReportLink: reportLinkSchema,
   ReportRendering: reportRenderingSchema,
   Branding: brandingSchema,
@@ -61,6 +81,8 @@ const COMPONENTS = {
   PutTriageRequest: putTriageBodySchema,
   Triage: triageSchema,
   SiteRegressedEvent: siteRegressedEventSchema,
+  WebhookTestEvent: webhookTestEventSchema,
+  WebhookDisabledEvent: webhookDisabledEventSchema,
 };
 
 export function componentSchemas(): Record<string, object> {
@@ -71,6 +93,20 @@ const RATE_HEADERS = {
   'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Monthly audit quota of the tier.' },
   'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Audits left this period.' },
   'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix seconds of the next quota reset.' },
+  'RateLimit-Policy': {
+    schema: { type: 'string' },
+    description:
+      'IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), ' +
+      'and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.',
+    example: '"quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60',
+  },
+  RateLimit: {
+    schema: { type: 'string' },
+    description:
+      'IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ' +
+      '("burst" for a live trigger, "retrieval" for any other live request).',
+    example: '"quota";r=42;t=1209600, "retrieval";r=97;t=41',
+  },
   'X-Request-Id': { schema: { type: 'string' } },
 };
 

@@ -1,3 +1,4 @@
+import { siteHistoryCsvQuerySchema } from '../schemas/api';
 import type { OpenApiParts } from './openapi-parts';
 
 // Monitored sites in the OpenAPI document: each a Temporal Schedule of audits (README "Monitoring").
@@ -171,6 +172,49 @@ function records(p: OpenApiParts): Record<string, object> {
   };
 }
 
+const HISTORY_CSV =
+  'audit_id,completed_at,score,grade,security,seo,performance,accessibility,best_practices,dns_email\r\n' +
+  `${AUDIT_ID},2026-11-20T09:01:12.530Z,78,C,64,91,83,88,90,52\r\n` +
+  'aud_01JD0B2C4D6E8F0G2H4J6K8M0N,2026-11-13T09:01:09.114Z,81,B,70,91,,88,90,52\r\n';
+
+/** The whole history as a CSV download. */
+function historyCsv(p: OpenApiParts): Record<string, object> {
+  const { errors, common, rateHeaders } = p;
+  const filters = Object.entries(siteHistoryCsvQuerySchema.properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema,
+  }));
+  return {
+    '/sites/{site_id}/history.csv': {
+      get: {
+        operationId: 'exportSiteHistory',
+        summary: "The site's whole history as a CSV download, newest first",
+        description:
+          'The fields of GET /sites/{site_id}/history, every completed audit streamed in one file (no pagination), with ' +
+          'the category scores in a column each (empty when the audit did not score the category). RFC 4180, UTF-8, a ' +
+          'header row, CRLF line ends; the same CSV writer as the audit exports.',
+        parameters: [siteIdParam(p), ...filters],
+        responses: {
+          '200': {
+            description: 'The history as CSV.',
+            headers: {
+              ...rateHeaders,
+              'Content-Disposition': {
+                schema: { type: 'string' },
+                description: 'attachment; filename="{site_id}-history.csv"',
+              },
+            },
+            content: { 'text/csv': { schema: { type: 'string' }, example: HISTORY_CSV } },
+          },
+          ...errors('invalid_request', 'site_not_found', 'tier_required', ...common),
+        },
+      },
+    },
+  };
+}
+
 /** Triage of one of the site's findings. */
 function triage(p: OpenApiParts): Record<string, object> {
   const { ref, errors, common, rateHeaders } = p;
@@ -221,5 +265,5 @@ function triage(p: OpenApiParts): Record<string, object> {
 
 /** Every path of the Sites section. */
 export function sitePaths(p: OpenApiParts): Record<string, object> {
-  return { ...collection(p), ...item(p), ...records(p), ...triage(p) };
+  return { ...collection(p), ...item(p), ...records(p), ...historyCsv(p), ...triage(p) };
 }

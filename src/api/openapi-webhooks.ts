@@ -1,6 +1,6 @@
 import type { AuditFailureCode } from '../../workflows/contracts';
 import type { AuditFailedEvent } from '../schemas/webhook-events';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../webhooks/events';
+import { DELIVERY_EVENTS, type DeliveryEvent } from '../webhooks/events';
 import { deliveryHeaders } from '../webhooks/signing';
 import { COMPONENT_EXAMPLES } from './openapi-examples';
 
@@ -10,9 +10,10 @@ import { COMPONENT_EXAMPLES } from './openapi-examples';
 const HEADER_DOCS: Record<string, string> = {
   'x-service-event': 'The event name, e.g. audit.completed.',
   'x-service-signature':
-    '`sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. It does not cover the ' +
-    'timestamp: prefer webhook-signature, which does.',
-  'x-service-audit-id': 'The audit the event is about.',
+    '`sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. During the grace period ' +
+    'of a secret rotation it lists two, comma-separated: `sha256=<new>, sha256=<previous>`; accept the delivery when ' +
+    'one matches. It does not cover the timestamp: prefer webhook-signature, which does.',
+  'x-service-audit-id': 'The audit the event is about (absent for webhook.test and webhook.disabled).',
   'x-service-delivery': 'Delivery id: the same on every attempt of this event to this webhook (deduplicate on it).',
   'x-service-timestamp': 'Unix seconds when this attempt was signed.',
   'x-service-attempt': 'Attempt number: 1, then 2, 3… for retries and manual redeliveries.',
@@ -20,7 +21,9 @@ const HEADER_DOCS: Record<string, string> = {
   'webhook-timestamp': 'Standard Webhooks: Unix seconds when this attempt was signed; reject old ones (replays).',
   'webhook-signature':
     'Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the ' +
-    'base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt.',
+    'base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt. ' +
+    'During the grace period of a secret rotation it lists two, space-separated (new, then previous), as Standard ' +
+    'Webhooks libraries expect.',
 };
 
 // The event schemas list the failure codes of the workflows: compiling fails when the two lists part.
@@ -32,9 +35,9 @@ const EXAMPLE_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 function headerParams(event: string, body: unknown): object[] {
   const headers = deliveryHeaders({
-    secret: EXAMPLE_SECRET,
+    secrets: [EXAMPLE_SECRET],
     event,
-    auditId: (body as { audit_id: string }).audit_id,
+    auditId: (body as { audit_id?: string }).audit_id ?? null,
     deliveryId: 'dlv_4fQ9sT2vX7zB1nM3kL5pR8wY',
     attempt: 1,
     body: JSON.stringify(body),
@@ -49,8 +52,8 @@ function headerParams(event: string, body: unknown): object[] {
     });
 }
 
-/** Each event's body and words; a Record, so an event added to WEBHOOK_EVENTS must be described here. */
-const EVENT_DOCS: Record<WebhookEvent, { schema: string; summary: string; description: string }> = {
+/** Each event's body and words; a Record, so an event added to DELIVERY_EVENTS must be described here. */
+const EVENT_DOCS: Record<DeliveryEvent, { schema: string; summary: string; description: string; rules?: string }> = {
   'audit.completed': {
     schema: 'Audit',
     summary: 'An audit completed',
@@ -73,8 +76,24 @@ const EVENT_DOCS: Record<WebhookEvent, { schema: string; summary: string; descri
       'Only to webhooks whose events list it. Sent with audit.completed when the audit of a monitored site scores 5 or ' +
       'more points below the previous one or has a new high or critical finding.',
   },
+  'webhook.disabled': {
+    schema: 'WebhookDisabledEvent',
+    summary: 'Another webhook of the workspace was disabled',
+    description:
+      'Only to webhooks whose events list it. Sent when a webhook of the same workspace is disabled because every ' +
+      'delivery to it failed for WEBHOOK_DISABLE_AFTER_MS (5 days by default); its owners are e-mailed too.',
+  },
+  'webhook.test': {
+    schema: 'WebhookTestEvent',
+    summary: 'A test event',
+    description:
+      'Sent by POST /webhooks/{webhook_id}/test to that webhook only (whatever its events), signed like every ' +
+      'delivery; test-mode webhooks send it to the mock receiver.',
+    rules:
+      ' Sent once, at once: the answer to the request reports how it went, the delivery log keeps it, and it is never retried.',
+  },
 };
-const EVENTS = WEBHOOK_EVENTS.map((event) => ({ event, ...EVENT_DOCS[event] }));
+const EVENTS = DELIVERY_EVENTS.map((event) => ({ event, ...EVENT_DOCS[event] }));
 
 const DELIVERY_RULES =
   ' Answer with any 2xx status within 5 seconds. Anything else is retried after 1 min, 5 min, 30 min, 2 h and 6 h; ' +
@@ -83,7 +102,7 @@ const DELIVERY_RULES =
 /** One entry per event, each a POST with the event's body and the delivery headers. */
 export function webhookEvents(): Record<string, object> {
   return Object.fromEntries(
-    EVENTS.map(({ event, schema, summary, description }) => {
+    EVENTS.map(({ event, schema, summary, description, rules }) => {
       const example = COMPONENT_EXAMPLES[schema];
       return [
         event,
@@ -91,7 +110,7 @@ export function webhookEvents(): Record<string, object> {
           post: {
             operationId: `on${event.replace(/(^|\.)(\w)/g, (_m, _dot, c: string) => c.toUpperCase())}`,
             summary,
-            description: description + DELIVERY_RULES,
+            description: description + (rules ?? DELIVERY_RULES),
             tags: ['Webhook events'],
             security: [],
             parameters: headerParams(event, example),
@@ -101,7 +120,11 @@ export function webhookEvents(): Record<string, object> {
             },
             responses: {
               '200': { description: 'Received (any 2xx status counts).' },
-              '4XX': { description: 'Not received: the delivery is retried on the schedule above.' },
+              '4XX': {
+                description: rules
+                  ? 'Not received: reported in the answer to the test request.'
+                  : 'Not received: the delivery is retried on the schedule above.',
+              },
             },
           },
         },

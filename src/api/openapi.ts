@@ -1,4 +1,5 @@
-import { auditPaths, brandingPaths, reportPaths, usagePaths, webhookPaths } from './openapi-paths';
+import { auditPaths, brandingPaths, reportPaths, usagePaths } from './openapi-paths';
+import { webhookPaths } from './openapi-webhook-paths';
 import { componentSchemas, openApiParts } from './openapi-parts';
 import { withExamples } from './openapi-examples';
 import { webhookEvents } from './openapi-webhooks';
@@ -10,7 +11,11 @@ const TAGS = [
   { name: 'Audits', description: 'Trigger an audit of a site, follow it, and read its findings.' },
   { name: 'Reports', description: 'The white-label PDF report of a completed audit, behind a signed link.' },
   { name: 'Branding', description: 'How the PDF reports of the workspace look: name, colour, logo, footer.' },
-  { name: 'Webhooks', description: 'Endpoints that receive the audit events, and the log of every delivery.' },
+  {
+    name: 'Webhooks',
+    description:
+      'Endpoints that receive the events: test events, secret rotation, the log of every delivery, recovery, and the auto-disable of an endpoint that keeps failing.',
+  },
   { name: 'Usage', description: 'The quota of the current period and the rate limits.' },
   {
     name: 'Sites',

@@ -38,7 +38,7 @@ export interface FactsPage<Row> {
   hasMore: boolean;
 }
 
-const PAGE_COLUMNS = ['seq', ...auditPageSchema.required] as const;
+export const PAGE_COLUMNS = ['seq', ...auditPageSchema.required] as const;
 
 /**
  * Replaces the audit's stored facts with `facts` in one transaction: the old rows go, the new ones
@@ -50,23 +50,27 @@ export async function replaceCrawlFacts(db: Db, auditId: string, facts: CrawlFac
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`audit_facts:${auditId}`]);
     await trx('audit_pages').where({ audit_id: auditId }).delete();
     await trx('audit_finding_urls').where({ audit_id: auditId }).delete();
-    await insertChunked(
-      trx,
-      'audit_pages',
-      facts.pages.map((page, seq) => pageRow(auditId, seq, page)),
-    );
-    await insertChunked(
-      trx,
-      'audit_finding_urls',
-      facts.findingUrls.map((fact) => findingUrlRow(auditId, fact)),
-    );
+    let seq = 0;
+    await insertChunked(trx, 'audit_pages', facts.pages, (page) => pageRow(auditId, seq++, page));
+    await insertChunked(trx, 'audit_finding_urls', facts.findingUrls, (fact) => findingUrlRow(auditId, fact));
   });
 }
 
-async function insertChunked(trx: Knex.Transaction, table: string, rows: object[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += FACTS_CHUNK) {
-    await trx(table).insert(rows.slice(start, start + FACTS_CHUNK));
+/** Inserts the rows FACTS_CHUNK at a time, holding one chunk of them at once. */
+async function insertChunked<T>(
+  trx: Knex.Transaction,
+  table: string,
+  facts: Iterable<T>,
+  row: (fact: T) => object,
+): Promise<void> {
+  let chunk: object[] = [];
+  for (const fact of facts) {
+    chunk.push(row(fact));
+    if (chunk.length < FACTS_CHUNK) continue;
+    await trx(table).insert(chunk);
+    chunk = [];
   }
+  if (chunk.length > 0) await trx(table).insert(chunk);
 }
 
 function pageRow(auditId: string, seq: number, page: PageFact) {
@@ -116,7 +120,8 @@ export async function listAuditPages(
   return { rows: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
 }
 
-function applyPageFilter(query: Knex.QueryBuilder, filter: PageFilter): void {
+/** Narrows a query of audit_pages to the filter (also the dashboard's sorted listing, src/audits/page-order.ts). */
+export function applyPageFilter(query: Knex.QueryBuilder, filter: PageFilter): void {
   const { status } = filter;
   if (status) {
     // The class as the index audit_pages_status_class computes it; an exact code narrows it further.

@@ -19,8 +19,12 @@ export interface FindingUrlFact {
   referrers: number | null;
 }
 
-/** Everything an audit run stores beside its JSON; replaced as a whole by the attempt that completes. */
+/**
+ * Everything an audit run stores beside its JSON; replaced as a whole by the attempt that completes.
+ * Both lists are iterables that can be gone over again (a write retried after a database outage):
+ * a large site's finding URLs are made a finding at a time as they are written, never all at once.
+ */
 export interface CrawlFacts {
-  pages: PageFact[];
-  findingUrls: FindingUrlFact[];
+  pages: Iterable<PageFact>;
+  findingUrls: Iterable<FindingUrlFact>;
 }

@@ -83,23 +83,37 @@ export function urlFactsIndex(pages: readonly PageFact[], snapshot: CrawlSnapsho
 
 /**
  * Every finding with its exact `count` and its first JSON_LIST_CAP URLs, shallowest first (ties keep
- * the analyzer's order); every URL becomes a stored row for the finding's URL listing.
+ * the analyzer's order); every URL becomes a stored row for the finding's URL listing. The rows are
+ * made a finding at a time each time they are gone over, so a site where every page fails ten checks
+ * never holds its million rows at once.
  */
 export function capFindingUrls(
   findings: readonly Finding[],
   index: ReadonlyMap<string, UrlFacts>,
-): { findings: Finding[]; findingUrls: FindingUrlFact[] } {
-  const findingUrls: FindingUrlFact[] = [];
-  const capped = findings.map((finding) => {
-    const ordered = finding.urls
-      .map((url, order) => ({ url, order, facts: index.get(url) ?? { depth: null, referrers: null } }))
-      .sort((a, b) => depthRank(a.facts.depth) - depthRank(b.facts.depth) || a.order - b.order);
-    ordered.forEach(({ url, facts }, position) =>
-      findingUrls.push({ finding_id: finding.id, position, url, depth: facts.depth, referrers: facts.referrers }),
-    );
-    return { ...finding, urls: ordered.slice(0, JSON_LIST_CAP).map((u) => u.url), count: ordered.length };
-  });
+): { findings: Finding[]; findingUrls: Iterable<FindingUrlFact> } {
+  const capped = findings.map((finding) => ({
+    ...finding,
+    urls: orderedUrls(finding, index)
+      .slice(0, JSON_LIST_CAP)
+      .map((u) => u.url),
+    count: finding.urls.length,
+  }));
+  const findingUrls = {
+    *[Symbol.iterator](): Iterator<FindingUrlFact> {
+      for (const finding of findings) {
+        let position = 0;
+        for (const { url, facts } of orderedUrls(finding, index))
+          yield { finding_id: finding.id, position: position++, url, depth: facts.depth, referrers: facts.referrers };
+      }
+    },
+  };
   return { findings: capped, findingUrls };
+}
+
+function orderedUrls(finding: Finding, index: ReadonlyMap<string, UrlFacts>) {
+  return finding.urls
+    .map((url, order) => ({ url, order, facts: index.get(url) ?? { depth: null, referrers: null } }))
+    .sort((a, b) => depthRank(a.facts.depth) - depthRank(b.facts.depth) || a.order - b.order);
 }
 
 function depthRank(depth: number | null): number {

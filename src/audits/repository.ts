@@ -37,6 +37,18 @@ export async function loadAudit(db: Db, auditId: string): Promise<AuditRow | und
   return db<AuditRow>('audits').where({ id: auditId }).first();
 }
 
+/** An audit's row without its result: for pages that read only its crawl's facts (the JSON of a large crawl is megabytes). */
+export type AuditOutline = Pick<
+  AuditRow,
+  'id' | 'workspace_id' | 'mode' | 'domain' | 'status' | 'score' | 'grade' | 'completed_at'
+>;
+
+export async function loadAuditOutline(db: Db, auditId: string): Promise<AuditOutline | undefined> {
+  return db<AuditRow>('audits')
+    .where({ id: auditId })
+    .first('id', 'workspace_id', 'mode', 'domain', 'status', 'score', 'grade', 'completed_at');
+}
+
 /** What a report's file name is made of; undefined once the audit is pruned. */
 export async function loadAuditHeadline(
   db: Db,

@@ -1,12 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
 import createClient, { type Client } from 'openapi-fetch';
-import { serviceSignature, standardSignature } from '../webhooks/signing';
 import type { components, paths, webhooks } from './schema.gen';
+import { specSignatureMatches, standardSignatureMatches } from './webhook-signatures';
 
 /**
  * The typed client for customers of the API (README "Typed client"): openapi-fetch over the types
  * openapi-typescript generates from the OpenAPI document, and the verification of webhook deliveries
- * with the same signing code the service uses.
+ * (./webhook-signatures.ts). It imports nothing of the service's own code (test/unit/client-webhooks.test.ts).
  */
 
 export type { components, paths, webhooks } from './schema.gen';
@@ -55,10 +54,12 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
  * Checks a delivery before its body is trusted: the Standard Webhooks signature over
  * `{webhook-id}.{webhook-timestamp}.{body}` and a timestamp within `toleranceSeconds` of now (so a
  * captured delivery cannot be replayed later), and the X-Service-Signature over the body. Pass the
- * raw body exactly as received: a re-serialized JSON would not match. Throws WebhookVerificationError.
+ * raw body exactly as received: a re-serialized JSON would not match. During a secret rotation's
+ * grace period each header carries two signatures (new and previous secret): either secret verifies,
+ * and `secret` may list both while receivers switch. Throws WebhookVerificationError.
  */
 export function verifyWebhook(input: {
-  secret: string;
+  secret: string | readonly string[];
   headers: Headers | Record<string, string | string[] | undefined>;
   body: string | Buffer;
   toleranceSeconds?: number;
@@ -74,12 +75,10 @@ export function verifyWebhook(input: {
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (Math.abs(now - timestamp) > tolerance)
     throw new WebhookVerificationError(`webhook-timestamp is more than ${tolerance} seconds away from now`);
-  const expected = standardSignature(input.secret, id, timestamp, body);
-  // The header may list several space-separated signatures (key rotation): one match is enough.
-  const offered = (header('webhook-signature') ?? '').split(' ').filter(Boolean);
-  if (!offered.some((candidate) => sameText(candidate, expected)))
+  const secrets = typeof input.secret === 'string' ? [input.secret] : input.secret;
+  if (!standardSignatureMatches(header('webhook-signature') ?? '', secrets, { id, timestamp, body }))
     throw new WebhookVerificationError('webhook-signature does not match the body');
-  if (!sameText(header('x-service-signature') ?? '', serviceSignature(input.secret, body)))
+  if (!specSignatureMatches(header('x-service-signature') ?? '', secrets, body))
     throw new WebhookVerificationError('X-Service-Signature does not match the body');
   const event = header('x-service-event') as WebhookEvent;
   return {
@@ -95,10 +94,4 @@ function headerReader(headers: Headers | Record<string, string | string[] | unde
   if (headers instanceof Headers) return (name: string) => headers.get(name) ?? undefined;
   const lower = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]));
   return (name: string) => lower.get(name);
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

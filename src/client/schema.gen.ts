@@ -198,7 +198,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List webhooks (never the secret) */
+    /** List webhooks with their status (never the secret) */
     get: operations['listWebhooks'];
     put?: never;
     /** Configure a webhook (pro and up); the secret is returned only here */
@@ -223,6 +223,50 @@ export interface paths {
     delete: operations['deleteWebhook'];
     options?: never;
     head?: never;
+    /**
+     * Change the URL or the events, or enable a disabled webhook
+     * @description A new URL passes the same outbound policy as on creation; nothing is stored when any field is refused. `status: "enabled"` turns a disabled webhook back on (and a new URL or enabling starts its failure count afresh).
+     */
+    patch: operations['updateWebhook'];
+    trace?: never;
+  };
+  '/webhooks/{webhook_id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send one signed webhook.test event at once and report how it went
+     * @description The event (see the webhook.test event) is signed like every delivery and sent at once, also to a disabled webhook; the answer reports the outcome. It is logged as a delivery and never retried. Test-mode webhooks send it to the mock receiver. No request body.
+     */
+    post: operations['sendTestEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhook_id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new secret, with a grace period during which the previous one signs too
+     * @description The new secret is shown in this answer only. Until previous_secret_expires_at every delivery carries two signatures in each header (`X-Service-Signature: sha256=<new>, sha256=<previous>`, and two space-separated `v1,` values in webhook-signature), so receivers switch without refusing a delivery. The body is optional.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
     patch?: never;
     trace?: never;
   };
@@ -233,7 +277,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The delivery log: one entry per delivery with every attempt */
+    /** The delivery log: one entry per delivery with every attempt, newest first */
     get: operations['listDeliveries'];
     put?: never;
     post?: never;
@@ -254,6 +298,26 @@ export interface paths {
     put?: never;
     /** Manual redelivery (within 7 days of the event); the same redeliver signal operators send with the Temporal CLI */
     post: operations['redeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhook_id}/recover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send every failed delivery since a time again (within the 7-day window)
+     * @description Each failed delivery created at or after `since` (no earlier than 7 days ago; test events excepted) gets one more attempt, a manual one with its own delivery id, as a redelivery does.
+     */
+    post: operations['recoverDeliveries'];
     delete?: never;
     options?: never;
     head?: never;
@@ -369,6 +433,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sites/{site_id}/history.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The site's whole history as a CSV download, newest first
+     * @description The fields of GET /sites/{site_id}/history, every completed audit streamed in one file (no pagination), with the category scores in a column each (empty when the audit did not score the category). RFC 4180, UTF-8, a header row, CRLF line ends; the same CSV writer as the audit exports.
+     */
+    get: operations['exportSiteHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sites/{site_id}/findings/{fingerprint}': {
     parameters: {
       query?: never;
@@ -465,6 +549,46 @@ export interface webhooks {
      * @description Only to webhooks whose events list it. Sent with audit.completed when the audit of a monitored site scores 5 or more points below the previous one or has a new high or critical finding. Answer with any 2xx status within 5 seconds. Anything else is retried after 1 min, 5 min, 30 min, 2 h and 6 h; the delivery log (GET /webhooks/{webhook_id}/deliveries) shows every attempt. Verify the signature before trusting the body.
      */
     post: operations['onSiteRegressed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.disabled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Another webhook of the workspace was disabled
+     * @description Only to webhooks whose events list it. Sent when a webhook of the same workspace is disabled because every delivery to it failed for WEBHOOK_DISABLE_AFTER_MS (5 days by default); its owners are e-mailed too. Answer with any 2xx status within 5 seconds. Anything else is retried after 1 min, 5 min, 30 min, 2 h and 6 h; the delivery log (GET /webhooks/{webhook_id}/deliveries) shows every attempt. Verify the signature before trusting the body.
+     */
+    post: operations['onWebhookDisabled'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A test event
+     * @description Sent by POST /webhooks/{webhook_id}/test to that webhook only (whatever its events), signed like every delivery; test-mode webhooks send it to the mock receiver. Sent once, at once: the answer to the request reports how it went, the delivery log keeps it, and it is never retried.
+     */
+    post: operations['onWebhookTest'];
     delete?: never;
     options?: never;
     head?: never;
@@ -835,21 +959,44 @@ export interface components {
       events: string[];
       /** @description Only in the creation response. */
       secret?: string;
+      /**
+       * @description disabled: every delivery failed for WEBHOOK_DISABLE_AFTER_MS (5 days); nothing is sent to it.
+       * @enum {string}
+       */
+      status: 'enabled' | 'disabled';
+      /** Format: date-time */
+      disabled_at: string | null;
+      /**
+       * @description consecutive_failures: every attempt failed for WEBHOOK_DISABLE_AFTER_MS.
+       * @enum {string|null}
+       */
+      disabled_reason: 'consecutive_failures' | null;
+      /**
+       * Format: date-time
+       * @description When its current run of nothing but failed attempts began; null once an attempt gets through.
+       */
+      failing_since: string | null;
+      /**
+       * Format: date-time
+       * @description Until then the secret before the last rotation signs every delivery too; null when none does.
+       */
+      previous_secret_expires_at?: string | null;
       /** Format: date-time */
       created_at: string;
     };
     CreateWebhookRequest: {
-      /** @description http(s) endpoint that receives the events. */
+      /** @description http(s) endpoint that receives the events; it must pass the outbound policy (no private addresses). */
       url: string;
-      /** @description Defaults to the three audit events. site.regressed (a monitored site's audit scored 5 or more points lower, or has a new high or critical finding) is sent only to webhooks that list it. */
-      events?: ('audit.completed' | 'audit.failed' | 'audit.retried' | 'site.regressed')[];
+      /** @description Defaults to the three audit events. site.regressed (a monitored site's audit scored 5 or more points lower, or has a new high or critical finding) and webhook.disabled (another webhook of the workspace was disabled) are sent only to webhooks that list them. */
+      events?: ('audit.completed' | 'audit.failed' | 'audit.retried' | 'site.regressed' | 'webhook.disabled')[];
       /** @description HMAC signing secret of 16 to 128 printable ASCII characters without spaces; generated (whsec_…) when omitted. */
       secret?: string;
     };
     Delivery: {
       delivery_id: string;
       event: string;
-      audit_id: string;
+      /** @description null for events about no audit (webhook.test, webhook.disabled). */
+      audit_id: string | null;
       url: string;
       /** @enum {string} */
       state: 'pending' | 'delivered' | 'failed';
@@ -874,6 +1021,56 @@ export interface components {
         /** Format: date-time */
         next_attempt_at?: string | null;
       }[];
+    };
+    PatchWebhookRequest: {
+      /** @description http(s) endpoint that receives the events; it must pass the outbound policy (no private addresses). */
+      url?: string;
+      /** @description Replaces the list of events. */
+      events?: ('audit.completed' | 'audit.failed' | 'audit.retried' | 'site.regressed' | 'webhook.disabled')[];
+      /**
+       * @description enabled turns a disabled webhook back on (deliveries resume with the next event; POST /webhooks/{webhook_id}/recover sends the failed ones again).
+       * @enum {string}
+       */
+      status?: 'enabled';
+    };
+    RotateSecretRequest: {
+      /**
+       * @description How long the previous secret goes on signing every delivery beside the new one (two signatures per header); 0: not at all.
+       * @default 86400
+       */
+      grace_seconds: number;
+    };
+    RotateSecretResponse: {
+      webhook_id: string;
+      /** @description The new secret (whsec_…), shown in this answer only. */
+      secret: string;
+      /** Format: date-time */
+      previous_secret_expires_at: string | null;
+    };
+    WebhookTestResult: {
+      /** @description The test delivery in the delivery log. */
+      delivery_id: string;
+      /** @description The endpoint answered 2xx within the time-out. */
+      delivered: boolean;
+      status_code: number | null;
+      duration_ms: number;
+      /**
+       * @description Why it was not delivered; null when it was.
+       * @enum {string|null}
+       */
+      error: null | 'timeout' | 'dns' | 'connect' | 'tls' | 'blocked_address' | 'non_2xx' | 'other';
+      error_message?: string | null;
+    };
+    RecoverRequest: {
+      /**
+       * Format: date-time
+       * @description Failed deliveries created at or after this time (RFC 3339) are sent again; at most 7 days back.
+       */
+      since: string;
+    };
+    RecoverResponse: {
+      /** @description Failed deliveries sent again. */
+      queued: number;
     };
     ReportLink: {
       audit_id: string;
@@ -1083,6 +1280,24 @@ export interface components {
         title: string;
       }[];
     };
+    /** @description webhook.test: sent at once by POST /webhooks/{webhook_id}/test to that webhook alone, signed like every delivery; never retried. */
+    WebhookTestEvent: {
+      /** @constant */
+      type: 'webhook.test';
+      webhook_id: string;
+      /** Format: date-time */
+      sent_at: string;
+    };
+    /** @description webhook.disabled (only to webhooks that list it): another webhook of the workspace was disabled after every delivery to it failed for WEBHOOK_DISABLE_AFTER_MS (5 days). */
+    WebhookDisabledEvent: {
+      /** @description The webhook that was disabled. */
+      webhook_id: string;
+      url: string;
+      /** Format: date-time */
+      disabled_at: string;
+      /** @enum {string} */
+      reason: 'consecutive_failures';
+    };
   };
   responses: never;
   parameters: never;
@@ -1117,6 +1332,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -1217,6 +1442,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -1316,6 +1551,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -1475,6 +1720,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -1574,6 +1829,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -1698,6 +1963,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -1794,6 +2069,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           /** @description attachment; filename="{audit_id}-pages.csv" (or -findings.csv) */
           'Content-Disposition'?: string;
@@ -1883,6 +2168,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           /** @description attachment; filename="{audit_id}-pages.csv" (or -findings.csv) */
           'Content-Disposition'?: string;
@@ -1974,6 +2269,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -1997,6 +2302,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           'Retry-After'?: number;
           [name: string]: unknown;
@@ -2135,6 +2450,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2224,6 +2549,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2375,6 +2710,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2390,6 +2735,11 @@ export interface operations {
            *             "audit.failed",
            *             "audit.retried"
            *           ],
+           *           "status": "enabled",
+           *           "disabled_at": null,
+           *           "disabled_reason": null,
+           *           "failing_since": null,
+           *           "previous_secret_expires_at": null,
            *           "created_at": "2026-11-20T09:00:00.000Z"
            *         }
            *       ],
@@ -2482,6 +2832,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2495,6 +2855,11 @@ export interface operations {
            *         "audit.failed",
            *         "audit.retried"
            *       ],
+           *       "status": "enabled",
+           *       "disabled_at": null,
+           *       "disabled_reason": null,
+           *       "failing_since": null,
+           *       "previous_secret_expires_at": null,
            *       "created_at": "2026-11-20T09:00:00.000Z"
            *     }
            */
@@ -2622,11 +2987,364 @@ export interface operations {
       };
     };
   };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "status": "enabled"
+         *     }
+         */
+        'application/json': components['schemas']['PatchWebhookRequest'];
+      };
+    };
+    responses: {
+      /** @description The webhook as it now is. */
+      200: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "webhook_id": "wh_01JD7Q6B2C4D6E8F0G2H4J6K8M",
+           *       "url": "https://hooks.example.net/audits",
+           *       "events": [
+           *         "audit.completed",
+           *         "audit.failed",
+           *         "audit.retried"
+           *       ],
+           *       "status": "enabled",
+           *       "disabled_at": null,
+           *       "disabled_reason": null,
+           *       "failing_since": null,
+           *       "previous_secret_expires_at": null,
+           *       "created_at": "2026-11-20T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description tier_required, ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description webhook_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  sendTestEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Sent: delivered or not. */
+      200: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "delivery_id": "dlv_7hK2mQ9xV4bN8cR1tY6wZ3pL",
+           *       "delivered": false,
+           *       "status_code": 503,
+           *       "duration_ms": 87,
+           *       "error": "non_2xx",
+           *       "error_message": null
+           *     }
+           */
+          'application/json': components['schemas']['WebhookTestResult'];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description tier_required, ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description webhook_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "grace_seconds": 86400
+         *     }
+         */
+        'application/json': components['schemas']['RotateSecretRequest'];
+      };
+    };
+    responses: {
+      /** @description Rotated. */
+      200: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "webhook_id": "wh_01JD7Q6B2C4D6E8F0G2H4J6K8M",
+           *       "secret": "whsec_3q8Ck0y9xZsK2u4bV7nN1mQpR5tW6eYh8jL0aS2dF4g=",
+           *       "previous_secret_expires_at": "2026-11-21T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['RotateSecretResponse'];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description tier_required, ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description webhook_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listDeliveries: {
     parameters: {
       query?: {
         limit?: number;
         cursor?: string;
+        status?: 'delivered' | 'failed' | 'pending';
+        event?:
+          'audit.completed' | 'audit.failed' | 'audit.retried' | 'site.regressed' | 'webhook.disabled' | 'webhook.test';
+        since?: string;
       };
       header?: never;
       path: {
@@ -2645,6 +3363,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2764,6 +3492,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2799,8 +3537,133 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description redelivery_window_expired */
+      /** @description redelivery_window_expired, webhook_disabled */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  recoverDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "since": "2026-11-18T00:00:00.000Z"
+         *     }
+         */
+        'application/json': components['schemas']['RecoverRequest'];
+      };
+    };
+    responses: {
+      /** @description Queued. */
+      202: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "queued": 12
+           *     }
+           */
+          'application/json': components['schemas']['RecoverResponse'];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description tier_required, ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description webhook_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description webhook_disabled */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -2846,6 +3709,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2930,6 +3803,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3032,6 +3915,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3138,6 +4031,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3300,6 +4203,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3409,6 +4322,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3515,6 +4438,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3536,6 +4469,109 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['SiteRunList'];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description tier_required, ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description site_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportSiteHistory: {
+    parameters: {
+      query?: {
+        completed_after?: string;
+        completed_before?: string;
+      };
+      header?: never;
+      path: {
+        site_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The history as CSV. */
+      200: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
+          'X-Request-Id'?: string;
+          /** @description attachment; filename="{site_id}-history.csv" */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example audit_id,completed_at,score,grade,security,seo,performance,accessibility,best_practices,dns_email
+           *     aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z,2026-11-20T09:01:12.530Z,78,C,64,91,83,88,90,52
+           *     aud_01JD0B2C4D6E8F0G2H4J6K8M0N,2026-11-13T09:01:09.114Z,81,B,70,91,,88,90,52
+           */
+          'text/csv': string;
         };
       };
       /** @description invalid_request */
@@ -3626,6 +4662,16 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Unix seconds of the next quota reset. */
           'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3718,12 +4764,12 @@ export interface operations {
          */
         'x-service-event': string;
         /**
-         * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. It does not cover the timestamp: prefer webhook-signature, which does.
+         * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. During the grace period of a secret rotation it lists two, comma-separated: `sha256=<new>, sha256=<previous>`; accept the delivery when one matches. It does not cover the timestamp: prefer webhook-signature, which does.
          * @example sha256=0da4abaeaf20f7e8ad79795c6f78a31066bd6be3eb1b001f09bfef0be1674016
          */
         'x-service-signature': string;
         /**
-         * @description The audit the event is about.
+         * @description The audit the event is about (absent for webhook.test and webhook.disabled).
          * @example aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z
          */
         'x-service-audit-id': string;
@@ -3753,7 +4799,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt.
+         * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt. During the grace period of a secret rotation it lists two, space-separated (new, then previous), as Standard Webhooks libraries expect.
          * @example v1,mP/LpuuX9IkMjgsGmRqs/Sdw3RFzuMjeoVEuQ6H0PHA=
          */
         'webhook-signature': string;
@@ -3878,12 +4924,12 @@ export interface operations {
          */
         'x-service-event': string;
         /**
-         * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. It does not cover the timestamp: prefer webhook-signature, which does.
+         * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. During the grace period of a secret rotation it lists two, comma-separated: `sha256=<new>, sha256=<previous>`; accept the delivery when one matches. It does not cover the timestamp: prefer webhook-signature, which does.
          * @example sha256=9975311a127824616aa4f09c0f55248abdc57dd56ea58f69c67e856955857626
          */
         'x-service-signature': string;
         /**
-         * @description The audit the event is about.
+         * @description The audit the event is about (absent for webhook.test and webhook.disabled).
          * @example aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z
          */
         'x-service-audit-id': string;
@@ -3913,7 +4959,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt.
+         * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt. During the grace period of a secret rotation it lists two, space-separated (new, then previous), as Standard Webhooks libraries expect.
          * @example v1,JAkGysr8HC3SkodZYmVcnLzIhMCRZB2TnsUfSpF/w4U=
          */
         'webhook-signature': string;
@@ -3965,12 +5011,12 @@ export interface operations {
          */
         'x-service-event': string;
         /**
-         * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. It does not cover the timestamp: prefer webhook-signature, which does.
+         * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. During the grace period of a secret rotation it lists two, comma-separated: `sha256=<new>, sha256=<previous>`; accept the delivery when one matches. It does not cover the timestamp: prefer webhook-signature, which does.
          * @example sha256=a57c724424e4b1238d05d9d6aea9f6ee23e8c37e702d3aad0f75f7a4dfb014e6
          */
         'x-service-signature': string;
         /**
-         * @description The audit the event is about.
+         * @description The audit the event is about (absent for webhook.test and webhook.disabled).
          * @example aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z
          */
         'x-service-audit-id': string;
@@ -4000,7 +5046,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt.
+         * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt. During the grace period of a secret rotation it lists two, space-separated (new, then previous), as Standard Webhooks libraries expect.
          * @example v1,9kLOX6cphUlXPW0KR//Pk6W51pNNL/1oO+vcsGrVz+E=
          */
         'webhook-signature': string;
@@ -4053,12 +5099,12 @@ export interface operations {
          */
         'x-service-event': string;
         /**
-         * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. It does not cover the timestamp: prefer webhook-signature, which does.
+         * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. During the grace period of a secret rotation it lists two, comma-separated: `sha256=<new>, sha256=<previous>`; accept the delivery when one matches. It does not cover the timestamp: prefer webhook-signature, which does.
          * @example sha256=cbc0efb00a23869a23374af63be14ae116702e0fdc7cdd8f8727d7192cb8bd69
          */
         'x-service-signature': string;
         /**
-         * @description The audit the event is about.
+         * @description The audit the event is about (absent for webhook.test and webhook.disabled).
          * @example aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z
          */
         'x-service-audit-id': string;
@@ -4088,7 +5134,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt.
+         * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt. During the grace period of a secret rotation it lists two, space-separated (new, then previous), as Standard Webhooks libraries expect.
          * @example v1,+YszwG+Kp6QwvSs+2r/wFr1qJQnHRZ/IZOxXr1je1LY=
          */
         'webhook-signature': string;
@@ -4127,6 +5173,161 @@ export interface operations {
         content?: never;
       };
       /** @description Not received: the delivery is retried on the schedule above. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onWebhookDisabled: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event name, e.g. audit.completed.
+         * @example webhook.disabled
+         */
+        'x-service-event': string;
+        /**
+         * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. During the grace period of a secret rotation it lists two, comma-separated: `sha256=<new>, sha256=<previous>`; accept the delivery when one matches. It does not cover the timestamp: prefer webhook-signature, which does.
+         * @example sha256=dc443ac4e10659eb4566dd3f5d320a95f46cee29a746ce98d523e11916ea9491
+         */
+        'x-service-signature': string;
+        /**
+         * @description Delivery id: the same on every attempt of this event to this webhook (deduplicate on it).
+         * @example dlv_4fQ9sT2vX7zB1nM3kL5pR8wY
+         */
+        'x-service-delivery': string;
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1795165272
+         */
+        'x-service-timestamp': string;
+        /**
+         * @description Attempt number: 1, then 2, 3… for retries and manual redeliveries.
+         * @example 1
+         */
+        'x-service-attempt': string;
+        /**
+         * @description Standard Webhooks: the delivery id.
+         * @example dlv_4fQ9sT2vX7zB1nM3kL5pR8wY
+         */
+        'webhook-id': string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was signed; reject old ones (replays).
+         * @example 1795165272
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt. During the grace period of a secret rotation it lists two, space-separated (new, then previous), as Standard Webhooks libraries expect.
+         * @example v1,F436fXNrflQwLY3CVPrucoJftAVd6CW2JHeQXNNM0qY=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "webhook_id": "wh_01JD7Q9N3P5R7T9V1X3Z5B7D9F",
+         *       "url": "https://old-hooks.example.net/audits",
+         *       "disabled_at": "2026-11-25T09:00:00.000Z",
+         *       "reason": "consecutive_failures"
+         *     }
+         */
+        'application/json': components['schemas']['WebhookDisabledEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx status counts). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not received: the delivery is retried on the schedule above. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onWebhookTest: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event name, e.g. audit.completed.
+         * @example webhook.test
+         */
+        'x-service-event': string;
+        /**
+         * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string. During the grace period of a secret rotation it lists two, comma-separated: `sha256=<new>, sha256=<previous>`; accept the delivery when one matches. It does not cover the timestamp: prefer webhook-signature, which does.
+         * @example sha256=89818169f33fefd78925df0bda83583f4f8dc05ad50f3f71a976c5035f5802cd
+         */
+        'x-service-signature': string;
+        /**
+         * @description Delivery id: the same on every attempt of this event to this webhook (deduplicate on it).
+         * @example dlv_4fQ9sT2vX7zB1nM3kL5pR8wY
+         */
+        'x-service-delivery': string;
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1795165272
+         */
+        'x-service-timestamp': string;
+        /**
+         * @description Attempt number: 1, then 2, 3… for retries and manual redeliveries.
+         * @example 1
+         */
+        'x-service-attempt': string;
+        /**
+         * @description Standard Webhooks: the delivery id.
+         * @example dlv_4fQ9sT2vX7zB1nM3kL5pR8wY
+         */
+        'webhook-id': string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was signed; reject old ones (replays).
+         * @example 1795165272
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of a `whsec_` secret (a secret of another form: its UTF-8 bytes). Re-signed on every attempt. During the grace period of a secret rotation it lists two, space-separated (new, then previous), as Standard Webhooks libraries expect.
+         * @example v1,xjqlmI6Y13MJnAfMgWgkq+YotiP/UddVUKvWFwqBtzM=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "webhook.test",
+         *       "webhook_id": "wh_01JD7Q6B2C4D6E8F0G2H4J6K8M",
+         *       "sent_at": "2026-11-20T09:00:00.000Z"
+         *     }
+         */
+        'application/json': components['schemas']['WebhookTestEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx status counts). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not received: reported in the answer to the test request. */
       '4XX': {
         headers: {
           [name: string]: unknown;

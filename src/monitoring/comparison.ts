@@ -36,12 +36,33 @@ function distinctFingerprints(findings: ReadonlyArray<{ analyzer: string; finger
   return [...seen];
 }
 
-/** `current` is an audit JSON, or a comparison basis (the dashboard compares stored bases). */
-export function compareAudits(current: PreviousAudit, previous: PreviousAudit, triage: TriageMap): Comparison {
+/** The fingerprints behind a comparison: `known` are new ones the site's triage silenced (counted in none). */
+export interface FindingChanges {
+  new: string[];
+  fixed: string[];
+  unchanged: string[];
+  known: string[];
+}
+
+/** Which fingerprints are new, fixed, unchanged, or new but already known to the site's owner. */
+export function findingChanges(current: PreviousAudit, previous: PreviousAudit, triage: TriageMap): FindingChanges {
   const now = distinctFingerprints(current.findings);
   const before = distinctFingerprints(previous.findings);
   const beforeSet = new Set(before);
   const nowSet = new Set(now);
+  const appeared = now.filter((fp) => !beforeSet.has(fp));
+  const silenced = (fp: string) => SILENCED.has(triage.get(fp)?.status ?? 'open');
+  return {
+    new: appeared.filter((fp) => !silenced(fp)),
+    fixed: before.filter((fp) => !nowSet.has(fp)),
+    unchanged: now.filter((fp) => beforeSet.has(fp)),
+    known: appeared.filter(silenced),
+  };
+}
+
+/** `current` is an audit JSON, or a comparison basis (the dashboard compares stored bases). */
+export function compareAudits(current: PreviousAudit, previous: PreviousAudit, triage: TriageMap): Comparison {
+  const changes = findingChanges(current, previous, triage);
   const categories: Comparison['categories'] = {};
   for (const c of CATEGORIES) {
     const a = current.categories[c];
@@ -53,9 +74,9 @@ export function compareAudits(current: PreviousAudit, previous: PreviousAudit, t
     previous_score: previous.score,
     score_delta: current.score - previous.score,
     categories,
-    new: now.filter((fp) => !beforeSet.has(fp) && !SILENCED.has(triage.get(fp)?.status ?? 'open')),
-    fixed: before.filter((fp) => !nowSet.has(fp)),
-    unchanged: now.filter((fp) => beforeSet.has(fp)).length,
+    new: changes.new,
+    fixed: changes.fixed,
+    unchanged: changes.unchanged.length,
   };
 }
 

@@ -31,12 +31,7 @@ export const SITE_PAGE_AUDITS = 30;
 
 /** The site's latest completed audits, newest first (audits_site_history_idx). */
 export async function siteAuditPoints(db: Db, site: SiteKey, limit = SITE_PAGE_AUDITS): Promise<SiteAuditPoint[]> {
-  const rows = (await db('audits')
-    .where({ workspace_id: site.workspace_id, mode: site.mode, domain: site.domain, status: 'completed' })
-    .orderBy([
-      { column: 'completed_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
+  const rows = (await siteAudits(db, site)
     .limit(limit)
     .select('id', 'completed_at', 'score', 'grade', 'comparison_basis')) as Array<{
     id: string;
@@ -52,6 +47,60 @@ export async function siteAuditPoints(db: Db, site: SiteKey, limit = SITE_PAGE_A
     grade: r.grade,
     basis: r.comparison_basis,
   }));
+}
+
+/** How many of a site's latest audits its page offers for a comparison. */
+export const SITE_COMPARE_AUDITS = 100;
+
+/** One completed audit of the site as the comparison form lists it (no basis: a list of a hundred stays small). */
+export interface SiteAuditChoice {
+  auditId: string;
+  completedAt: Date;
+  score: number;
+}
+
+/** The site's latest completed audits, newest first, without their bases (audits_site_history_idx). */
+export async function siteAuditChoices(db: Db, site: SiteKey, limit = SITE_COMPARE_AUDITS): Promise<SiteAuditChoice[]> {
+  const rows = (await siteAudits(db, site).limit(limit).select('id', 'completed_at', 'score')) as Array<{
+    id: string;
+    completed_at: Date;
+    score: number;
+  }>;
+  return rows.map((r) => ({ auditId: r.id, completedAt: r.completed_at, score: r.score }));
+}
+
+/** Those of `auditIds` that are completed audits of the site, with their bases, newest first. */
+export async function siteAuditPointsById(
+  db: Db,
+  site: SiteKey,
+  auditIds: readonly string[],
+): Promise<SiteAuditPoint[]> {
+  const rows = (await siteAudits(db, site)
+    .whereIn('id', auditIds)
+    .select('id', 'completed_at', 'score', 'grade', 'comparison_basis')) as Array<{
+    id: string;
+    completed_at: Date;
+    score: number;
+    grade: Grade;
+    comparison_basis: ComparisonBasis | null;
+  }>;
+  return rows.map((r) => ({
+    auditId: r.id,
+    completedAt: r.completed_at,
+    score: r.score,
+    grade: r.grade,
+    basis: r.comparison_basis,
+  }));
+}
+
+/** The site's completed audits, newest first: the order audits_site_history_idx serves. */
+function siteAudits(db: Db, site: SiteKey) {
+  return db('audits')
+    .where({ workspace_id: site.workspace_id, mode: site.mode, domain: site.domain, status: 'completed' })
+    .orderBy([
+      { column: 'completed_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
 }
 
 export async function siteTriage(db: Db, siteId: string): Promise<Map<string, Triage>> {

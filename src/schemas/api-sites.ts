@@ -106,6 +106,23 @@ export const siteHistorySchema = {
   }),
 } as const;
 
+export const siteHistoryCsvQuerySchema = {
+  $id: 'SiteHistoryCsvQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    completed_after: {
+      ...timestamp,
+      description: 'Only audits completed after this instant (exclusive); RFC 3339, years 0001 to 9999.',
+    },
+    completed_before: {
+      ...timestamp,
+      description: 'Only audits completed before this instant (exclusive); RFC 3339, years 0001 to 9999.',
+    },
+  },
+} as const;
+export type SiteHistoryCsvQuery = FromSchema<typeof siteHistoryCsvQuerySchema>;
+
 export const siteRunListSchema = {
   $id: 'SiteRunList',
   ...page({

@@ -81,3 +81,32 @@ export const siteRegressedEventSchema = {
     },
   },
 } as const;
+
+export const webhookTestEventSchema = {
+  $id: 'WebhookTestEvent',
+  type: 'object',
+  description:
+    'webhook.test: sent at once by POST /webhooks/{webhook_id}/test to that webhook alone, signed like every delivery; never retried.',
+  additionalProperties: false,
+  required: ['type', 'webhook_id', 'sent_at'],
+  properties: {
+    type: { type: 'string', const: 'webhook.test' },
+    webhook_id: { type: 'string' },
+    sent_at: timestamp,
+  },
+} as const;
+
+export const webhookDisabledEventSchema = {
+  $id: 'WebhookDisabledEvent',
+  type: 'object',
+  description:
+    'webhook.disabled (only to webhooks that list it): another webhook of the workspace was disabled after every delivery to it failed for WEBHOOK_DISABLE_AFTER_MS (5 days).',
+  additionalProperties: false,
+  required: ['webhook_id', 'url', 'disabled_at', 'reason'],
+  properties: {
+    webhook_id: { type: 'string', description: 'The webhook that was disabled.' },
+    url: { type: 'string' },
+    disabled_at: timestamp,
+    reason: { type: 'string', enum: ['consecutive_failures'] },
+  },
+} as const;

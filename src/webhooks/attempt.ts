@@ -6,10 +6,11 @@ import { parseCidrList, type CidrList } from '../outbound/policy';
 import { loadDelivery } from './repository';
 import type { Mode } from '../schemas/audit';
 import type { AttemptRecord } from '../../workflows/contracts';
-import { deliveryHeaders } from './signing';
+import { deliveryHeaders, signingSecrets } from './signing';
 import { responseExcerpt } from './excerpt';
-import { isRefusedDatum } from '../db/refused-datum';
 import { storableText } from '../text/storable';
+import { recordAttempt } from './attempt-log';
+import { UNWATCHED, type FailureWatch } from './failing-streak';
 
 const EXCERPT_BYTES = 1024;
 // The operator-configured mock receiver of test mode is trusted, wherever it lives.
@@ -21,6 +22,8 @@ export interface AttemptDeps {
   timeoutMs: number;
   allow: CidrList;
   testMockUrl: string;
+  /** Where a webhook's new failing streak is reported (its WebhookHealthWorkflow); nowhere when unset. */
+  watch?: FailureWatch;
 }
 
 export interface AttemptOutcome {
@@ -44,6 +47,8 @@ export type StoreStep = <T>(step: () => Promise<T>) => Promise<T>;
  * One attempt of a logged delivery (sendAttempt), recorded in the delivery log. A non-2xx answer or
  * a network error is an outcome, recorded; only a database error throws (before the POST, or from `store`).
  * An attempt is sent at most once once recorded: running its step again returns the recorded outcome.
+ * A disabled webhook is sent nothing: the attempt is not made (docs/decisions.md, "Webhook lifecycle"),
+ * and its delivery counts as failed unless a later attempt, once it is enabled again, gets through.
  */
 export async function attemptDelivery(
   deps: AttemptDeps,
@@ -53,13 +58,13 @@ export async function attemptDelivery(
   const delivery = await loadDelivery(deps.db, input.deliveryId);
   // Gone with its workspace: nothing left to deliver to.
   if (!delivery) return { delivered: false, stop: true };
-  if (delivery.webhook_deleted_at) {
+  if (delivery.webhook_deleted_at || delivery.webhook_status === 'disabled') {
     await deps
       .db('deliveries')
       .where({ id: delivery.id })
       .whereNot({ state: 'delivered' })
       .update({ state: 'failed', next_attempt_at: null });
-    return { delivered: false, stop: true };
+    return { delivered: false, stop: Boolean(delivery.webhook_deleted_at) };
   }
   // This attempt already went out and was recorded (its step is running again: a local first
   // attempt whose workflow task timed out, a retried activity): its outcome stands, nothing is resent.
@@ -74,7 +79,7 @@ export async function attemptDelivery(
       deliveryId: delivery.id,
       mode: delivery.mode,
       url: delivery.url,
-      secret: delivery.secret,
+      secrets: signingSecrets(delivery, deps.clock.now()),
       event: delivery.event,
       auditId: delivery.audit_id,
       payload: delivery.payload,
@@ -83,25 +88,27 @@ export async function attemptDelivery(
   );
   const delivered = record.errorClass === null;
   if (store) {
-    await store(() => recordAttempt(deps.db, record));
+    await store(() => recordAttempt(deps.db, record, deps.watch ?? UNWATCHED));
     return { delivered, stop: false };
   }
   try {
-    await recordAttempt(deps.db, record);
+    await recordAttempt(deps.db, record, deps.watch ?? UNWATCHED);
     return { delivered, stop: false };
   } catch {
     return { delivered, stop: false, unrecorded: record };
   }
 }
 
-/** Where one delivery goes and what it sends: the webhook's URL and secret, the event's exact bytes. */
+/** Where one delivery goes and what it sends: the webhook's URL and secrets, the event's exact bytes. */
 export interface DeliveryTarget {
   deliveryId: string;
   mode: Mode;
   url: string;
-  secret: string;
+  /** The current secret, and the previous one during a rotation's grace period. */
+  secrets: string[];
   event: string;
-  auditId: string;
+  /** null for events about no audit (webhook.test, webhook.disabled). */
+  auditId: string | null;
   payload: string;
 }
 
@@ -119,7 +126,7 @@ export async function sendAttempt(
   const startedAt = deps.clock.now();
   const started = performance.now();
   const headers = deliveryHeaders({
-    secret: target.secret,
+    secrets: target.secrets,
     event: target.event,
     auditId: target.auditId,
     deliveryId: target.deliveryId,
@@ -150,62 +157,6 @@ export async function sendAttempt(
     errorMessage,
     excerpt,
     nextAttemptAt,
-  };
-}
-
-/**
- * Stores an attempt's outcome in the delivery log (idempotent: the same attempt again overwrites
- * itself). Should the database still refuse what the receiver answered, the attempt is stored
- * without it: the outcome counts, the excerpt does not.
- */
-export async function recordAttempt(db: Db, record: AttemptRecord): Promise<void> {
-  try {
-    await storeAttempt(db, record);
-  } catch (err) {
-    if (!isRefusedDatum(err)) throw err;
-    await storeAttempt(db, withoutReceiverText(record));
-  }
-}
-
-async function storeAttempt(db: Db, record: AttemptRecord): Promise<void> {
-  const delivered = record.errorClass === null;
-  await db.transaction(async (trx) => {
-    await trx('delivery_attempts').insert(attemptRow(record)).onConflict(['delivery_id', 'attempt']).merge();
-    await trx('deliveries')
-      .where({ id: record.deliveryId })
-      .update({
-        attempts: trx.raw('greatest(attempts, ?)', [record.attempt]),
-        last_attempt_at: new Date(record.startedAt),
-        next_attempt_at: record.nextAttemptAt ? new Date(record.nextAttemptAt) : null,
-        ...(delivered ? { state: 'delivered', delivered_at: new Date(record.startedAt) } : {}),
-      });
-  });
-}
-
-/** The attempt with nothing of the receiver's own text: what is stored when the database refuses that text. */
-export function withoutReceiverText(record: AttemptRecord): AttemptRecord {
-  return {
-    ...record,
-    excerpt: record.excerpt === null ? null : UNSTORED_EXCERPT,
-    errorMessage: record.errorMessage === null ? null : record.errorClass,
-  };
-}
-
-const UNSTORED_EXCERPT = '[the response body could not be stored]';
-
-/** An attempt as the delivery log's row of it; outside text made storable (docs/decisions.md, "Bytes from outside"). */
-export function attemptRow(record: AttemptRecord) {
-  return {
-    delivery_id: record.deliveryId,
-    attempt: record.attempt,
-    trigger: record.trigger,
-    started_at: new Date(record.startedAt),
-    duration_ms: record.durationMs,
-    status_code: record.statusCode,
-    error_class: record.errorClass,
-    error_message: record.errorMessage === null ? null : storableText(record.errorMessage),
-    response_excerpt: record.excerpt === null ? null : storableText(record.excerpt),
-    next_attempt_at: record.nextAttemptAt ? new Date(record.nextAttemptAt) : null,
   };
 }
 
@@ -242,9 +193,4 @@ async function postDelivery(request: {
       excerpt: null,
     };
   }
-}
-
-/** After the automatic schedule: failed unless some attempt succeeded. */
-export async function markDeliveryFailed(db: Db, deliveryId: string): Promise<void> {
-  await db('deliveries').where({ id: deliveryId, state: 'pending' }).update({ state: 'failed', next_attempt_at: null });
 }

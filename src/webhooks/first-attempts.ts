@@ -1,9 +1,13 @@
 import type { Db } from '../db/knex';
 import { loadAudit, type AuditRow } from '../audits/repository';
+import type { WebhookRow } from './repository';
 import type { EventDetails, FirstAttempt, PlannedDelivery } from '../../workflows/contracts';
-import { attemptRow, sendAttempt, withoutReceiverText, type AttemptDeps } from './attempt';
+import { sendAttempt, type AttemptDeps } from './attempt';
+import { attemptRow, withoutReceiverText } from './attempt-log';
 import { isRefusedDatum } from '../db/refused-datum';
 import { emissionPayloads } from './payload';
+import { reportStreaks, updateStreaks, type FailureWatch, type UnwatchedStreak } from './failing-streak';
+import { signingSecrets } from './signing';
 
 /**
  * The first attempts of some of an event's deliveries. Delivered ones are logged here, with their
@@ -30,8 +34,8 @@ export async function sendFirstAttempts(
   // Gone with its workspace: nothing left to deliver.
   if (!audit) return { attempts: [], logged: true };
   const ids = input.deliveries.map((d) => d.deliveryId);
-  const [secrets, alreadyLogged] = await Promise.all([
-    activeSecrets(
+  const [webhooks, alreadyLogged] = await Promise.all([
+    enabledWebhooks(
       deps.db,
       input.deliveries.map((d) => d.webhookId),
     ),
@@ -39,7 +43,8 @@ export async function sendFirstAttempts(
   ]);
   const logged = new Set<string>(alreadyLogged);
   const payloadOf = emissionPayloads(audit);
-  const due = input.deliveries.filter((d) => !logged.has(d.deliveryId) && secrets.has(d.webhookId));
+  const due = input.deliveries.filter((d) => !logged.has(d.deliveryId) && webhooks.has(d.webhookId));
+  const now = deps.clock.now();
   const attempts = await Promise.all(
     due.map(async (delivery): Promise<FirstAttempt> => {
       const details = delivery.details ?? input.details;
@@ -49,7 +54,7 @@ export async function sendFirstAttempts(
           deliveryId: delivery.deliveryId,
           mode: audit.mode,
           url: delivery.url,
-          secret: secrets.get(delivery.webhookId)!,
+          secrets: signingSecrets(webhooks.get(delivery.webhookId)!, now),
           event: details.event,
           auditId: audit.id,
           payload: payloadOf(details),
@@ -60,8 +65,10 @@ export async function sendFirstAttempts(
     }),
   );
   const delivered = attempts.filter((a) => a.attempt.errorClass === null);
+  // Only a webhook known to be failing has a streak to end: the acknowledged path writes nothing more.
+  const streaksEnded = delivered.some((a) => webhooks.get(a.delivery.webhookId)!.failing_since !== null);
   try {
-    await logFirstAttempts(deps.db, { audit, details: input.details, attempts: delivered, payloadOf });
+    await logFirstAttempts(deps.db, { audit, details: input.details, attempts: delivered, payloadOf, streaksEnded });
     return { attempts, logged: true };
   } catch {
     return { attempts, logged: false };
@@ -76,10 +83,17 @@ export async function sendFirstAttempts(
 export async function recordFirstAttempts(
   db: Db,
   input: { auditId: string; details: EventDetails; attempts: FirstAttempt[] },
+  watch: FailureWatch,
 ): Promise<boolean> {
   const audit = await loadAudit(db, input.auditId);
   if (!audit) return false;
-  await logFirstAttempts(db, { ...input, audit, payloadOf: emissionPayloads(audit) });
+  const streaks = await logFirstAttempts(db, {
+    ...input,
+    audit,
+    payloadOf: emissionPayloads(audit),
+    streaksEnded: true,
+  });
+  await reportStreaks(db, watch, streaks);
   return true;
 }
 
@@ -88,6 +102,8 @@ type LogInput = {
   details: EventDetails;
   attempts: FirstAttempt[];
   payloadOf: (details: EventDetails) => string;
+  /** Whether an acknowledged attempt may end a webhook's failing streak (else that update is skipped). */
+  streaksEnded: boolean;
 };
 
 /**
@@ -95,27 +111,31 @@ type LogInput = {
  * own, so one receiver's answer never keeps another webhook's row out of the log, and a row still
  * refused is logged without the receiver's text.
  */
-async function logFirstAttempts(db: Db, input: LogInput): Promise<void> {
-  if (input.attempts.length === 0) return;
+async function logFirstAttempts(db: Db, input: LogInput): Promise<UnwatchedStreak[]> {
+  if (input.attempts.length === 0) return [];
   try {
-    await insertFirstAttempts(db, input);
+    return await insertFirstAttempts(db, input);
   } catch (err) {
     if (!isRefusedDatum(err)) throw err;
+    const streaks: UnwatchedStreak[] = [];
     for (const one of input.attempts) {
-      await insertFirstAttempts(db, { ...input, attempts: [one] }).catch((refused: unknown) => {
+      const logged = await insertFirstAttempts(db, { ...input, attempts: [one] }).catch((refused: unknown) => {
         if (!isRefusedDatum(refused)) throw refused;
         return insertFirstAttempts(db, {
           ...input,
           attempts: [{ delivery: one.delivery, attempt: withoutReceiverText(one.attempt) }],
         });
       });
+      streaks.push(...logged);
     }
+    return streaks;
   }
 }
 
-async function insertFirstAttempts(db: Db, input: LogInput): Promise<void> {
+/** The rows and attempts, and the webhooks' failing streaks, in one transaction. */
+async function insertFirstAttempts(db: Db, input: LogInput): Promise<UnwatchedStreak[]> {
   const { audit, details, attempts, payloadOf } = input;
-  await db.transaction(async (trx) => {
+  return db.transaction(async (trx) => {
     await trx('deliveries')
       .insert(
         attempts.map(({ delivery, attempt }) => {
@@ -146,14 +166,26 @@ async function insertFirstAttempts(db: Db, input: LogInput): Promise<void> {
       .insert(attempts.map(({ attempt }) => attemptRow(attempt)))
       .onConflict(['delivery_id', 'attempt'])
       .ignore();
+    const outcomes = attempts.map(({ delivery, attempt }) => ({
+      webhookId: delivery.webhookId,
+      at: new Date(attempt.startedAt),
+      delivered: attempt.errorClass === null,
+    }));
+    return updateStreaks(trx, {
+      failed: outcomes.filter((o) => !o.delivered),
+      delivered: input.streaksEnded ? outcomes.filter((o) => o.delivered) : [],
+    });
   });
 }
 
-/** The signing secrets of the webhooks still active among these, by webhook id. */
-async function activeSecrets(db: Db, webhookIds: string[]): Promise<Map<string, string>> {
-  const rows: Array<{ id: string; secret: string }> = await db('webhooks')
+type SigningWebhook = Pick<WebhookRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since'>;
+
+/** What signs the deliveries of the webhooks still there and enabled among these, and their streaks, by webhook id. */
+async function enabledWebhooks(db: Db, webhookIds: string[]): Promise<Map<string, SigningWebhook>> {
+  const rows: Array<SigningWebhook & { id: string }> = await db('webhooks')
     .whereIn('id', [...new Set(webhookIds)])
     .whereNull('deleted_at')
-    .select('id', 'secret');
-  return new Map(rows.map((r) => [r.id, r.secret]));
+    .where({ status: 'enabled' })
+    .select('id', 'secret', 'previous_secret', 'previous_secret_expires_at', 'failing_since');
+  return new Map(rows.map((r) => [r.id, r]));
 }

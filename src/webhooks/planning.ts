@@ -92,7 +92,8 @@ export async function recordDelivery(
   return true;
 }
 
-function deliveryId(emissionKey: string, event: string, webhookId: string): string {
+/** A delivery's id, derived from what emitted it: planning the same emission again gives the same ids. */
+export function deliveryId(emissionKey: string, event: string, webhookId: string): string {
   const digest = createHash('sha256')
     .update(`${emissionKey}\0${event}\0${webhookId}`)
     .digest('base64url')

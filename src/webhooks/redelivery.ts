@@ -6,7 +6,8 @@ export interface Redelivery {
   deliveryId: string;
   /** When its event happened: the redelivery window runs from here. */
   eventAt: Date;
-  domain: string;
+  /** The audit's domain; null for events about no audit (webhook.test, webhook.disabled). */
+  domain: string | null;
   workspaceId: string;
   mode: Mode;
 }
@@ -17,7 +18,7 @@ export interface DeliveryControl {
   redeliver(delivery: Redelivery): Promise<'signalled' | 'closed'>;
 }
 
-export function redeliveryOf(delivery: DeliveryRow & { audit_domain: string }): Redelivery {
+export function redeliveryOf(delivery: DeliveryRow & { audit_domain: string | null }): Redelivery {
   return {
     deliveryId: delivery.id,
     eventAt: new Date(delivery.created_at),

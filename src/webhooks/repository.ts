@@ -2,7 +2,7 @@ import type { Db } from '../db/knex';
 import { randomBase62 } from '../ids';
 import type { Mode } from '../schemas/audit';
 import type { DeliveryProgress } from '../../workflows/contracts';
-import type { WebhookEvent } from './events';
+import type { DeliveryEvent, WebhookEvent } from './events';
 
 export interface WebhookRow {
   id: string;
@@ -13,15 +13,29 @@ export interface WebhookRow {
   secret: string;
   created_at: Date;
   deleted_at: Date | null;
+  status: WebhookStatus;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  /** When its current streak of nothing but failed attempts began; null once an attempt is acknowledged. */
+  failing_since: Date | null;
+  /** The streak its WebhookHealthWorkflow was told of (src/webhooks/failing-streak.ts). */
+  watched_for: Date | null;
+  /** The streak its owners were warned of. */
+  failure_notice_for: Date | null;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
 }
+
+export type WebhookStatus = 'enabled' | 'disabled';
 
 export interface DeliveryRow {
   id: string;
   webhook_id: string;
   workspace_id: string;
   mode: Mode;
-  audit_id: string;
-  event: WebhookEvent;
+  /** null for events about no audit: webhook.test, webhook.disabled. */
+  audit_id: string | null;
+  event: DeliveryEvent;
   url: string;
   payload: string;
   state: 'pending' | 'delivered' | 'failed';
@@ -52,7 +66,10 @@ export interface Scope {
 
 export const newWebhookId = (): string => `wh_${randomBase62(20)}`;
 
-export async function insertWebhook(db: Db, row: Omit<WebhookRow, 'deleted_at'>): Promise<void> {
+/** What a new webhook is made of; the lifecycle columns start as the migration's defaults (enabled, no streak). */
+export type NewWebhook = Pick<WebhookRow, 'id' | 'workspace_id' | 'mode' | 'url' | 'events' | 'secret' | 'created_at'>;
+
+export async function insertWebhook(db: Db, row: NewWebhook): Promise<void> {
   await db('webhooks').insert(row);
 }
 
@@ -87,35 +104,53 @@ export async function deleteWebhook(db: Db, scope: Scope, webhookId: string, now
   return updated > 0;
 }
 
-/** Active webhooks of the workspace and environment subscribed to an event, oldest first. */
+/** Enabled webhooks of the workspace and environment subscribed to an event, oldest first. */
 export async function subscribedWebhooks(db: Db, scope: Scope, event: WebhookEvent): Promise<WebhookRow[]> {
   return db<WebhookRow>('webhooks')
-    .where({ workspace_id: scope.workspaceId, mode: scope.mode })
+    .where({ workspace_id: scope.workspaceId, mode: scope.mode, status: 'enabled' })
     .whereNull('deleted_at')
     .whereRaw('? = ANY(events)', [event])
     .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 }
 
-export async function loadDelivery(
-  db: Db,
-  deliveryId: string,
-): Promise<(DeliveryRow & { secret: string; webhook_deleted_at: Date | null }) | undefined> {
+/** A delivery with what its attempt needs of its webhook: secrets, whether it is still there and enabled, its streak. */
+export type LoadedDelivery = DeliveryRow &
+  Pick<WebhookRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'> & {
+    webhook_deleted_at: Date | null;
+    webhook_status: WebhookStatus;
+  };
+
+export async function loadDelivery(db: Db, deliveryId: string): Promise<LoadedDelivery | undefined> {
   return db('deliveries as d')
     .join('webhooks as w', 'w.id', 'd.webhook_id')
     .where('d.id', deliveryId)
-    .first('d.*', 'w.secret', 'w.deleted_at as webhook_deleted_at');
+    .first(
+      'd.*',
+      'w.secret',
+      'w.previous_secret',
+      'w.previous_secret_expires_at',
+      'w.deleted_at as webhook_deleted_at',
+      'w.status as webhook_status',
+    );
 }
 
-/** A delivery of a webhook, with its audit's domain (what the delivery's workflow is found by). */
+/** A delivery of a webhook, with its audit's domain if it has an audit (what the delivery's workflow is found by). */
 export async function findDelivery(
   db: Db,
   webhookId: string,
   deliveryId: string,
-): Promise<(DeliveryRow & { audit_domain: string }) | undefined> {
+): Promise<(DeliveryRow & { audit_domain: string | null }) | undefined> {
   return db('deliveries as d')
-    .join('audits as a', 'a.id', 'd.audit_id')
+    .leftJoin('audits as a', 'a.id', 'd.audit_id')
     .where({ 'd.id': deliveryId, 'd.webhook_id': webhookId })
     .first('d.*', 'a.domain as audit_domain');
+}
+
+/** What the delivery log may be narrowed to: a state, an event, deliveries created at or after a time. */
+export interface DeliveryFilter {
+  state?: DeliveryRow['state'];
+  event?: DeliveryEvent;
+  since?: Date;
 }
 
 /** The delivery log of a webhook, newest first, each delivery with all its attempts. */
@@ -123,6 +158,7 @@ export async function listDeliveries(
   db: Db,
   webhookId: string,
   page: { limit: number; after?: { createdAt: string; id: string } },
+  filter: DeliveryFilter = {},
 ) {
   const query = db<DeliveryRow>('deliveries')
     .where({ webhook_id: webhookId })
@@ -131,6 +167,9 @@ export async function listDeliveries(
       { column: 'id', order: 'desc' },
     ])
     .limit(page.limit + 1);
+  if (filter.state) query.where('state', filter.state);
+  if (filter.event) query.where('event', filter.event);
+  if (filter.since) query.where('created_at', '>=', filter.since);
   if (page.after) query.whereRaw('(created_at, id) < (?::timestamptz, ?)', [page.after.createdAt, page.after.id]);
   const rows = ((await query) as DeliveryRow[]).slice(0, page.limit + 1);
   const visible = rows.slice(0, page.limit);

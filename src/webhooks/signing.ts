@@ -28,26 +28,47 @@ export function standardSignature(secret: string, id: string, timestampSeconds: 
   return `v1,${mac}`;
 }
 
-/** Every header of one delivery attempt, signed afresh (a new timestamp per attempt). */
+/**
+ * Every header of one delivery attempt, signed afresh (a new timestamp per attempt). `secrets` is the
+ * webhook's current secret, then, during a rotation's grace period, the previous one: each signature
+ * header then carries one signature per secret, the current one first (docs/decisions.md, "Webhook
+ * lifecycle"). X-Service-Audit-Id names the audit an event is about; webhook.test and webhook.disabled
+ * are about none and go without it.
+ */
 export function deliveryHeaders(input: {
-  secret: string;
+  secrets: readonly string[];
   event: string;
-  auditId: string;
+  auditId: string | null;
   deliveryId: string;
   attempt: number;
   body: string;
   timestampSeconds: number;
 }): Record<string, string> {
+  if (input.secrets.length === 0) throw new Error('a delivery is signed with at least one secret');
   return {
     'content-type': 'application/json',
     'x-service-event': input.event,
-    'x-service-signature': serviceSignature(input.secret, input.body),
-    'x-service-audit-id': input.auditId,
+    'x-service-signature': input.secrets.map((secret) => serviceSignature(secret, input.body)).join(', '),
+    ...(input.auditId === null ? {} : { 'x-service-audit-id': input.auditId }),
     'x-service-delivery': input.deliveryId,
     'x-service-timestamp': String(input.timestampSeconds),
     'x-service-attempt': String(input.attempt),
     'webhook-id': input.deliveryId,
     'webhook-timestamp': String(input.timestampSeconds),
-    'webhook-signature': standardSignature(input.secret, input.deliveryId, input.timestampSeconds, input.body),
+    'webhook-signature': input.secrets
+      .map((secret) => standardSignature(secret, input.deliveryId, input.timestampSeconds, input.body))
+      .join(' '),
   };
+}
+
+/** The secrets a webhook signs with at `now`: its own, and its previous one until that expires. */
+export function signingSecrets(
+  webhook: { secret: string; previous_secret: string | null; previous_secret_expires_at: Date | string | null },
+  now: Date,
+): string[] {
+  const previousValid =
+    webhook.previous_secret !== null &&
+    webhook.previous_secret_expires_at !== null &&
+    new Date(webhook.previous_secret_expires_at).getTime() > now.getTime();
+  return previousValid ? [webhook.secret, webhook.previous_secret!] : [webhook.secret];
 }

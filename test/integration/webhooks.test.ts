@@ -102,7 +102,7 @@ describe('webhooks', function () {
         listed.body.data.map((w: { webhook_id: string }) => w.webhook_id),
         [created.webhook_id, custom.webhook_id],
       );
-      assert.ok(!listed.text.includes(created.secret) && !listed.text.includes('secret'));
+      assert.ok(!listed.text.includes(created.secret) && !listed.text.includes('"secret"'));
       assert.equal(
         (await api('GET', '/v1/webhooks', { key: account.testKey })).body.data.length,
         0,

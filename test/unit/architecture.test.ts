@@ -19,9 +19,13 @@ const MAX_FUNCTION_LINES = 80;
  * Files that may read process.env besides src/config.ts: temporal/cli.ts finds the machine's
  * Temporal CLI (PATH, XDG_CACHE_HOME, TEMPORAL_CLI_PATH, Go's environment), also for the test
  * tooling that runs without a service configuration; processes/main.ts hands its environment on
- * to the worker processes it forks, which load their own configuration from it.
+ * to the worker processes it forks, which load their own configuration from it; src/cli/env.ts gives
+ * the customer CLI its AUDIT_API_URL, AUDIT_API_KEY and CI (client-side code: it never loads the
+ * service's configuration).
  */
-const ENV_READERS = ['src/config.ts', 'temporal/cli.ts', 'processes/main.ts'];
+const ENV_READERS = ['src/config.ts', 'temporal/cli.ts', 'processes/main.ts', 'src/cli/env.ts'];
+/** The customer CLI runs on the customer's machine: besides its own folder it uses the typed client only. */
+const CLI_ALLOWED = ['src/cli', 'src/client'];
 
 describe('architecture', () => {
   let sources: SourceFile[];
@@ -63,6 +67,13 @@ describe('architecture', () => {
       .filter((s) => DOMAIN_FOLDERS.includes(folderOf(s.file)))
       .flatMap((s) => s.imports.filter((t) => folderOf(t) === 'src/api').map((t) => `${s.file} → ${t}`));
     assert.deepEqual(intoApi, []);
+  });
+
+  it('keeps the customer CLI to the typed client (no server code in it)', () => {
+    const outside = sources
+      .filter((s) => folderOf(s.file) === 'src/cli')
+      .flatMap((s) => s.imports.filter((t) => !CLI_ALLOWED.includes(folderOf(t))).map((t) => `${s.file} → ${t}`));
+    assert.deepEqual(outside, []);
   });
 
   it(`has no production file over ${MAX_FILE_LINES} lines`, () => {

@@ -11,7 +11,7 @@ describe('typed client: webhook verification', () => {
   const signedAt = Math.floor(now.getTime() / 1000);
   const headers = (overrides: Partial<Parameters<typeof deliveryHeaders>[0]> = {}) =>
     deliveryHeaders({
-      secret,
+      secrets: [secret],
       event: 'audit.failed',
       auditId: 'aud_1',
       deliveryId: 'dlv_abc',

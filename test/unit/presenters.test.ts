@@ -114,6 +114,11 @@ describe('presenters', () => {
       events: ['audit.completed' as const],
       created_at: CREATED,
       secret: 'whsec_x',
+      status: 'enabled' as const,
+      disabled_at: null,
+      disabled_reason: null,
+      failing_since: null,
+      previous_secret_expires_at: null,
     };
     assert.equal('secret' in presentWebhook(row), false);
     assert.equal(presentCreatedWebhook(row).secret, 'whsec_x');

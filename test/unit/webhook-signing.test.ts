@@ -33,7 +33,7 @@ describe('webhook signing', () => {
     const secret = generateWebhookSecret();
     const timestampSeconds = Math.floor(Date.now() / 1000);
     const headers = deliveryHeaders({
-      secret,
+      secrets: [secret],
       event: 'audit.completed',
       auditId: 'aud_1',
       deliveryId: 'dlv_1',
@@ -47,7 +47,7 @@ describe('webhook signing', () => {
     assert.throws(() => new Webhook(secret).verify(body.replace('91', '19'), headers));
     // Replays are refused once the timestamp is old.
     const stale = deliveryHeaders({
-      secret,
+      secrets: [secret],
       event: 'audit.completed',
       auditId: 'aud_1',
       deliveryId: 'dlv_1',
@@ -61,7 +61,7 @@ describe('webhook signing', () => {
   it('sends exactly the documented headers, signed with a fresh timestamp', () => {
     const secret = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==';
     const headers = deliveryHeaders({
-      secret,
+      secrets: [secret],
       event: 'audit.completed',
       auditId: 'aud_1',
       deliveryId: 'dlv_1',
@@ -109,7 +109,7 @@ describe('webhook signing', () => {
   it('signs customer-chosen secrets with their raw bytes for Standard Webhooks', () => {
     const secret = 'my own shared secret, long enough';
     const headers = deliveryHeaders({
-      secret,
+      secrets: [secret],
       event: 'audit.failed',
       auditId: 'aud_1',
       deliveryId: 'dlv_2',

@@ -10,3 +10,4 @@ export * from './retry-policies';
 export * from './schedules';
 export * from './search-attributes';
 export * from './sites';
+export * from './webhook-health';

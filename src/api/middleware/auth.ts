@@ -4,7 +4,8 @@ import type { KeyIdentity } from '../../accounts/repository';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/knex';
 import { admitRetrieval } from '../../accounts/retrieval-limit';
-import { RETRIEVAL_LIMIT } from '../../accounts/tiers';
+import { BURST_LIMIT, RETRIEVAL_LIMIT } from '../../accounts/tiers';
+import { burstPosition } from '../../accounts/burst-position';
 import type { ReadModel } from '../read-model';
 import { ApiError } from '../../errors';
 import { ipAllowed } from '../../accounts/ip-allowlist';
@@ -81,13 +82,23 @@ export function authenticate(deps: {
   };
 }
 
-/** Retrieval limit: live keys, every endpoint but the trigger (which has its own limits). */
+/**
+ * Retrieval limit: live keys, every endpoint but the trigger (which has its own limits). Either way the
+ * window that applied is noted for the RateLimit field: the retrieval window from the same round trip
+ * that admits the request; after a live trigger, the account's burst window.
+ */
 export function limitRetrieval(deps: { db: Db; clock: Clock }): Middleware<ApiState> {
   return async (ctx, next) => {
     const identity = ctx.state.identity;
     const isTrigger = ctx.method === 'POST' && ctx.path === '/v1/audits';
+    if (identity?.mode === 'live' && isTrigger) return withBurstPosition(ctx, next, deps, identity.accountId);
     if (identity?.mode === 'live' && !isTrigger) {
-      const { allowed, retryAfterSeconds } = await admitRetrieval(deps.db, identity.workspaceId, deps.clock.now());
+      const { allowed, retryAfterSeconds, remaining, resetSeconds } = await admitRetrieval(
+        deps.db,
+        identity.workspaceId,
+        deps.clock.now(),
+      );
+      ctx.state.rateWindow = { policy: 'retrieval', remaining, resetSeconds };
       if (!allowed) {
         throw new ApiError(
           'retrieval_limit_exceeded',
@@ -98,4 +109,24 @@ export function limitRetrieval(deps: { db: Db; clock: Clock }): Middleware<ApiSt
     }
     await next();
   };
+}
+
+/** After a live trigger, answered or refused: where its account's burst window stands. */
+async function withBurstPosition(
+  ctx: Parameters<Middleware<ApiState>>[0],
+  next: () => Promise<unknown>,
+  deps: { db: Db; clock: Clock },
+  accountId: string,
+): Promise<void> {
+  try {
+    await next();
+  } catch (err) {
+    // Refused for the burst: nothing left until Retry-After.
+    if (err instanceof ApiError && err.code === 'burst_limit_exceeded') {
+      const retryAfter = Number(err.headers['Retry-After'] ?? BURST_LIMIT.windowSeconds);
+      ctx.state.rateWindow = { policy: 'burst', remaining: 0, resetSeconds: retryAfter };
+    }
+    throw err;
+  }
+  ctx.state.rateWindow = { policy: 'burst', ...(await burstPosition(deps.db, accountId, deps.clock.now())) };
 }

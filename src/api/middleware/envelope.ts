@@ -6,6 +6,7 @@ import type { Usage } from '../../accounts/usage';
 import type { Clock } from '../../clock';
 import { ApiError } from '../../errors';
 import type { ApiState } from '../context';
+import { rateLimitFields, type WindowPosition } from '../rate-limit-fields';
 
 /**
  * Outermost layer: gives every response a request id and the three rate-limit headers, and turns
@@ -31,7 +32,12 @@ export function envelope(opts: {
       for (const [name, value] of Object.entries(apiError.headers)) ctx.set(name, value);
       ctx.body = errorBody(apiError, requestId, opts.docsUrl());
     } finally {
-      ctx.set(rateLimitHeaders(ctx.state.usage, opts.clock));
+      ctx.set(
+        rateLimitHeaders(ctx.state.usage, opts.clock, {
+          testMode: ctx.state.identity?.mode === 'test',
+          window: ctx.state.rateWindow,
+        }),
+      );
       if (mayNotBeStored(ctx)) ctx.set('Cache-Control', 'no-store');
     }
   };
@@ -44,15 +50,24 @@ export function errorBody(error: ApiError, requestId: string, docsUrl: string) {
   };
 }
 
-/** X-RateLimit-*; unauthenticated responses carry the free tier's values (README, Tiers and limits). */
-export function rateLimitHeaders(usage: Usage | undefined, clock: Clock): Record<string, string> {
+/**
+ * X-RateLimit-*, and the IETF RateLimit-Policy and RateLimit fields beside them (../rate-limit-fields.ts);
+ * unauthenticated responses carry the free tier's values (README, Tiers and limits).
+ */
+export function rateLimitHeaders(
+  usage: Usage | undefined,
+  clock: Clock,
+  request: { testMode: boolean; window?: WindowPosition } = { testMode: false },
+): Record<string, string> {
   const limit = usage?.limit ?? (TIER_RULES.free.monthlyQuota as number);
   const remaining = usage?.remaining ?? limit;
-  const reset = usage?.period.end ?? periodAt(clock.now()).end;
+  const now = clock.now();
+  const period = usage?.period ?? periodAt(now);
   return {
     'X-RateLimit-Limit': String(limit),
     'X-RateLimit-Remaining': String(remaining),
-    'X-RateLimit-Reset': String(unixSeconds(reset)),
+    'X-RateLimit-Reset': String(unixSeconds(period.end)),
+    ...rateLimitFields({ limit, remaining, period, now, ...request }),
   };
 }
 

@@ -53,8 +53,8 @@ export function auditExportRoutes(deps: AuditExportDeps): Router<ApiState> {
   return router;
 }
 
-/** A CSV download: per key, so never cached; the file is named after the audit. */
-function sendCsv(ctx: ApiContext, filename: string, body: Readable): void {
+/** A CSV download: per key, so never cached; the file is named after the audit (or the site). */
+export function sendCsv(ctx: ApiContext, filename: string, body: Readable): void {
   ctx.status = 200;
   ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
   ctx.set('Cache-Control', 'no-store');

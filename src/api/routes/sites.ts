@@ -7,16 +7,21 @@ import { hasIdShape } from '../../ids';
 import { decodeCursor, encodeCursor } from '../../presenters/cursor';
 import { presentPage } from '../../presenters/page';
 import { presentHistoryEntry, presentSite, presentSiteRun, presentTriage } from '../../presenters/sites';
+import { csvStream } from '../../presenters/crawl-exports';
+import { presentHistoryCsvRow, SITE_HISTORY_CSV_COLUMNS } from '../../presenters/site-history-csv';
 import {
   createSiteBodySchema,
   pageQuerySchema,
   patchSiteBodySchema,
   putTriageBodySchema,
+  siteHistoryCsvQuerySchema,
   type CreateSiteBody,
   type PageQuery,
   type PatchSiteBody,
   type PutTriageBody,
+  type SiteHistoryCsvQuery,
 } from '../../schemas/api';
+import { iterateSiteHistory } from '../../sites/history-export';
 import { listHistory, listRuns, listSites, type SiteWithLastAudit } from '../../sites/repository';
 import type { SiteSchedules } from '../../sites/schedule-sync';
 import { createSite, getSite, patchSite, removeSite, type SiteCaller } from '../../sites/service';
@@ -25,11 +30,13 @@ import { caller, type ApiContext, type ApiState } from '../context';
 import { readJsonBody } from '../middleware/json-body';
 import { tierGate } from '../middleware/tier-gate';
 import { bodyValidator, queryValidator } from '../validation';
+import { sendCsv } from './audit-exports';
 
 const validateCreate = bodyValidator<CreateSiteBody>(createSiteBodySchema);
 const validatePatch = bodyValidator<PatchSiteBody>(patchSiteBodySchema);
 const validateTriage = bodyValidator<PutTriageBody>(putTriageBodySchema);
 const validatePage = queryValidator<PageQuery>(pageQuerySchema);
+const validateHistoryCsv = queryValidator<SiteHistoryCsvQuery>(siteHistoryCsvQuerySchema);
 
 export interface SiteRouteDeps {
   db: Db;
@@ -77,16 +84,7 @@ export function siteRoutes(deps: SiteRouteDeps): Router<ApiState> {
     ctx.status = 204;
   });
 
-  router.get('/sites/:siteId/history', tierGate('sites'), async (ctx) => {
-    const site = await getSite(deps.db, siteCaller(ctx), siteIdOf(ctx));
-    const page = validatePage({ ...ctx.query });
-    const after = page.cursor ? decodeCursor(page.cursor, 'audit') : undefined;
-    ctx.body = presentPage(
-      await listHistory(deps.db, site, { limit: page.limit ?? 50, after }),
-      presentHistoryEntry,
-      (row) => encodeCursor({ created_at: row.completed_at, id: row.id }),
-    );
-  });
+  historyRoutes(router, deps);
 
   router.get('/sites/:siteId/runs', tierGate('sites'), async (ctx) => {
     const site = await getSite(deps.db, siteCaller(ctx), siteIdOf(ctx));
@@ -117,6 +115,33 @@ export function siteRoutes(deps: SiteRouteDeps): Router<ApiState> {
   });
 
   return router;
+}
+
+/** A site's completed audits: a page at a time as JSON, or all of them as a CSV download. */
+function historyRoutes(router: Router<ApiState>, deps: SiteRouteDeps): void {
+  router.get('/sites/:siteId/history', tierGate('sites'), async (ctx) => {
+    const site = await getSite(deps.db, siteCaller(ctx), siteIdOf(ctx));
+    const page = validatePage({ ...ctx.query });
+    const after = page.cursor ? decodeCursor(page.cursor, 'audit') : undefined;
+    ctx.body = presentPage(
+      await listHistory(deps.db, site, { limit: page.limit ?? 50, after }),
+      presentHistoryEntry,
+      (row) => encodeCursor({ created_at: row.completed_at, id: row.id }),
+    );
+  });
+
+  // Streamed (docs/decisions.md, "Pages and exports").
+  router.get('/sites/:siteId/history.csv', tierGate('sites'), async (ctx) => {
+    const site = await getSite(deps.db, siteCaller(ctx), siteIdOf(ctx));
+    const query = validateHistoryCsv({ ...ctx.query });
+    async function* rows() {
+      const filter = { completedAfter: query.completed_after, completedBefore: query.completed_before };
+      for await (const row of iterateSiteHistory(deps.db, site, filter)) yield presentHistoryCsvRow(row);
+    }
+    const failed = (err: Error) =>
+      deps.log?.(`${ctx.method} ${ctx.path} stopped streaming (${ctx.state.requestId})`, err);
+    sendCsv(ctx, `${site.id}-history.csv`, csvStream(SITE_HISTORY_CSV_COLUMNS, rows(), failed));
+  });
 }
 
 function siteCaller(ctx: ApiContext): SiteCaller {

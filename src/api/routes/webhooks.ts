@@ -2,26 +2,41 @@ import Router from '@koa/router';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
-import { hasIdShape } from '../../ids';
 import { presentDelivery, presentRedeliveryRequested } from '../../presenters/deliveries';
 import { presentPage } from '../../presenters/page';
-import { presentCreatedWebhook, presentWebhook } from '../../presenters/webhooks';
-import { createWebhookBodySchema, pageQuerySchema, type CreateWebhookBody, type PageQuery } from '../../schemas/api';
-import { DEFAULT_WEBHOOK_EVENTS } from '../../webhooks/events';
 import {
-  deleteWebhook,
-  findDelivery,
-  findWebhook,
-  insertWebhook,
-  listDeliveries,
-  listWebhooks,
-  newWebhookId,
-  type WebhookRow,
-} from '../../webhooks/repository';
-import { redeliveryOf, type DeliveryControl } from '../../webhooks/redelivery';
-import { generateWebhookSecret } from '../../webhooks/signing';
-import { checkWebhookUrl } from '../../outbound/url-policy';
-import { ApiError } from '../../errors';
+  presentCreatedWebhook,
+  presentRotatedSecret,
+  presentTestOutcome,
+  presentWebhook,
+} from '../../presenters/webhooks';
+import {
+  createWebhookBodySchema,
+  listDeliveriesQuerySchema,
+  pageQuerySchema,
+  patchWebhookBodySchema,
+  recoverBodySchema,
+  rotateSecretBodySchema,
+  type CreateWebhookBody,
+  type ListDeliveriesQuery,
+  type PageQuery,
+  type PatchWebhookBody,
+  type RecoverBody,
+  type RotateSecretBody,
+} from '../../schemas/api';
+import type { DeliveryControl } from '../../webhooks/redelivery';
+import { UNWATCHED, type FailureWatch } from '../../webhooks/failing-streak';
+import {
+  createWebhook,
+  listWorkspaceWebhooks,
+  removeWebhook,
+  rotateSecret,
+  updateWebhook,
+  type Actor,
+  type WebhookServiceDeps,
+} from '../../webhooks/service';
+import { sendTestEvent } from '../../webhooks/test-event';
+import { recoverFailed, redeliver, webhookDeliveries } from '../../webhooks/recovery';
 import { caller, type ApiContext, type ApiState } from '../context';
 import { decodeCursor, encodeCursor } from '../../presenters/cursor';
 import { readJsonBody } from '../middleware/json-body';
@@ -29,63 +44,97 @@ import { tierGate } from '../middleware/tier-gate';
 import { bodyValidator, queryValidator } from '../validation';
 
 const validateCreate = bodyValidator<CreateWebhookBody>(createWebhookBodySchema);
+const validatePatch = bodyValidator<PatchWebhookBody>(patchWebhookBodySchema);
+const validateRotate = bodyValidator<RotateSecretBody>(rotateSecretBodySchema);
+const validateRecover = bodyValidator<RecoverBody>(recoverBodySchema);
+const validateEmpty = bodyValidator<Record<string, never>>({ type: 'object', additionalProperties: false });
 const validatePage = queryValidator<PageQuery>(pageQuerySchema);
+const validateDeliveriesQuery = queryValidator<ListDeliveriesQuery>(listDeliveriesQuerySchema);
 
 export interface WebhookRouteDeps {
   db: Db;
   config: Config;
   clock: Clock;
   deliveries: DeliveryControl;
+  /** Where a failing webhook is reported (a failed test event starts a streak like any attempt); nowhere when unset. */
+  watch?: FailureWatch;
+  /** Public base URL of this API: test-mode test events go to its mock receiver unless TEST_WEBHOOK_MOCK_URL says otherwise. */
+  baseUrl: () => string;
 }
 
-/** Webhooks, their delivery log and manual redelivery (README, Webhooks). Pro and up. */
+/**
+ * Webhooks, their delivery log, test events, secret rotation, manual redelivery and recovery
+ * (README, Webhooks). Pro and up. The rules live in src/webhooks/service.ts and its neighbours,
+ * shared with the dashboard; this is their HTTP face.
+ */
 export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
   const router = new Router<ApiState>();
-  const allow = deps.config.outboundAllow;
+  const service: WebhookServiceDeps = {
+    db: deps.db,
+    clock: deps.clock,
+    outboundAllow: deps.config.outboundAllow,
+    redeliveryWindowMs: deps.config.redeliveryWindowMs,
+    deliveries: deps.deliveries,
+    watch: deps.watch ?? UNWATCHED,
+    sending: {
+      timeoutMs: deps.config.deliveryTimeoutMs,
+      testMockUrl: () => deps.config.testWebhookMockUrl ?? `${deps.baseUrl()}/mock/webhooks`,
+    },
+  };
+  const now = () => deps.clock.now();
 
   router.post('/webhooks', tierGate('webhooks'), async (ctx) => {
     const body = validateCreate(await readJsonBody(ctx, deps.config.maxBodyBytes));
-    const { scope } = caller(ctx);
-    const url = await checkWebhookUrl('url', body.url, allow);
-    const row = {
-      id: newWebhookId(),
-      workspace_id: scope.workspaceId,
-      mode: scope.mode,
-      url,
-      events: body.events ?? [...DEFAULT_WEBHOOK_EVENTS],
-      secret: body.secret ?? generateWebhookSecret(),
-      created_at: deps.clock.now(),
-    };
-    await insertWebhook(deps.db, row);
+    const row = await createWebhook(service, actor(ctx), body);
     ctx.status = 201;
-    ctx.body = presentCreatedWebhook(row);
+    ctx.body = presentCreatedWebhook(row, now());
   });
 
   router.get('/webhooks', tierGate('webhooks'), async (ctx) => {
     const page = validatePage({ ...ctx.query });
     const after = page.cursor ? decodeCursor(page.cursor, 'webhook') : undefined;
-    ctx.body = presentPage(
-      await listWebhooks(deps.db, caller(ctx).scope, { limit: page.limit ?? 50, after }),
-      presentWebhook,
-      encodeCursor,
-    );
+    const webhooks = await listWorkspaceWebhooks(service, actor(ctx), { limit: page.limit ?? 50, after });
+    ctx.body = presentPage(webhooks, (row) => presentWebhook(row, now()), encodeCursor);
+  });
+
+  router.patch('/webhooks/:webhookId', tierGate('webhooks'), async (ctx) => {
+    const body = validatePatch(await readJsonBody(ctx, deps.config.maxBodyBytes));
+    ctx.body = presentWebhook(await updateWebhook(service, actor(ctx), ctx.params.webhookId, body), now());
   });
 
   router.delete('/webhooks/:webhookId', tierGate('webhooks'), async (ctx) => {
-    const webhookId = ctx.params.webhookId;
-    if (
-      !hasIdShape('webhook', webhookId) ||
-      !(await deleteWebhook(deps.db, caller(ctx).scope, webhookId, deps.clock.now()))
-    )
-      throw webhookNotFound(webhookId);
+    await removeWebhook(service, actor(ctx), ctx.params.webhookId);
     ctx.status = 204;
   });
 
+  router.post('/webhooks/:webhookId/test', tierGate('webhooks'), async (ctx) => {
+    // No fields: a body, if any, must be an empty object.
+    validateEmpty(await readOptionalJsonBody(ctx, deps.config.maxBodyBytes));
+    ctx.body = presentTestOutcome(await sendTestEvent(service, actor(ctx), ctx.params.webhookId));
+  });
+
+  router.post('/webhooks/:webhookId/rotate-secret', tierGate('webhooks'), async (ctx) => {
+    const body = validateRotate(await readOptionalJsonBody(ctx, deps.config.maxBodyBytes));
+    const rotated = await rotateSecret(service, actor(ctx), ctx.params.webhookId, { graceSeconds: body.grace_seconds });
+    ctx.body = presentRotatedSecret({ webhookId: rotated.webhook.id, ...rotated });
+  });
+
+  deliveryLogRoutes(router, service, deps);
+  return router;
+}
+
+/** The delivery log, manual redelivery and recovery. */
+function deliveryLogRoutes(router: Router<ApiState>, service: WebhookServiceDeps, deps: WebhookRouteDeps): void {
   router.get('/webhooks/:webhookId/deliveries', tierGate('webhooks'), async (ctx) => {
-    const webhook = await requireWebhook(ctx, deps.db);
-    const page = validatePage({ ...ctx.query });
-    const after = page.cursor ? decodeCursor(page.cursor, 'delivery') : undefined;
-    const { rows, attempts, hasMore } = await listDeliveries(deps.db, webhook.id, { limit: page.limit ?? 50, after });
+    const query = validateDeliveriesQuery({ ...ctx.query });
+    const after = query.cursor ? decodeCursor(query.cursor, 'delivery') : undefined;
+    const { rows, attempts, hasMore } = await webhookDeliveries(
+      service,
+      actor(ctx),
+      ctx.params.webhookId,
+      { limit: query.limit ?? 50, after },
+      { state: query.status, event: query.event, since: query.since ? new Date(query.since) : undefined },
+    );
     ctx.body = presentPage(
       { rows, hasMore },
       (row) => presentDelivery(row, attempts, deps.config.redeliveryWindowMs),
@@ -94,42 +143,26 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
   });
 
   router.post('/webhooks/:webhookId/deliveries/:deliveryId/retry', tierGate('webhooks'), async (ctx) => {
-    const webhook = await requireWebhook(ctx, deps.db);
-    const deliveryId = ctx.params.deliveryId;
-    const delivery = hasIdShape('delivery', deliveryId)
-      ? await findDelivery(deps.db, webhook.id, deliveryId)
-      : undefined;
-    if (!delivery)
-      throw new ApiError(
-        'delivery_not_found',
-        `no delivery ${hasIdShape('delivery', deliveryId) ? deliveryId : 'with this id'} for webhook ${webhook.id}`,
-      );
-    const windowEnd = new Date(delivery.created_at).getTime() + deps.config.redeliveryWindowMs;
-    const expired = () =>
-      new ApiError(
-        'redelivery_window_expired',
-        `manual redelivery was possible until ${new Date(windowEnd).toISOString()}; fetch the audit with GET /audits/${delivery.audit_id} instead`,
-      );
-    if (deps.clock.now().getTime() >= windowEnd) throw expired();
-    if ((await deps.deliveries.redeliver(redeliveryOf(delivery))) === 'closed') throw expired();
+    const delivery = await redeliver(service, actor(ctx), ctx.params.webhookId, ctx.params.deliveryId);
     ctx.status = 202;
     ctx.body = presentRedeliveryRequested(delivery);
   });
 
-  return router;
+  router.post('/webhooks/:webhookId/recover', tierGate('webhooks'), async (ctx) => {
+    const body = validateRecover(await readJsonBody(ctx, deps.config.maxBodyBytes));
+    ctx.status = 202;
+    ctx.body = await recoverFailed(service, actor(ctx), ctx.params.webhookId, new Date(body.since));
+  });
 }
 
-async function requireWebhook(ctx: ApiContext, db: Db): Promise<WebhookRow> {
-  const webhookId = ctx.params.webhookId;
-  const webhook = hasIdShape('webhook', webhookId) ? await findWebhook(db, caller(ctx).scope, webhookId) : undefined;
-  if (!webhook) throw webhookNotFound(webhookId);
-  return webhook;
+function actor(ctx: ApiContext): Actor {
+  const { scope, usage } = caller(ctx);
+  return { scope, usage };
 }
 
-function webhookNotFound(webhookId: string): ApiError {
-  // Ids of another shape are not echoed: they may hold anything.
-  return new ApiError(
-    'webhook_not_found',
-    `no webhook ${hasIdShape('webhook', webhookId) ? webhookId : 'with this id'} in this workspace`,
-  );
+/** A POST whose body is optional: none (or an empty one) reads as `{}`. */
+async function readOptionalJsonBody(ctx: ApiContext, maxBytes: number): Promise<unknown> {
+  const length = ctx.get('Content-Length');
+  if (!ctx.get('Transfer-Encoding') && (length === '' || length === '0')) return {};
+  return readJsonBody(ctx, maxBytes);
 }

@@ -9,7 +9,9 @@ import type { CrawlFacts, FindingUrlFact, PageFact } from '../crawl-facts';
  * their order in the JSON, with the depth and inlinks of the listed page of that URL (null for a URL
  * that is not a listed page, e.g. a resource or a DNS name).
  */
-export function syntheticCrawlFacts(audit: AuditJson): CrawlFacts {
+export function syntheticCrawlFacts(
+  audit: AuditJson,
+): CrawlFacts & { pages: PageFact[]; findingUrls: FindingUrlFact[] } {
   const listed = audit.crawl.pages;
   const noindex = new Set(
     audit.findings.filter((finding) => finding.analyzer === 'SEO_NOINDEX').flatMap((finding) => finding.urls),

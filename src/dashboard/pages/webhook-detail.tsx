@@ -17,7 +17,8 @@ export interface DeliveryAttemptView {
 export interface DeliveryView {
   delivery_id: string;
   event: string;
-  audit_id: string;
+  /** null for events about no audit (webhook.test, webhook.disabled). */
+  audit_id: string | null;
   state: string;
   created_at: string;
   next_attempt_at: string | null;
@@ -84,9 +85,14 @@ function DeliveryCard(props: WebhookDetailProps & { delivery: DeliveryView; self
         {delivery.event} · {STATE_LABELS[delivery.state] ?? delivery.state}
       </h2>
       <p>
-        Delivery <code>{delivery.delivery_id}</code> for audit{' '}
-        <a href={`${props.basePath}/audits/${delivery.audit_id}`}>{delivery.audit_id}</a>, created{' '}
-        <time dateTime={delivery.created_at}>{shortTime(delivery.created_at)}</time>
+        Delivery <code>{delivery.delivery_id}</code>
+        {delivery.audit_id ? (
+          <>
+            {' '}
+            for audit <a href={`${props.basePath}/audits/${delivery.audit_id}`}>{delivery.audit_id}</a>
+          </>
+        ) : null}
+        , created <time dateTime={delivery.created_at}>{shortTime(delivery.created_at)}</time>
         {delivery.next_attempt_at ? (
           <>
             ; next attempt <time dateTime={delivery.next_attempt_at}>{shortTime(delivery.next_attempt_at)}</time>

@@ -76,7 +76,8 @@ async function addWebhook(c: DashboardContext, deps: DashboardDeps): Promise<voi
   };
   await insertWebhook(deps.db, row);
   // Answered in place, not redirected: the secret is shown in this answer only.
-  await renderList(c, deps, { created: presentCreatedWebhook(row) });
+  const stored = (await findWebhook(deps.db, scopeOf(c), row.id))!;
+  await renderList(c, deps, { created: presentCreatedWebhook(stored) });
 }
 
 async function removeWebhook(c: DashboardContext, deps: DashboardDeps): Promise<void> {

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+
+/** Pages whose observations are held in memory before they are written out (per analyzer). */
+export const SPILL_CHUNK_PAGES = 1_000;
+
+interface Chunk {
+  offset: number;
+  length: number;
+}
+
+/**
+ * Each analyzer's per-page observations, written to a scratch file a chunk of pages at a time and read
+ * back for one analyzer at a time when it finishes: the analysis holds one analyzer's observations,
+ * never every analyzer's for every page (docs/architecture.md, "Analysis in bounded memory"). The file
+ * is scratch for one analysis run; a worker that dies leaves it to the OS's temporary directory, and
+ * the retried activity analyses the stored crawl again.
+ */
+export class ObservationSpill {
+  private readonly pending: unknown[][];
+  private readonly chunks: Chunk[][];
+  private file: { dir: string; fd: number; size: number } | null = null;
+
+  constructor(
+    analyzers: number,
+    private readonly chunkPages = SPILL_CHUNK_PAGES,
+  ) {
+    this.pending = Array.from({ length: analyzers }, () => []);
+    this.chunks = Array.from({ length: analyzers }, () => []);
+  }
+
+  /** Records analyzer `i`'s observation of the next page. */
+  push(i: number, value: unknown): void {
+    this.pending[i]!.push(value);
+  }
+
+  /** Called after each page: a full chunk of observations goes to the scratch file. */
+  pageDone(pagesObserved: number): void {
+    if (pagesObserved % this.chunkPages === 0) this.flush();
+  }
+
+  /**
+   * Hands analyzer `i`'s observation of every page to `into`, in page order, a chunk at a time; its
+   * share of the file is not read again.
+   */
+  take(i: number, into: (page: number, value: unknown) => void): void {
+    let page = 0;
+    for (const chunk of this.chunks[i]!) {
+      const buffer = Buffer.allocUnsafe(chunk.length);
+      fs.readSync(this.file!.fd, buffer, 0, chunk.length, chunk.offset);
+      for (const value of v8.deserialize(buffer) as unknown[]) into(page++, value);
+    }
+    for (const value of this.pending[i]!) into(page++, value);
+    this.chunks[i] = [];
+    this.pending[i] = [];
+  }
+
+  /** The scratch directory while the spill has written to it (tests check it goes). */
+  get scratchDir(): string | null {
+    return this.file?.dir ?? null;
+  }
+
+  /** Removes the scratch file (idempotent). */
+  close(): void {
+    if (!this.file) return;
+    fs.closeSync(this.file.fd);
+    fs.rmSync(this.file.dir, { recursive: true, force: true });
+    this.file = null;
+  }
+
+  private flush(): void {
+    const file = this.file ?? (this.file = openScratch());
+    this.pending.forEach((values, i) => {
+      if (values.length === 0) return;
+      const bytes = v8.serialize(values);
+      fs.writeSync(file.fd, bytes, 0, bytes.length, file.size);
+      this.chunks[i]!.push({ offset: file.size, length: bytes.length });
+      file.size += bytes.length;
+      this.pending[i] = [];
+    });
+  }
+}
+
+function openScratch(): { dir: string; fd: number; size: number } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-analysis-'));
+  return { dir, fd: fs.openSync(path.join(dir, 'observations'), 'w+'), size: 0 };
+}

@@ -1,0 +1,121 @@
+/**
+ * The analysis keeps each analyzer's per-page observations in a scratch file, not in memory
+ * (src/analyzers/observation-spill.ts). Spilling after every page must give exactly the result of a
+ * run that never spills, on real crawls of the fixture sites, and the scratch file must go when the
+ * run ends, whether it finishes or fails.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { runAnalyzers, runAnalyzersOverBodies, type Analyzer } from '../../src/analyzers';
+import { ObservationSpill } from '../../src/analyzers/observation-spill';
+import { crawlSite } from '../../src/crawl/crawler';
+import { parseCidrList } from '../../src/outbound/policy';
+import { serveFixtureSite } from '../support/fixture-server';
+import { useLoopbackGuard } from '../support/loopback-guard';
+
+const SITES = ['broken-seo', 'broken-sec-perf', 'ssg-docs', 'ssg-shop', 'accuracy'] as const;
+
+async function crawlFixture(site: string) {
+  const server = await serveFixtureSite(site);
+  try {
+    return await crawlSite({
+      origin: server.origin,
+      pageBudget: 200,
+      allow: parseCidrList('127.0.0.0/8'),
+      userAgent: 'DomainAuditBot/0.1 (+https://domain-audit.example/bot)',
+      lookupDns: false,
+      probeTls: false,
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+/** Scratch directories made while `run` runs (the spill's only trace on disk). */
+async function scratchDirsDuring<T>(run: () => Promise<T>): Promise<{ result: T; dirs: string[] }> {
+  const dirs: string[] = [];
+  const close = ObservationSpill.prototype.close;
+  ObservationSpill.prototype.close = function (this: ObservationSpill) {
+    const dir = this.scratchDir;
+    if (dir) dirs.push(dir);
+    close.call(this);
+  };
+  try {
+    return { result: await run(), dirs };
+  } finally {
+    ObservationSpill.prototype.close = close;
+  }
+}
+
+describe('analysis observations spilled to a scratch file', function () {
+  this.timeout(60_000);
+  useLoopbackGuard();
+
+  for (const site of SITES) {
+    it(`${site}: spilling after every page gives the same analyzers, findings and pages as keeping them all`, async () => {
+      const snapshot = await crawlFixture(site);
+      assert.ok(snapshot.pages.length >= 3, `${site} crawled ${snapshot.pages.length} pages`);
+      const kept = runAnalyzers(snapshot, { spillChunkPages: Number.MAX_SAFE_INTEGER });
+      const { result: spilled, dirs } = await scratchDirsDuring(async () =>
+        runAnalyzers(snapshot, { spillChunkPages: 1 }),
+      );
+      assert.deepEqual(spilled, kept);
+      assert.equal(dirs.length, 1, 'one scratch file per run');
+      assert.equal(fs.existsSync(dirs[0]!), false, 'the scratch file is removed when the run finishes');
+    });
+  }
+
+  it('removes the scratch file when the pages cannot be read to the end', async () => {
+    const snapshot = await crawlFixture('ssg-docs');
+    async function* failingBodies() {
+      for (const page of snapshot.pages.slice(0, 3)) yield page.body;
+      throw new Error('the database went away');
+    }
+    const { result, dirs } = await scratchDirsDuring(() =>
+      runAnalyzersOverBodies(snapshot, failingBodies(), { spillChunkPages: 1 }).then(
+        () => 'finished',
+        (error: Error) => error.message,
+      ),
+    );
+    assert.equal(result, 'the database went away');
+    assert.equal(dirs.length, 1);
+    assert.equal(fs.existsSync(dirs[0]!), false);
+  });
+
+  it('an analyzer that throws on one page is an error, the others are unaffected, with spilling', async () => {
+    const snapshot = await crawlFixture('ssg-docs');
+    const thrower: Analyzer<number> = {
+      code: 'SEO_TITLE_MISSING',
+      observe: (p) => {
+        if (p.url.endsWith('/')) throw new Error('boom');
+        return 1;
+      },
+      finish: () => ({ status: 'pass', score: 1, findings: [] }),
+      run: () => ({ status: 'pass', score: 1, findings: [] }),
+    };
+    const counter: Analyzer<number> = {
+      code: 'SEO_META_DESC_MISSING',
+      observe: () => 1,
+      finish: (_s, observed) => ({
+        status: 'pass',
+        score: observed.reduce((sum, o) => sum + o.value, 0) / observed.length,
+        findings: [],
+      }),
+      run: () => ({ status: 'pass', score: 1, findings: [] }),
+    };
+    const errors: string[] = [];
+    const result = runAnalyzers(snapshot, {
+      analyzers: [thrower, counter],
+      spillChunkPages: 1,
+      onError: (code) => errors.push(code),
+    });
+    assert.deepEqual(errors, ['SEO_TITLE_MISSING']);
+    assert.deepEqual(
+      result.analyzers.map((a) => [a.code, a.status, a.score]),
+      [
+        ['SEO_TITLE_MISSING', 'error', 0],
+        ['SEO_META_DESC_MISSING', 'pass', 1],
+      ],
+    );
+  });
+});
