@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { attr } from './parse';
+import { attr, type ParsedPage } from './parse';
 import { firstCanonical } from './seo-links';
 import { evidence, inlinks, isIndexable, listUrls, pagesByUrl, structureOutcome } from './seo-structure-common';
 import { hash52 } from './simhash';
@@ -11,16 +11,21 @@ import { defineAnalyzer, foldFindings, type FindingDraft } from './types';
 /**
  * SEO_INTERNAL_REDIRECT_LINK (docs/analyzers.md, Site structure): same-site links, canonical URLs and
  * hreflang alternates that point at a URL answering 3xx. Which URLs redirect is known only once
- * every page is crawled, so `<a href>` links come from the crawl's referrers of each redirecting URL
- * (foundOn, linkedFrom) and each page keeps just 52-bit hashes of its canonical and hreflang URLs,
- * matched against the redirects in `finish`: a page's whole link list is never held.
+ * every page is crawled, so each page keeps just 52-bit hashes of the URLs its `<a href>`/`<area
+ * href>` links, its canonical and its hreflang alternates point at, matched against the redirects in
+ * `finish`: every linking page is named, not only the crawl's first referrers (foundOn), and a
+ * page's link list is never held as text.
  */
 
 /** hreflang alternates kept per page (as SEO_HREFLANG_INVALID reads them). */
 const MAX_ALTERNATES = 300;
+/** Distinct link targets kept per page: far beyond any real navigation, a bound on a hostile page. */
+const MAX_LINKS = 5_000;
 
 interface RefObservation {
   indexable: boolean;
+  /** hash52 of each distinct URL the page's <a href> and <area href> resolve to (with <base href>). */
+  links: number[];
   /** hash52 of the resolved canonical URL. */
   canonical: number | null;
   /** hash52 of each distinct resolved hreflang alternate. */
@@ -42,6 +47,8 @@ interface Target {
   /** Crawled pages linking here with <a href> (first ones), and how many in all. */
   readonly foundOn: readonly string[];
   readonly linkedFrom: number;
+  /** Pages whose <a>/<area> links lead here, every one of them (foundOn holds the crawl's first). */
+  readonly linkers: Set<string>;
   /** Pages naming it as their canonical URL, or as an hreflang alternate. */
   readonly canonicalOf: Set<string>;
   readonly alternateOf: Set<string>;
@@ -63,6 +70,7 @@ function redirectTargets(snapshot: CrawlSnapshot): Map<number, Target> {
         page,
         foundOn: first ? (page.foundOn ?? []) : [],
         linkedFrom: first ? inlinks(page) : 0,
+        linkers: new Set(),
         canonicalOf: new Set(),
         alternateOf: new Set(),
       });
@@ -71,13 +79,45 @@ function redirectTargets(snapshot: CrawlSnapshot): Map<number, Target> {
   return out;
 }
 
+/** Every page pointing at the target: the crawl's first referrers, every page seen linking, canonical or hreflang. */
+function pointing(t: Target): Set<string> {
+  return new Set([...t.foundOn, ...t.linkers, ...t.canonicalOf, ...t.alternateOf]);
+}
+
+/** The document base URL: the first <base href>, resolved against the page URL. */
+function baseOf(p: ParsedPage): string {
+  const href = p
+    .elements('base')
+    .map((b) => attr(b, 'href'))
+    .find((h) => h !== undefined);
+  return (href !== undefined && normalizeUrl(href, p.url)) || p.url;
+}
+
+function linkHashes(p: ParsedPage): number[] {
+  const base = baseOf(p);
+  const out = new Set<number>();
+  for (const tag of ['a', 'area'])
+    for (const el of p.elements(tag)) {
+      if (out.size >= MAX_LINKS) return [...out];
+      const href = attr(el, 'href');
+      const url = href === undefined ? null : normalizeUrl(href, base);
+      if (url !== null && /^https?:/.test(url)) out.add(hash52(url));
+    }
+  return [...out];
+}
+
+/** Pages linking here: the crawl's exact count, or the pages seen linking where that is more (a 3xx hop). */
+function linkCount(t: Target): number {
+  return Math.max(t.linkedFrom, t.linkers.size);
+}
+
 function references(t: Target): number {
-  return t.linkedFrom + t.canonicalOf.size + t.alternateOf.size;
+  return linkCount(t) + t.canonicalOf.size + t.alternateOf.size;
 }
 
 function targetMessage(t: Target, origin: string): string {
   const how: string[] = [];
-  if (t.linkedFrom > 0) how.push(`linked from ${plural(t.linkedFrom, 'page')}`);
+  if (linkCount(t) > 0) how.push(`linked from ${plural(linkCount(t), 'page')}`);
   if (t.canonicalOf.size > 0) how.push(`named as the canonical URL of ${plural(t.canonicalOf.size, 'page')}`);
   if (t.alternateOf.size > 0) how.push(`named as an hreflang alternate on ${plural(t.alternateOf.size, 'page')}`);
   const said = how.length > 1 ? `${how.slice(0, -1).join(', ')} and ${how[how.length - 1]}` : how[0];
@@ -92,7 +132,7 @@ function targetEvidence(t: Target, origin: string): string {
     return total > shown.length ? `${shown.join(', ')} and ${total - shown.length} more` : shown.join(', ');
   };
   const from: string[] = [];
-  if (t.linkedFrom > 0) from.push(`linked from ${paths(t.foundOn, t.linkedFrom)}`);
+  if (linkCount(t) > 0) from.push(`linked from ${paths(t.linkers.size > 0 ? t.linkers : t.foundOn, linkCount(t))}`);
   if (t.canonicalOf.size > 0) from.push(`canonical of ${paths(t.canonicalOf, t.canonicalOf.size)}`);
   if (t.alternateOf.size > 0) from.push(`hreflang on ${paths(t.alternateOf, t.alternateOf.size)}`);
   return evidence(`${chain.join(' → ')}; ${from.join('; ')}`);
@@ -117,6 +157,7 @@ export const internalRedirectLink = defineAnalyzer<RefObservation | null>({
     }
     return {
       indexable: isIndexable(p),
+      links: linkHashes(p),
       canonical: canonical === null ? null : hash52(canonical),
       alternates: [...alternates],
     };
@@ -127,6 +168,7 @@ export const internalRedirectLink = defineAnalyzer<RefObservation | null>({
       if (!o.value) continue;
       const t = o.value.canonical === null ? undefined : targets.get(o.value.canonical);
       t?.canonicalOf.add(o.url);
+      for (const link of o.value.links) targets.get(link)?.linkers.add(o.url);
       for (const a of o.value.alternates) targets.get(a)?.alternateOf.add(o.url);
     }
     const index = pagesByUrl(snapshot.pages);
@@ -134,7 +176,7 @@ export const internalRedirectLink = defineAnalyzer<RefObservation | null>({
       .filter((t) => references(t) > 0)
       .sort((a, b) => references(b) - references(a) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
     const findings = hit.map((t): FindingDraft => {
-      const urls = listUrls(new Set([...t.foundOn, ...t.canonicalOf, ...t.alternateOf]), index);
+      const urls = listUrls(pointing(t), index);
       return {
         message: targetMessage(t, snapshot.origin),
         evidence: targetEvidence(t, snapshot.origin),
@@ -146,7 +188,7 @@ export const internalRedirectLink = defineAnalyzer<RefObservation | null>({
     const units = new Set(observed.filter((o) => o.value !== null).map((o) => normalizeUrl(o.url) ?? o.url));
     const affected = new Set<string>();
     for (const t of hit)
-      for (const u of [...t.foundOn, ...t.canonicalOf, ...t.alternateOf]) {
+      for (const u of pointing(t)) {
         const n = normalizeUrl(u) ?? u;
         if (units.has(n)) affected.add(n);
       }

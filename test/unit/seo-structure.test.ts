@@ -282,6 +282,31 @@ describe('SEO_INTERNAL_REDIRECT_LINK', () => {
     assert.match(out.findings[0]!.evidence, /; linked from \/p0, \/p1, \/p2 and 9 more$/);
   });
 
+  it('names every page that links to a redirect, beyond the first 10 referrers the crawl keeps', () => {
+    const linking = Array.from({ length: 14 }, (_, i) =>
+      page(`/p${i}`, { from: ['/'], body: doc('', '<p><a href="/many#top">Many</a></p>') }),
+    );
+    // One page links through its <base href>; a control links to the final URL and must not be named.
+    const based = page('/dir/x', { from: ['/'], body: doc('<base href="/">', '<a href="many">Many</a>') });
+    const control = page('/fine', { from: ['/'], body: doc('', '<a href="/many/">Many</a>') });
+    const target = redirected('/many', '/many/', 301, {
+      depth: 2,
+      foundOn: linking.slice(0, 10).map((p) => p.url),
+      linkedFrom: 15,
+    });
+    const out = run(internalRedirectLink, [HOME, ...linking, based, control, target]);
+    assert.equal(out.findings.length, 1);
+    assert.equal(
+      out.findings[0]!.message,
+      '/many redirects (HTTP 301) to https://example.com/many/; it is linked from 15 pages.',
+    );
+    assert.deepEqual(
+      [...out.findings[0]!.urls].sort(),
+      [...linking.map((p) => p.url), based.url].sort(),
+      'all 15 linking pages, not the control',
+    );
+  });
+
   it('keeps at most 20 findings and still names every linking page', () => {
     const many = Array.from({ length: 21 }, (_, i) => [
       page(`/from${i}`, { from: ['/'] }),
