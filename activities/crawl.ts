@@ -12,6 +12,7 @@ import {
   probeCrawlSite,
 } from '../src/crawl/durable/crawl-phases';
 import { runPageStep } from '../src/crawl/durable/page-step';
+import { releaseShells, type RenderStepInput } from '../src/crawl/durable/render-step';
 import { dropCrawlRun, loadCrawlRun } from '../src/crawl/durable/run-store';
 import type { StepEnvironment } from '../src/crawl/durable/step-context';
 import { DEFAULT_USER_AGENT } from '../src/outbound/client';
@@ -59,6 +60,8 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
       const report = await progressReporter(deps, input);
       return siteFailures(() => runCheckStep(deps.db, input, env(report)));
     },
+    /** Shells no browser worker rendered within the bound: the crawl goes on without what they would show. */
+    releaseShellPages: (input: RenderStepInput & { reason: string }) => releaseShells(deps.db, input, env()),
     dropCrawl: (input: { crawlId: string }) => untilDatabaseAnswers(() => dropCrawlRun(deps.db, input.crawlId)),
   };
 }

@@ -6,6 +6,7 @@ export {
   type BrowserCompletionActivities,
   type BrowserStageActivities,
 } from './browser';
+export { createShellRenderActivities, type ShellRenderActivities } from './render';
 export { createCrawlActivities, type CrawlActivities, type CrawlActivityDeps } from './crawl';
 export {
   createDeliveryActivities,
@@ -14,6 +15,7 @@ export {
   type WebhookHealthActivities,
 } from './delivery';
 export { createMaintenanceActivities, type MaintenanceActivities } from './maintenance';
+export { createNotificationActivities, type NotificationActivities } from './notifications';
 export { createSiteActivities, type SiteActivities } from './sites';
 export {
   createReportPlanningActivities,

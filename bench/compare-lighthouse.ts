@@ -1,25 +1,37 @@
 import fs from 'node:fs';
 import { parseCidrList } from '../src/outbound/policy';
 import { loadConfig } from '../src/config';
-import { serveFixtureSite, type FixtureServer } from '../test/support/fixture-server';
-import type { Pair, SiteScore } from './compare/agreement';
-import { CHECKS, lighthouseVerdict, ourVerdict } from './compare/checks';
-import { differenceFor } from './compare/differences';
-import { CHROMIUM_PATH, startLighthouse, type LighthousePage, type LighthouseRunner } from './compare/lighthouse';
-import { auditSite, comparablePages, type OurAudit } from './compare/our-side';
+import { serveFixtureSite } from '../test/support/fixture-server';
+import { CHECKS } from './compare/checks';
+import {
+  CHROMIUM_PATH,
+  LOOPBACK_ONLY_FLAGS,
+  startLighthouse,
+  type LighthousePage,
+  type LighthouseRunner,
+} from './compare/lighthouse';
+import { auditSite, comparablePages } from './compare/our-side';
 import { BrowserPool } from '../src/browser/pool';
-import { agreementTable, disagreementLines, rankingLines } from './compare/report';
+import { pageLabScore } from '../src/analyzers/browser-stage';
+import { agreementTable, disagreementLines, rankingLines, siteTable } from './compare/report';
+import { cacheKey, forCache, pairsOf, sameDocument, siteScore, type LighthouseCache, type SiteRun } from './compare/pairs';
+import { serveRealSites, writeExpected, REAL_LIGHTHOUSE_CACHE } from './compare/real-run';
 
 /**
- * `npm run compare:lighthouse -- <url>` or `-- --fixtures`: audits local sites with our engine
+ * `npm run compare:lighthouse -- <url>`, `-- --fixtures` or `-- --real`: audits local sites with our engine
  * (crawler and analyzers, in this process) and with Lighthouse 13 (every category, in Chromium) on
  * the same pages, then prints how far the verdicts agree on the checks both make (Lighthouse as the
  * reference: precision and recall of our failures) and both sides' performance scores and ranking.
  *
  * Options: `--pages N` (Lighthouse runs on at most N crawled HTML pages per site, crawl order, default
- * 8), `--no-lab` (no browser stage on our side: performance from the HTML diagnostics), `--sites a,b` (fixture sites to serve, default FIXTURE_SITES), `--json file` (writes every pair
- * and score), `--lighthouse-cache file` (fixture sites only: reuse Lighthouse reports kept in the file,
- * by site and path, and add new ones to it). Loopback is allowed for the crawl, plus OUTBOUND_ALLOW_CIDRS.
+ * 8), `--no-lab` (no browser stage on our side: performance from the HTML diagnostics), `--sites a,b`
+ * (fixture or real sites to serve, default all), `--json file` (writes every pair and score),
+ * `--lighthouse-cache file` (fixture and real sites only: reuse Lighthouse reports kept in the file, by
+ * site and path, and add new ones to it; `--real` uses bench/compare/real-sites-lighthouse.json unless
+ * told otherwise). `--real`: the real static sites of bench/compare/real-sites.json, extracted into
+ * `--cache dir` (default ~/.cache/domain-audit/real-sites) from `--mirror dir` or GitHub;
+ * `--write-expected` then writes bench/compare/real-sites-expected.json. Loopback is allowed for the
+ * crawl, plus OUTBOUND_ALLOW_CIDRS.
  */
 
 /**
@@ -32,6 +44,11 @@ const FIXTURE_SITES = ['clean', 'broken-seo', 'broken-sec-perf', 'accuracy', 'ss
 interface Args {
   url?: string;
   fixtures: boolean;
+  real: boolean;
+  writeExpected: boolean;
+  cacheDir?: string;
+  mirrorDir?: string;
+  /** Sites to serve; empty: all of the kind asked for. */
   sites: string[];
   pages: number;
   json?: string;
@@ -40,10 +57,14 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { fixtures: false, sites: FIXTURE_SITES, pages: 8, lab: true };
+  const args: Args = { fixtures: false, real: false, writeExpected: false, sites: [], pages: 8, lab: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--fixtures') args.fixtures = true;
+    else if (a === '--real') args.real = true;
+    else if (a === '--write-expected') args.writeExpected = true;
+    else if (a === '--cache') args.cacheDir = argv[++i];
+    else if (a === '--mirror') args.mirrorDir = argv[++i];
     else if (a === '--pages') args.pages = Number(argv[++i]);
     else if (a === '--sites') args.sites = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a === '--json') args.json = argv[++i];
@@ -52,31 +73,27 @@ function parseArgs(argv: readonly string[]): Args {
     else if (!a.startsWith('--')) args.url = a;
     else throw new Error(`unknown option ${a}`);
   }
-  if (!args.fixtures && !args.url)
-    throw new Error('usage: compare:lighthouse -- <url> | --fixtures [--pages N] [--sites a,b] [--json file]');
+  if (!args.fixtures && !args.real && !args.url)
+    throw new Error('usage: compare:lighthouse -- <url> | --fixtures | --real [--pages N] [--sites a,b] [--json file]');
+  if (args.writeExpected && (!args.real || args.fixtures || args.url || args.sites.length > 0))
+    throw new Error('--write-expected needs --real on every real site, alone');
   if (!Number.isInteger(args.pages) || args.pages < 1) throw new Error('--pages needs a positive whole number');
   return args;
 }
 
-interface SiteRun {
-  site: string;
-  ours: OurAudit;
-  lighthouse: LighthousePage[];
-}
-
-/**
- * Lighthouse reports kept between runs (`--lighthouse-cache file`), by site and path, so a change to
- * an analyzer can be compared again without the minutes of Lighthouse runs. Only for fixture sites,
- * whose pages do not change when our analyzers do.
- */
-type LighthouseCache = Record<string, LighthousePage>;
-
 interface RunContext {
   lh: LighthouseRunner;
   pageCap: number;
+  /**
+   * Lighthouse reports kept between runs, by site and path, so a change to an analyzer can be compared
+   * again without the minutes of Lighthouse runs. Only for fixture and real sites, whose pages do not
+   * change when our analyzers do.
+   */
   cache: LighthouseCache | undefined;
   /** Our browser stage's Chromium pool; null with --no-lab. */
   pool: BrowserPool | null;
+  /** Path prefixes whose pages are not compared. */
+  elsewhere?: readonly string[];
 }
 
 /**
@@ -87,13 +104,15 @@ const TIER = 'team';
 
 async function compareSite(site: string, origin: string, ctx: RunContext): Promise<SiteRun> {
   const ours = await auditSite(origin, { allow: allowList(), pageBudget: 50, tier: TIER, pool: ctx.pool });
-  const pages = comparablePages(ours.pages).slice(0, ctx.pageCap);
+  const pages = comparablePages(ours.pages)
+    .filter((p) => !(ctx.elsewhere ?? []).some((prefix) => p.finalUrl.slice(origin.length).startsWith(prefix)))
+    .slice(0, ctx.pageCap);
   const lighthouse: LighthousePage[] = [];
   for (const p of pages) {
-    const key = `${site} ${p.finalUrl.slice(origin.length)}`;
+    const key = cacheKey(site, origin, p.finalUrl);
     const cached = ctx.cache?.[key];
     const r = cached ? { ...cached, url: p.finalUrl } : await ctx.lh.run(p.finalUrl);
-    if (ctx.cache) ctx.cache[key] = r;
+    if (ctx.cache) ctx.cache[key] = forCache(r);
     if (!cached)
       console.log(
         `  ${site} ${p.finalUrl.slice(origin.length) || '/'}: Lighthouse ${r.durationMs} ms, performance ${r.categories.performance}${r.runtimeError ? ` (${r.runtimeError})` : ''}`,
@@ -111,43 +130,18 @@ function allowList() {
   return [...parseCidrList('127.0.0.0/8,::1/128'), ...loadConfig().outboundAllow];
 }
 
-function pairsOf(run: SiteRun): Pair[] {
-  const pairs: Pair[] = [];
-  for (const lhPage of run.lighthouse) {
-    if (lhPage.runtimeError) continue;
-    const crawled = run.ours.pages.find((p) => p.finalUrl === lhPage.url)!;
-    const page = { ...crawled, rendered: run.ours.rendered.has(crawled.finalUrl) };
-    for (const check of CHECKS) {
-      const ours = ourVerdict(check, page, run.ours.findings, run.ours.statuses);
-      const lighthouse = lighthouseVerdict(check, lhPage.audits);
-      const difference = differenceFor(check.id, ours, lighthouse, page, lhPage.audits)?.reason;
-      pairs.push({ check: check.id, site: run.site, url: lhPage.url, ours, lighthouse, difference });
-    }
-  }
-  return pairs;
-}
-
-/** Lighthouse's side: the mean performance score of the compared pages that answered 2xx, as our stage samples. */
-function siteScore(run: SiteRun): SiteScore {
-  const ok = new Set(run.ours.pages.filter((p) => p.status >= 200 && p.status < 300).map((p) => p.finalUrl));
-  const perf = run.lighthouse
-    .filter((p) => ok.has(p.url))
-    .map((p) => p.categories.performance)
-    .filter((s): s is number => typeof s === 'number');
-  const mean = perf.length === 0 ? 0 : Math.round(perf.reduce((a, b) => a + b, 0) / perf.length);
-  return { site: run.site, lighthouse: mean, ours: run.ours.performance.score };
-}
-
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const lh = startLighthouse();
-  const cache: LighthouseCache | undefined = args.lighthouseCache
-    ? fs.existsSync(args.lighthouseCache)
-      ? (JSON.parse(fs.readFileSync(args.lighthouseCache, 'utf8')) as LighthouseCache)
+  // A public URL needs the network; local sites are compared with every other host refused.
+  const lh = startLighthouse(args.url ? [] : LOOPBACK_ONLY_FLAGS);
+  const cacheFile = args.lighthouseCache ?? (args.real ? REAL_LIGHTHOUSE_CACHE : undefined);
+  const cache: LighthouseCache | undefined = cacheFile
+    ? fs.existsSync(cacheFile)
+      ? (JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as LighthouseCache)
       : {}
     : undefined;
   const runs: SiteRun[] = [];
-  const servers: FixtureServer[] = [];
+  const servers: Array<{ close(): Promise<void> }> = [];
   // Requests the outbound policy refused in the stage's browser, named once at the end instead of logged each.
   const refused = new Set<string>();
   const pool = args.lab
@@ -156,29 +150,53 @@ async function main(): Promise<void> {
         size: 1,
         allow: allowList(),
         onRefused: (r) => void refused.add(r.host),
+        performanceScore: pageLabScore,
       })
     : null;
   const ctx: RunContext = { lh, pageCap: args.pages, cache: undefined, pool };
   try {
     if (args.url) runs.push(await compareSite(new URL(args.url).host, new URL(args.url).origin, ctx));
     if (args.fixtures)
-      for (const site of args.sites) {
+      for (const site of args.sites.length > 0 ? args.sites.filter((s) => FIXTURE_SITES.includes(s)) : FIXTURE_SITES) {
         const server = await serveFixtureSite(site);
         servers.push(server);
         runs.push(await compareSite(site, server.origin, { ...ctx, cache }));
+      }
+    if (args.real)
+      for (const site of await serveRealSites(args.sites, { cacheDir: args.cacheDir, mirrorDir: args.mirrorDir })) {
+        servers.push(site);
+        runs.push(await compareSite(site.id, site.origin, { ...ctx, cache, elsewhere: site.elsewhere }));
       }
   } finally {
     await lh.close();
     await pool?.close();
     await Promise.all(servers.map((s) => s.close()));
+    // Also after a failure: the reports made so far are not made again.
+    if (cache && cacheFile) writeCache(cacheFile, cache);
   }
-  if (cache && args.lighthouseCache) fs.writeFileSync(args.lighthouseCache, JSON.stringify(cache));
+  report(runs, refused, args);
+}
+
+/** Sorted by key, one report a line: a committed cache changes by the pages that changed. */
+function writeCache(file: string, cache: LighthouseCache): void {
+  const keys = Object.keys(cache).sort();
+  fs.writeFileSync(file, `{\n${keys.map((k) => `${JSON.stringify(k)}: ${JSON.stringify(cache[k])}`).join(',\n')}\n}\n`);
+}
+
+function report(runs: readonly SiteRun[], refused: ReadonlySet<string>, args: Args): void {
   const pairs = runs.flatMap(pairsOf);
   const scores = runs.map(siteScore);
   const origins = new Map(runs.map((r) => [r.site, r.ours.origin]));
   const basis = new Map(runs.map((r) => [r.site, r.ours.performance.source]));
   console.log(`\nLighthouse 13 vs our audit on ${pairs.length / CHECKS.length} pages of ${runs.length} site(s)\n`);
   console.log(agreementTable(pairs).join('\n'));
+  if (runs.length > 1) console.log(`\nper site\n${siteTable(pairs).join('\n')}`);
+  const skipped = runs.flatMap((r) =>
+    r.lighthouse
+      .filter((p) => !sameDocument(p))
+      .map((p) => `  ${r.site}${p.url.slice(r.ours.origin.length)}: ${p.runtimeError ?? `Lighthouse ended on ${p.finalUrl}`}`),
+  );
+  if (skipped.length > 0) console.log(`\npages not compared (Lighthouse judged no page or another one):\n${skipped.join('\n')}`);
   const diff = disagreementLines(pairs, origins);
   console.log(`\ndisagreements: ${diff.length}`);
   if (diff.length > 0) console.log(diff.join('\n'));
@@ -189,6 +207,7 @@ async function main(): Promise<void> {
   if (refused.size > 0)
     console.log(`\nbrowser stage: requests refused by the outbound policy to ${[...refused].join(', ')}`);
   if (args.json) fs.writeFileSync(args.json, JSON.stringify({ pairs, scores }, null, 2));
+  if (args.writeExpected) console.log(`\n${writeExpected(pairs, origins)}`);
 }
 
 main().catch((e: unknown) => {

@@ -4,12 +4,13 @@ import {
   createBrowserCompletionActivities,
   createDeliveryActivities,
   createMaintenanceActivities,
+  createNotificationActivities,
   createReportPlanningActivities,
   createReportRenderingActivities,
   createSiteActivities,
   createWebhookHealthActivities,
 } from '../activities';
-import { createReportStorage } from '../src/reports/storage';
+import { createReportStorage } from '../src/reports/configured-storage';
 import { SigningKeyring } from '../src/reports/signing-keys';
 import { TemporalReportRenders } from '../temporal/report-control';
 import { KeyAuthenticator } from '../src/accounts/authenticator';
@@ -145,7 +146,9 @@ function localHost(host: string): string {
 
 /** What the dashboard's pages need: the same clients and rules as the API's routes, and the mailer. */
 function dashboardDeps(
-  input: Omit<DashboardDeps, 'baseUrl' | 'mailer' | 'deliveries' | 'reports'> & { temporal: TemporalClientBundle },
+  input: Omit<DashboardDeps, 'baseUrl' | 'mailer' | 'deliveries' | 'watch' | 'reports'> & {
+    temporal: TemporalClientBundle;
+  },
   baseUrl: () => string,
 ): DashboardDeps {
   const { temporal, ...shared } = input;
@@ -154,6 +157,7 @@ function dashboardDeps(
     baseUrl,
     mailer: mailerOf(input),
     deliveries: new TemporalDeliveryControl(temporal.client, input.config.taskQueue, deliverySettings(input.config)),
+    watch: webhookWatch(temporal.client, input.config),
     reports: new TemporalReportRenders(temporal.client, input.config.reportTaskQueue),
   };
 }
@@ -166,7 +170,7 @@ function webhookWatch(client: TemporalClientBundle['client'], config: Config): T
   });
 }
 
-/** The mailer of MAIL_TRANSPORT (the mail_outbox table by default): invitations, webhook notices. */
+/** The mailer of MAIL_TRANSPORT (the mail_outbox table by default): invitations, webhook notices, notification e-mails. */
 function mailerOf(input: { config: Config; db: Db; clock: Clock }) {
   return createMailer({
     transport: input.config.mailTransport,
@@ -176,7 +180,7 @@ function mailerOf(input: { config: Config; db: Db; clock: Clock }) {
   });
 }
 
-/** The Temporal worker of audits: AuditWorkflow, DeliveryWorkflow, WebhookHealthWorkflow, maintenance, and their activities. */
+/** The Temporal worker of audits: AuditWorkflow, DeliveryWorkflow, WebhookHealthWorkflow, NotificationWorkflow, maintenance. */
 export async function startWorker(
   opts: CommonOptions & {
     engine: AuditEngine;
@@ -208,6 +212,7 @@ export async function startWorker(
         watch: webhookWatch(trigger.client, opts.config),
       }),
       ...createWebhookHealthActivities({ db: opts.db, clock: opts.clock, mailer: mailerOf(opts) }),
+      ...createNotificationActivities({ ...opts, mailer: mailerOf(opts), testMockUrl: opts.testWebhookMockUrl }),
       ...createSiteActivities({ ...opts, scheduler: trigger.scheduler }),
     },
   });

@@ -22,7 +22,7 @@ export const ERROR_CATALOG = {
   },
   tier_required: {
     status: 403,
-    when: 'The feature needs a higher tier (webhooks, PDF reports and monitored sites: pro; IP allowlists: team; an audit tier above the account tier).',
+    when: 'The feature needs a higher tier (webhooks, PDF reports, monitored sites and share links: pro; IP allowlists: team; an audit tier above the account tier).',
     action: 'Upgrade; the message names the minimum tier.',
   },
   ip_not_allowed: {
@@ -52,6 +52,16 @@ export const ERROR_CATALOG = {
     action: 'Check the id.',
   },
   delivery_not_found: { status: 404, when: 'No delivery with that id for this webhook.', action: 'Check the ids.' },
+  share_not_found: {
+    status: 404,
+    when: 'No share link with that id in this workspace and environment, or it was already revoked.',
+    action: 'Check the id (GET /audits/{audit_id}/shares lists the links of an audit).',
+  },
+  notification_channel_not_found: {
+    status: 404,
+    when: 'No notification channel with that id in this workspace and environment.',
+    action: 'Check the id and the key you use (GET /notification-channels lists them).',
+  },
   site_not_found: {
     status: 404,
     when: 'No monitored site with that id in this workspace and environment.',

@@ -24,6 +24,10 @@ export const newRequestId = (): string => `req_${randomBase62(20)}`;
 /** Monitored sites and their runs: time-ordered, lower-case (docs/decisions.md, Monitoring). */
 export const newSiteId = (): string => `site_${nextUlid().toLowerCase()}`;
 export const newSiteRunId = (): string => `run_${nextUlid().toLowerCase()}`;
+/** Notification channels (docs/decisions.md, "Notification channels"). */
+export const newNotificationChannelId = (): string => `nch_${randomBase62(20)}`;
+/** Share links of an audit (docs/decisions.md, "Share links"): the id names the link, never unlocks it. */
+export const newShareId = (): string => `shr_${randomBase62(20)}`;
 
 /** Test-mode audit ids are derived from (workspace, normalized domain): same key and domain, same id. */
 export function testAuditId(workspaceId: string, domain: string): string {
@@ -44,6 +48,8 @@ export const ID_PATTERNS = {
   site: '^site_[0-9a-z]{1,64}$',
   site_run: '^run_[0-9a-z]{1,64}$',
   fingerprint: '^fp_[0-9a-z]{1,64}$',
+  notification_channel: '^nch_[0-9A-Za-z]{1,64}$',
+  share: '^shr_[0-9A-Za-z]{1,64}$',
 } as const;
 
 const ID_SHAPES = Object.fromEntries(

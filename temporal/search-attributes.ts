@@ -1,9 +1,9 @@
 // Custom search attributes the service relies on (Temporal UI filters, visibility queries), as
 // declared by the typed keys of workflows/contracts.
 //
-// The dev server registers them at start (`--search-attribute Name=Type`); an external server
-// (TEMPORAL_ADDRESS) gets them through registerSearchAttributes(). This file imports the Node
-// client: workflow code uses the keys themselves.
+// The dev server registers them at start (`--search-attribute Name=Type`, from
+// src/setup/temporal-dev-server.ts); an external server (TEMPORAL_ADDRESS) gets them through
+// registerSearchAttributes(). This file imports the Node client: workflow code uses the keys themselves.
 import { Connection, isGrpcServiceError } from '@temporalio/client';
 import type { SearchAttributeType } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
@@ -13,11 +13,6 @@ import { SEARCH_ATTRIBUTE_KEYS } from '../workflows/contracts';
 export const SEARCH_ATTRIBUTES: Readonly<Record<string, string>> = Object.fromEntries(
   SEARCH_ATTRIBUTE_KEYS.map((key) => [key.name, cliTypeName(key.type)]),
 );
-
-/** `--search-attribute Name=Type` arguments for `temporal server start-dev`. */
-export function searchAttributeCliArgs(): string[] {
-  return Object.entries(SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]);
-}
 
 /** The CLI's spelling of a type: `KEYWORD` → `Keyword`, `KEYWORD_LIST` → `KeywordList`. */
 function cliTypeName(type: SearchAttributeType): string {

@@ -92,6 +92,8 @@ class OlderRevision extends Error {}
 function specOf(site: ScheduledSite): ScheduleSpec {
   const { cadence } = site;
   if (cadence.kind === 'interval') return { intervals: [{ every: cadence.everyMs }] };
+  // The calendar is local to the site's zone: Temporal follows its daylight saving (docs/decisions.md,
+  // "Schedules in the customer's time"), and next_run_at follows Temporal's rule (src/sites/cadence.ts).
   return {
     calendars: [
       {
@@ -101,6 +103,7 @@ function specOf(site: ScheduledSite): ScheduleSpec {
         ...(cadence.dayOfMonth !== undefined ? { dayOfMonth: cadence.dayOfMonth } : {}),
       },
     ],
+    timezone: cadence.timeZone,
   };
 }
 

@@ -171,6 +171,8 @@ async function crawlThenAnalyze(
           stepPages: settings.stepPages,
           heartbeatTimeoutMs: input.heartbeatTimeoutMs,
           stepsPerRun: settings.stepsPerRun ?? CRAWL_STEPS_PER_RUN,
+          // Only a browser stage has browser workers to render application shells (patch app-shell-render).
+          ...(run.browserStage && input.browserStage ? { render: input.browserStage } : {}),
         },
       ],
     }).catch((err: unknown) => {

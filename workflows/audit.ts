@@ -38,6 +38,7 @@ import {
 } from './contracts';
 import { runAttempt } from './audit-attempt';
 import { DeliveryWorkflow } from './delivery';
+import { notifyChannels } from './notify';
 import { ReportWorkflow } from './report';
 
 // Projection writes are short database updates: local activities (no task-queue round trip through
@@ -77,6 +78,8 @@ const syntheticRun = proxyLocalActivities<AuditActivities>({
 });
 /** Test audits whose run is a local activity (before, an activity like a live crawl) and that plan no PDF. */
 const TEST_RUN_LOCAL = 'test-audit-run-local';
+/** Audits that tell the workspace's notification channels of audit.failed and site.regressed, after the webhooks. */
+const NOTIFIES_CHANNELS = 'audit-notifies-channels';
 
 /**
  * One audit, id = audit id. Projects every state change to Postgres and to the AuditStatus search
@@ -144,7 +147,8 @@ export async function AuditWorkflow(input: AuditWorkflowInput): Promise<{ status
  * DeliveryWorkflow of its own (workflow id = delivery id), abandoned by this workflow so that its
  * retries outlive the audit and never affect it. An acknowledged delivery is logged here, done; one
  * that was not is logged by its own workflow's first step, so a run terminated in between leaves no
- * pending row without a workflow behind it.
+ * pending row without a workflow behind it. Then the workspace's notification channels that list the
+ * event are told, each by a NotificationWorkflow of its own (workflows/notify.ts).
  */
 async function emit(input: AuditWorkflowInput, attempt: number, details: EventDetails): Promise<void> {
   try {
@@ -155,6 +159,13 @@ async function emit(input: AuditWorkflowInput, attempt: number, details: EventDe
     if (!(err instanceof ActivityFailure && failureType(err) === DATABASE_REFUSED_DATUM)) throw err;
     log.error('an event could not be logged for delivery', { auditId: input.auditId, event: details.event });
   }
+  // audit.completed is planned as site.regressed when the audit regressed; audit.retried notifies nobody.
+  if (details.event === 'audit.retried' || details.event === 'site.regressed' || !patched(NOTIFIES_CHANNELS)) return;
+  const emissionKey = `${workflowInfo().runId}:${attempt}:${details.event}`;
+  await notifyChannels(
+    { event: details.event, auditId: input.auditId, workspaceId: input.workspaceId, mode: input.mode, emissionKey },
+    input.delivery,
+  );
 }
 
 async function emitToWebhooks(input: AuditWorkflowInput, attempt: number, details: EventDetails): Promise<void> {

@@ -1,6 +1,20 @@
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, isCancellation, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { CrawlActivities } from '../activities/crawl';
-import { AUDIT_RUN_RETRY, type CrawlCursor, type CrawlSummary, type CrawlWorkflowInput } from './contracts';
+import type { ShellRenderActivities } from '../activities/render';
+import {
+  AUDIT_RUN_RETRY,
+  BROWSER_STAGE_RETRY,
+  type CrawlCursor,
+  type CrawlSummary,
+  type CrawlWorkflowInput,
+} from './contracts';
+
+/**
+ * With a browser stage, the application shells a page step finds are rendered on the browser task
+ * queue before the step counts as done, so the crawl goes on through the links they show
+ * (docs/architecture.md, "Durable crawl"); before, no page was rendered during the crawl.
+ */
+const APP_SHELL_RENDER = 'app-shell-render';
 
 /**
  * One audit attempt's crawl, as checkpointed steps (docs/architecture.md "Durable crawl"): a sliding
@@ -23,6 +37,15 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
     step,
     stepPages: input.stepPages,
   });
+  const render = input.render && patched(APP_SHELL_RENDER) ? shellRendering(input, steps) : undefined;
+  // A step's shells are rendered within the step: the window does not end a phase while a rendering
+  // may still find pages, and the claims wait for links it finds shallower.
+  const shellsOf = async <T extends { shells?: string[] }>(step: number, result: T): Promise<T> => {
+    if (render && result.shells?.length) await render(step, result.shells);
+    return result;
+  };
+  const pageInput = (step: number) => ({ ...stepInput(step), ...(render ? { renderShells: true } : {}) });
+  const pageStep = async (step: number) => shellsOf(step, await steps.crawlPageStep(pageInput(step)));
   let cursor: CrawlCursor;
   let startedSteps = 0;
   let sideWork: Promise<unknown> = Promise.resolve();
@@ -30,17 +53,18 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
   else {
     const { window } = await steps.beginCrawl(input);
     // The home page alone first: a site that does not answer gets no other request.
-    await steps.crawlPageStep(stepInput(1));
+    const home = await steps.crawlPageStep(pageInput(1));
     startedSteps = 1;
     cursor = { phase: 'pages', nextStep: 2, window };
     const crawlId = { crawlId: input.crawlId };
     sideWork = Promise.all([steps.collectSitemaps(crawlId), steps.probeSite(crawlId)]);
+    await shellsOf(1, home);
   }
   const mayStart = () => startedSteps < input.stepsPerRun && !workflowInfo().continueAsNewSuggested;
   const started = () => startedSteps++;
   for (;;) {
-    const step = cursor.phase === 'checks' ? steps.checkTargetsStep : steps.crawlPageStep;
-    const ended = await slidingWindow(cursor, (n) => (started(), step(stepInput(n))), mayStart);
+    const step = cursor.phase === 'checks' ? (n: number) => steps.checkTargetsStep(stepInput(n)) : pageStep;
+    const ended = await slidingWindow(cursor, (n) => (started(), step(n)), mayStart);
     // Side work is never carried over: it ends within this run.
     await sideWork;
     if (!ended) return continueAsNew<typeof CrawlWorkflow>({ ...input, cursor });
@@ -89,6 +113,29 @@ async function slidingWindow(
     }
     await Promise.race(inFlight.values());
   }
+}
+
+/**
+ * Renders one step's shells on the browser task queue (a lost browser worker is retried), waiting at
+ * most the browser stage's bound; past it the shells are released unrendered: infrastructure delays
+ * the crawl, never fails it.
+ */
+function shellRendering(input: CrawlWorkflowInput, steps: ReturnType<typeof proxyActivities<CrawlActivities>>) {
+  const browser = proxyActivities<ShellRenderActivities>({
+    taskQueue: input.render!.taskQueue,
+    scheduleToCloseTimeout: input.render!.timeoutMs,
+    heartbeatTimeout: '1 minute',
+    retry: BROWSER_STAGE_RETRY,
+  });
+  return async (step: number, urls: string[]): Promise<void> => {
+    const shells = { crawlId: input.crawlId, step, urls };
+    try {
+      await browser.renderShellPages(shells);
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      await steps.releaseShellPages({ ...shells, reason: 'no browser rendered the page within the time allowed' });
+    }
+  };
 }
 
 function summary(last: { pagesCrawled: number; pagesDiscovered: number }): CrawlSummary {

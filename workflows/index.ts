@@ -3,6 +3,7 @@ export { AuditWorkflow } from './audit';
 export { CrawlWorkflow } from './crawl';
 export { DeliveryWorkflow } from './delivery';
 export { WebhookHealthWorkflow } from './delivery-health';
+export { NotificationWorkflow } from './notification';
 export { PruneWorkflow } from './prune';
 export { ReportWorkflow } from './report';
 export { SiteRunWorkflow } from './site-run';

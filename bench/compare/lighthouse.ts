@@ -11,6 +11,11 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 /** What we keep of one Lighthouse report. */
 export interface LighthousePage {
   url: string;
+  /**
+   * Where Lighthouse ended (lhr.finalDisplayedUrl), when not `url`: the page's own script or meta
+   * refresh took it elsewhere, so it judged another page than ours (bench/compare/pairs.ts).
+   */
+  finalUrl?: string;
   /** Category id → score 0–100 (null when Lighthouse could not compute it). */
   categories: Record<string, number | null>;
   audits: Record<string, LhAudit>;
@@ -21,6 +26,7 @@ export interface LighthousePage {
 
 interface LhResult {
   lhr: {
+    finalDisplayedUrl?: string;
     categories: Record<string, { score: number | null }>;
     audits: Record<
       string,
@@ -45,15 +51,23 @@ export interface LighthouseRunner {
   close(): Promise<void>;
 }
 
+/**
+ * Loopback sites only: any other host fails at once, as our stage's outbound proxy refuses it
+ * (src/browser/chromium.ts PROXY_ONLY_FLAGS), so a third-party CDN a real site links to is missing on
+ * both sides alike instead of loaded by one and refused by the other (or waited for until DNS gives up).
+ */
+export const LOOPBACK_ONLY_FLAGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+
 /** Chromium is launched on the first run, so a comparison answered from a cache starts no browser. */
-export function startLighthouse(): LighthouseRunner {
+export function startLighthouse(extraFlags: readonly string[] = []): LighthouseRunner {
   let chrome: Promise<{ lighthouse: LighthouseFn; chrome: LaunchedChrome }> | undefined;
   const launch = async () => {
     const { default: lighthouse } = (await import('lighthouse')) as unknown as { default: LighthouseFn };
     const launcher = (await import('chrome-launcher')) as unknown as {
       launch(o: { chromePath: string; chromeFlags: string[] }): Promise<LaunchedChrome>;
     };
-    return { lighthouse, chrome: await launcher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS }) };
+    const chromeFlags = [...CHROMIUM_FLAGS, ...extraFlags];
+    return { lighthouse, chrome: await launcher.launch({ chromePath: CHROMIUM_PATH, chromeFlags }) };
   };
   return {
     async run(url) {
@@ -92,5 +106,6 @@ function summarise(url: string, lhr: LhResult['lhr'], durationMs: number): Light
     };
   }
   const runtimeError = lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : undefined;
-  return { url, categories, audits, runtimeError, durationMs };
+  const moved = lhr.finalDisplayedUrl && lhr.finalDisplayedUrl !== url ? { finalUrl: lhr.finalDisplayedUrl } : {};
+  return { url, ...moved, categories, audits, runtimeError, durationMs };
 }

@@ -94,12 +94,17 @@ export async function auditSite(origin: string, opts: AuditOptions): Promise<Our
   };
 }
 
-/** HTML pages of the crawl worth a Lighthouse run: not redirects, with a body (a 404 page counts). */
+/**
+ * HTML pages of the crawl worth a Lighthouse run, each final URL once: with a body (a 404 page counts),
+ * reached directly or through redirects (Lighthouse runs on the final URL: a Docusaurus site on GitHub
+ * Pages links `/docs/x`, which redirects to `/docs/x/`).
+ */
 export function comparablePages(pages: readonly SnapshotPage[]): SnapshotPage[] {
-  return pages.filter(
-    (p) =>
-      p.redirectChain.length === 0 &&
-      p.body !== null &&
-      /text\/html/i.test(headerValue(p.headers, 'content-type') ?? ''),
-  );
+  const seen = new Set<string>();
+  return pages.filter((p) => {
+    if (p.body === null || !/text\/html/i.test(headerValue(p.headers, 'content-type') ?? '')) return false;
+    if (seen.has(p.finalUrl)) return false;
+    seen.add(p.finalUrl);
+    return true;
+  });
 }

@@ -64,6 +64,20 @@ export function agreementTable(pairs: readonly Pair[]): string[] {
   return lines;
 }
 
+/** One row per site: its compared checks summed (the same pairs as the per-check rows). */
+export function siteTable(pairs: readonly Pair[]): string[] {
+  const sites = [...new Set(pairs.map((p) => p.site))];
+  const lines = [
+    `${pad('site', 66)} ${lpad('TP', 4)} ${lpad('FP', 4)} ${lpad('FN', 4)} ${lpad('TN', 5)} ${lpad('n/a', 5)} ${lpad('precision', 9)} ${lpad('recall', 9)}`,
+  ];
+  for (const site of sites) {
+    const mine = pairs.filter((p) => p.site === site);
+    const pages = new Set(mine.map((p) => p.url)).size;
+    lines.push(row(`${site} (${pages} pages)`, sumTallies([...tallyByCheck(mine).values()])));
+  }
+  return lines;
+}
+
 export function disagreementLines(pairs: readonly Pair[], origins: ReadonlyMap<string, string>): string[] {
   return disagreements(pairs).map((p) => {
     const origin = origins.get(p.site) ?? '';

@@ -3,8 +3,7 @@ import { publishChange } from '../db/change-feed';
 import { newAccountId, newKeyId, newWorkspaceId } from '../ids';
 import type { Mode, Tier } from '../schemas/audit';
 import { displayPrefix, generateApiKey, hashApiKey } from './keys';
-import { FEATURE_MIN_TIER, TIER_RULES, tierAtLeast } from './tiers';
-import { parseAllowlist } from './ip-allowlist';
+import { TIER_RULES } from './tiers';
 
 export interface AccountRow {
   id: string;
@@ -144,26 +143,25 @@ export async function setAccountTier(
   });
 }
 
-/** Sets (or with an empty list, clears) a key's IP allowlist; a team-tier feature. */
-export async function setKeyAllowlist(
+/**
+ * Stores a key's IP allowlist (null allows any address) and tells every instance's key cache.
+ * Checked input only: the rules (tier, parsing) are src/accounts/key-service.ts's.
+ */
+export async function storeKeyAllowlist(db: Db, keyId: string, allowed: string[] | null): Promise<void> {
+  await db('api_keys').where({ id: keyId }).update({ allowed_cidrs: allowed });
+  await publishChange(db, { kind: 'key', id: keyId });
+}
+
+/** A key's workspace, mode and account tier; undefined when there is no such key. */
+export async function keyHolder(
   db: Db,
-  input: { keyId: string; cidrs: string[] },
-): Promise<{ key_id: string; allowed_cidrs: string[] | null }> {
-  const row = await db('api_keys as k')
+  keyId: string,
+): Promise<{ workspace_id: string; mode: Mode; tier: Tier } | undefined> {
+  return db('api_keys as k')
     .join('workspaces as w', 'w.id', 'k.workspace_id')
     .join('accounts as a', 'a.id', 'w.account_id')
-    .where('k.id', input.keyId)
-    .first('a.tier');
-  if (!row) throw new NotFoundError(`key ${input.keyId} does not exist`);
-  if (input.cidrs.length > 0 && !tierAtLeast(row.tier, FEATURE_MIN_TIER.ip_allowlists)) {
-    throw new TierRequiredError(
-      `IP allowlists require the ${FEATURE_MIN_TIER.ip_allowlists} tier or higher; this account is on ${row.tier}`,
-    );
-  }
-  const allowed = input.cidrs.length ? parseAllowlist(input.cidrs) : null;
-  await db('api_keys').where({ id: input.keyId }).update({ allowed_cidrs: allowed });
-  await publishChange(db, { kind: 'key', id: input.keyId });
-  return { key_id: input.keyId, allowed_cidrs: allowed };
+    .where('k.id', keyId)
+    .first('k.workspace_id', 'k.mode', 'a.tier');
 }
 
 export async function accountTier(db: Db, accountId: string): Promise<Tier | undefined> {
@@ -182,7 +180,6 @@ export async function workspaceTier(db: Db, workspaceId: string): Promise<Tier> 
 }
 
 export class NotFoundError extends Error {}
-export class TierRequiredError extends Error {}
 
 function iso(value: Date | string | null): string | null {
   return value === null || value === undefined ? null : new Date(value).toISOString();

@@ -1,8 +1,11 @@
 import { ApiError } from '../errors';
+import type { Tier } from '../schemas/audit';
 import { FEATURE_MIN_TIER, tierAtLeast } from './tiers';
-import type { Usage } from './usage';
 
 export type GatedFeature = keyof typeof FEATURE_MIN_TIER;
+
+/** What a gate reads of the account: its tier (an API caller's or a session's Usage, or an operator's lookup). */
+export type TierHolder = { tier: Tier } | undefined;
 
 /** How `tier_required` messages name each gated feature. */
 const FEATURE_NAMES: Record<GatedFeature, string> = {
@@ -11,20 +14,26 @@ const FEATURE_NAMES: Record<GatedFeature, string> = {
   branding: 'Report branding',
   ip_allowlists: 'IP allowlists',
   sites: 'Monitored sites',
+  shares: 'Share links',
 };
 
-/** The gate of every surface that offers `feature` (API routes, pages): one rule, one message. */
-export function requireFeature(usage: Usage | undefined, feature: GatedFeature): void {
-  requireTier(usage, feature, FEATURE_NAMES[feature]);
+/** The gate of every surface that offers `feature` (API routes, pages, admin commands): one rule, one message. */
+export function requireFeature(account: TierHolder, feature: GatedFeature): void {
+  requireTier(account, feature, FEATURE_NAMES[feature]);
+}
+
+/** The same gate as a question, for pages that offer a feature's controls only when it is included. */
+export function featureIncluded(account: TierHolder, feature: GatedFeature): boolean {
+  return !!account && tierAtLeast(account.tier, FEATURE_MIN_TIER[feature]);
 }
 
 /** 403 tier_required, naming the minimum tier, unless the account's tier includes the feature. */
-export function requireTier(usage: Usage | undefined, feature: keyof typeof FEATURE_MIN_TIER, name: string): void {
+export function requireTier(account: TierHolder, feature: GatedFeature, name: string): void {
   const minimum = FEATURE_MIN_TIER[feature];
-  if (!usage || !tierAtLeast(usage.tier, minimum)) {
+  if (!account || !tierAtLeast(account.tier, minimum)) {
     throw new ApiError(
       'tier_required',
-      `${name} require the ${minimum} tier or higher; this account is on ${usage?.tier ?? 'free'}`,
+      `${name} require the ${minimum} tier or higher; this account is on ${account?.tier ?? 'free'}`,
     );
   }
 }

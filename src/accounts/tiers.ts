@@ -30,4 +30,5 @@ export const FEATURE_MIN_TIER = {
   branding: 'pro',
   ip_allowlists: 'team',
   sites: 'pro',
+  shares: 'pro',
 } as const satisfies Record<string, Tier>;

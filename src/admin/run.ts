@@ -1,7 +1,8 @@
 import { loadConfig } from '../config';
 import { createDb, migrateLatest, type Db } from '../db/knex';
 import { openDatabase } from '../db/open';
-import { NotFoundError, TierRequiredError } from '../accounts/repository';
+import { NotFoundError } from '../accounts/repository';
+import { ApiError } from '../errors';
 
 /**
  * Runs one operator command against a migrated database and prints its result as text or, with
@@ -20,12 +21,8 @@ export async function run(
     process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const code =
-      err instanceof NotFoundError
-        ? 'not_found'
-        : err instanceof TierRequiredError
-          ? 'tier_required'
-          : 'invalid_request';
+    // The service modules refuse with the API's codes (tier_required, invalid_request, …).
+    const code = err instanceof NotFoundError ? 'not_found' : err instanceof ApiError ? err.code : 'invalid_request';
     if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
     else process.stderr.write(`error: ${message}\n`);
     process.exitCode = 1;

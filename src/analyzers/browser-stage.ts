@@ -1,9 +1,9 @@
-import type { BrowserPageResult, BrowserStageResult, MeasuredPage } from '../browser/stage-result';
+import type { BrowserPageResult, BrowserStageResult, LabMetrics, MeasuredPage } from '../browser/stage-result';
 import { CATEGORIES, type AnalyzerResult, type AuditJson, type BrowserStageJson, type Finding } from '../schemas/audit';
 import { BROWSER_ANALYZER_CODES, runBrowserAnalyzers } from './browser-analyzers';
 import { catalogIndex, SEVERITY_RANK } from './catalog';
 import { FindingIdAllocator, makeAnalyzerResult, makeFinding } from './findings';
-import { labPerformanceScore, siteLabScore } from './lab-scoring';
+import { labPerformanceScore, siteLabScore, type LabValues } from './lab-scoring';
 import { analyzerWeight, scoreAudit } from './scoring';
 
 /**
@@ -87,23 +87,32 @@ function browserJson(stage: BrowserStageResult | null, measured: readonly Measur
  * Published metrics are rounded (whole milliseconds, CLS to 4 decimals) and the page's score is
  * computed from the published values, so anyone can recompute it from the JSON.
  */
+function publishedMetrics(m: LabMetrics): LabValues {
+  const ms = (v: number): number => Math.max(0, Math.round(Number.isFinite(v) ? v : 0));
+  const cls = Math.max(0, Math.round((Number.isFinite(m.cls) ? m.cls : 0) * 10_000) / 10_000);
+  return { fcp: ms(m.fcpMs), lcp: ms(m.lcpMs), cls, tbt: ms(m.tbtMs), si: ms(m.speedIndexMs) };
+}
+
+/**
+ * A page's performance score exactly as the audit publishes it: the browser pool's median rule
+ * (src/browser/steady-score.ts) ranks a page's runs by it.
+ */
+export function pageLabScore(metrics: LabMetrics): number {
+  return labPerformanceScore(publishedMetrics(metrics));
+}
+
 function pageJson(p: BrowserPageResult): BrowserStageJson['pages'][number] {
   if (p.status === 'unrenderable')
     return { url: p.url, status: 'unrenderable', reason: p.reason.trim() || 'The page could not be rendered.' };
-  const ms = (v: number): number => Math.max(0, Math.round(Number.isFinite(v) ? v : 0));
-  const fcp = ms(p.metrics.fcpMs);
-  const lcp = ms(p.metrics.lcpMs);
-  const cls = Math.max(0, Math.round((Number.isFinite(p.metrics.cls) ? p.metrics.cls : 0) * 10_000) / 10_000);
-  const tbt = ms(p.metrics.tbtMs);
-  const si = ms(p.metrics.speedIndexMs);
+  const m = publishedMetrics(p.metrics);
   return {
     url: p.url,
     status: 'measured',
-    fcp_ms: fcp,
-    lcp_ms: lcp,
-    cls,
-    tbt_ms: tbt,
-    speed_index_ms: si,
-    performance_score: labPerformanceScore({ fcp, lcp, cls, tbt, si }),
+    fcp_ms: m.fcp,
+    lcp_ms: m.lcp,
+    cls: m.cls,
+    tbt_ms: m.tbt,
+    speed_index_ms: m.si,
+    performance_score: labPerformanceScore(m),
   };
 }

@@ -26,7 +26,7 @@ const INLINE_TAGS = new Set(
 );
 
 /** The page's text outside the site chrome (CHROME_TAGS, CHROME_ROLES), in document order. */
-export function mainText(p: ParsedPage): string {
+export function mainText(p: Pick<ParsedPage, 'doc'>): string {
   if (!p.doc) return '';
   const chunks: string[] = [];
   // null marks the end of a block element: a word boundary.

@@ -1,3 +1,4 @@
+import { contentNeedsJs } from './seo-content-js';
 import { duplicateContent } from './seo-structure-duplicates';
 import { internalRedirectLink } from './seo-structure-redirects';
 import {
@@ -232,4 +233,5 @@ export const SEO_STRUCTURE_ANALYZERS: readonly Analyzer[] = [
   deepPage,
   fewInlinks,
   duplicateContent,
+  contentNeedsJs,
 ];

@@ -1,3 +1,5 @@
+import type { RenderedFacts } from './rendered-facts';
+
 /**
  * The input of the analyzers: everything the crawl (and later the TLS/DNS providers) observed about a
  * site, as plain data. Analyzers are pure functions of it, so they can be unit-tested with crafted
@@ -42,6 +44,8 @@ export interface SnapshotPage {
   readonly linkedFrom?: number;
   /** Distinct URLs this page links to (a same-site HTML page answering 2xx). */
   readonly outlinks?: number;
+  /** What rendering it in the browser showed (absent: not rendered) (SEO_CONTENT_NEEDS_JS). */
+  readonly rendered?: RenderedFacts;
 }
 
 /** A subresource fetched for checks on it (scripts, styles); optional until the crawler records them. */

@@ -24,8 +24,10 @@ import { auditExportRoutes } from './routes/audit-exports';
 import { brandingRoutes } from './routes/branding';
 import { docsRoutes } from './routes/docs';
 import { mockReceiverRoutes } from './routes/mock-receiver';
+import { notificationChannelRoutes } from './routes/notification-channels';
 import { reportLinkRoutes } from './routes/report-links';
 import { reportRoutes, type ReportRouteDeps } from './routes/reports';
+import { shareRoutes } from './routes/shares';
 import { siteRoutes, type SiteRouteDeps } from './routes/sites';
 import { systemRoutes, type HealthProbe } from './routes/system';
 import { usageRoutes } from './routes/usage';
@@ -103,6 +105,8 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
     reportRoutes(deps),
     brandingRoutes(deps),
     siteRoutes(deps),
+    shareRoutes(deps),
+    notificationChannelRoutes(deps),
   ])
     v1.use(routes.routes());
   app.use(v1.routes());

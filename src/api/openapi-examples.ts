@@ -1,6 +1,8 @@
 import type { AuditJson, Finding } from '../schemas/audit';
 import { ERROR_CATALOG, type ErrorCode } from '../errors';
 import { WEBHOOK_LIFECYCLE_EXAMPLES } from './openapi-webhook-examples';
+import { NOTIFICATION_EXAMPLES } from './openapi-notification-examples';
+import { SHARE_EXAMPLES } from './openapi-share-examples';
 
 // Example bodies of the OpenAPI document (one per named schema), shown by the reference at /docs.
 // Redocly's lint (test/lint/redocly.yaml) validates each against its schema, so they cannot drift.
@@ -202,6 +204,8 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     logo: null,
   },
   ...WEBHOOK_LIFECYCLE_EXAMPLES,
+  ...NOTIFICATION_EXAMPLES,
+  ...SHARE_EXAMPLES,
 };
 
 /** The error envelope as the API answers with `code`, its message taken from the error reference. */

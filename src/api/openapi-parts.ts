@@ -42,6 +42,12 @@ import {
   triageSchema,
 } from '../schemas/api-sites';
 import { auditPageListSchema, findingUrlListSchema } from '../schemas/api-pages';
+import { createdShareSchema, createShareBodySchema, shareListSchema, shareSchema } from '../schemas/api-shares';
+import {
+  createNotificationChannelBodySchema,
+  notificationChannelListSchema,
+  notificationChannelSchema,
+} from '../schemas/api-notifications';
 import { ID_PATTERNS } from '../ids';
 import { ERROR_CATALOG, type ErrorCode } from '../errors';
 
@@ -83,6 +89,13 @@ const COMPONENTS = {
   SiteRegressedEvent: siteRegressedEventSchema,
   WebhookTestEvent: webhookTestEventSchema,
   WebhookDisabledEvent: webhookDisabledEventSchema,
+  CreateNotificationChannelRequest: createNotificationChannelBodySchema,
+  NotificationChannel: notificationChannelSchema,
+  NotificationChannelList: notificationChannelListSchema,
+  CreateShareRequest: createShareBodySchema,
+  Share: shareSchema,
+  CreatedShare: createdShareSchema,
+  ShareList: shareListSchema,
 };
 
 export function componentSchemas(): Record<string, object> {

@@ -9,10 +9,14 @@ const site = {
   site_id: SITE_ID,
   domain: 'https://example.com',
   schedule: 'weekly',
+  time_zone: 'Europe/Berlin',
+  at: '09:00',
+  weekday: 'mon',
+  day_of_month: null,
   tier: null,
   paused: false,
   paused_reason: null,
-  next_run_at: '2026-11-27T09:00:00.000Z',
+  next_run_at: '2026-11-30T08:00:00.000Z',
   last_audit_id: AUDIT_ID,
   created_at: '2026-11-20T09:00:00.000Z',
   updated_at: '2026-11-20T09:00:00.000Z',
@@ -40,10 +44,20 @@ function collection(p: OpenApiParts): Record<string, object> {
           'Creates the site and its Temporal Schedule `site-{site_id}`. Each firing triggers an audit through the same rules ' +
           'as POST /audits (quota, burst limit, first audit of a site free); a firing those rules refuse is recorded as a ' +
           'skipped run with the error code (GET /sites/{site_id}/runs) and never retried. Pro accounts keep 10 sites per ' +
-          'environment, team 50, enterprise any number. Test keys create test sites, whose runs are synthetic audits.',
+          'environment, team 50, enterprise any number. Test keys create test sites, whose runs are synthetic audits. ' +
+          'The schedule runs at `at` in `time_zone` (an IANA name; default UTC and the minute of creation), on `weekday` ' +
+          '(weekly) or `day_of_month` (monthly, 1–28), following daylight saving: a time the clocks skip does not run ' +
+          'that day. A weekday with a daily or monthly schedule, or a day of the month with a daily or weekly one, is ' +
+          'invalid_request.',
         requestBody: {
           required: true,
-          ...body(p, ref('CreateSiteRequest'), { domain: 'https://example.com', schedule: 'weekly' }),
+          ...body(p, ref('CreateSiteRequest'), {
+            domain: 'https://example.com',
+            schedule: 'weekly',
+            time_zone: 'Europe/Berlin',
+            at: '09:00',
+            weekday: 'mon',
+          }),
         },
         responses: {
           '201': { description: 'Created.', headers: rateHeaders, ...body(p, ref('Site'), site) },
@@ -80,7 +94,8 @@ function item(p: OpenApiParts): Record<string, object> {
       get: {
         operationId: 'getSite',
         summary: 'Fetch one site',
-        description: 'next_run_at is when its schedule fires next (null while paused).',
+        description:
+          'next_run_at is when its schedule fires next, in UTC, daylight saving in time_zone included (null while paused).',
         parameters: [siteIdParam(p)],
         responses: {
           '200': { description: 'The site.', headers: rateHeaders, ...body(p, ref('Site'), site) },
@@ -89,8 +104,10 @@ function item(p: OpenApiParts): Record<string, object> {
       },
       patch: {
         operationId: 'updateSite',
-        summary: 'Change the schedule, or pause and resume the site',
+        summary: 'Change the schedule and its time, or pause and resume the site',
         description:
+          'Fields left out keep their values; a changed time_zone keeps the local `at`. Changing to a weekly or monthly ' +
+          'schedule without weekday or day_of_month takes the day of creation in time_zone; changing away drops it. ' +
           'Pausing pauses its Temporal Schedule. Resuming is refused (site_limit_reached) while the running sites already ' +
           'fill the tier limit, e.g. after a downgrade paused some (paused_reason tier_limit).',
         parameters: [siteIdParam(p)],

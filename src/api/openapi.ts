@@ -5,6 +5,8 @@ import { withExamples } from './openapi-examples';
 import { webhookEvents } from './openapi-webhooks';
 import { sitePaths } from './openapi-sites';
 import { auditPagePaths } from './openapi-pages';
+import { notificationPaths, NOTIFICATIONS_TAG } from './openapi-notifications';
+import { sharePaths, SHARES_TAG } from './openapi-shares';
 
 /** The sections of the reference (/docs), in order. */
 const TAGS = [
@@ -16,6 +18,8 @@ const TAGS = [
     description:
       'Endpoints that receive the events: test events, secret rotation, the log of every delivery, recovery, and the auto-disable of an endpoint that keeps failing.',
   },
+  SHARES_TAG,
+  NOTIFICATIONS_TAG,
   { name: 'Usage', description: 'The quota of the current period and the rate limits.' },
   {
     name: 'Sites',
@@ -51,6 +55,8 @@ export function buildOpenApi(serverUrl: string): object {
     ...tagged('Webhooks', webhookPaths(openApiParts)),
     ...tagged('Usage', usagePaths(openApiParts)),
     ...tagged('Sites', sitePaths(openApiParts)),
+    ...tagged('Notifications', notificationPaths(openApiParts)),
+    ...tagged('Shares', sharePaths(openApiParts)),
   };
   withExamples(paths as never);
   return {

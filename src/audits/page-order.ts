@@ -14,8 +14,8 @@ import {
  * keyset-paged like the API's listing: the sort key, then `seq`, so every order is total and a page
  * boundary never skips or repeats a row. Pages whose column is unknown sort as a fixed value: a
  * status that could not be fetched as 0 (before 1xx), an unknown depth (only in a sitemap) as the
- * deepest. Each key is the expression of an index (migration 20261129200000_audit_page_sorts), so the
- * first page of any order reads only the rows it shows.
+ * deepest. Each key is the expression of an index (migration 20261129200000_audit_page_sorts), so a
+ * page of any order reads the rows it shows, and with a filter also those the filter passes over.
  */
 
 export const PAGE_SORT_COLUMNS = ['url', 'status', 'depth', 'inlinks', 'response_ms', 'bytes'] as const;

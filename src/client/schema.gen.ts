@@ -356,7 +356,7 @@ export interface paths {
     put?: never;
     /**
      * Monitor a site: audits on a schedule (pro and up)
-     * @description Creates the site and its Temporal Schedule `site-{site_id}`. Each firing triggers an audit through the same rules as POST /audits (quota, burst limit, first audit of a site free); a firing those rules refuse is recorded as a skipped run with the error code (GET /sites/{site_id}/runs) and never retried. Pro accounts keep 10 sites per environment, team 50, enterprise any number. Test keys create test sites, whose runs are synthetic audits.
+     * @description Creates the site and its Temporal Schedule `site-{site_id}`. Each firing triggers an audit through the same rules as POST /audits (quota, burst limit, first audit of a site free); a firing those rules refuse is recorded as a skipped run with the error code (GET /sites/{site_id}/runs) and never retried. Pro accounts keep 10 sites per environment, team 50, enterprise any number. Test keys create test sites, whose runs are synthetic audits. The schedule runs at `at` in `time_zone` (an IANA name; default UTC and the minute of creation), on `weekday` (weekly) or `day_of_month` (monthly, 1–28), following daylight saving: a time the clocks skip does not run that day. A weekday with a daily or monthly schedule, or a day of the month with a daily or weekly one, is invalid_request.
      */
     post: operations['createSite'];
     delete?: never;
@@ -374,7 +374,7 @@ export interface paths {
     };
     /**
      * Fetch one site
-     * @description next_run_at is when its schedule fires next (null while paused).
+     * @description next_run_at is when its schedule fires next, in UTC, daylight saving in time_zone included (null while paused).
      */
     get: operations['getSite'];
     put?: never;
@@ -387,8 +387,8 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change the schedule, or pause and resume the site
-     * @description Pausing pauses its Temporal Schedule. Resuming is refused (site_limit_reached) while the running sites already fill the tier limit, e.g. after a downgrade paused some (paused_reason tier_limit).
+     * Change the schedule and its time, or pause and resume the site
+     * @description Fields left out keep their values; a changed time_zone keeps the local `at`. Changing to a weekly or monthly schedule without weekday or day_of_month takes the day of creation in time_zone; changing away drops it. Pausing pauses its Temporal Schedule. Resuming is refused (site_limit_reached) while the running sites already fill the tier limit, e.g. after a downgrade paused some (paused_reason tier_limit).
      */
     patch: operations['updateSite'];
     trace?: never;
@@ -468,6 +468,82 @@ export interface paths {
     put: operations['triageSiteFinding'];
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notification-channels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the notification channels of the workspace, oldest first */
+    get: operations['listNotificationChannels'];
+    put?: never;
+    /**
+     * Add a notification channel: an e-mail address, or a Slack or Teams incoming webhook
+     * @description `target` is checked for its `type`: one e-mail address for `email`; for `slack` and `teams` an https URL that passes the same outbound policy as webhook URLs (no private or loopback addresses). Nothing is stored when a field is refused. At most 50 channels per workspace and environment.
+     */
+    post: operations['createNotificationChannel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notification-channels/{channel_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a notification channel: later events are not sent to it, and retries to it stop */
+    delete: operations['deleteNotificationChannel'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/audits/{audit_id}/shares': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The share links of an audit that were not revoked, newest first */
+    get: operations['listShares'];
+    put?: never;
+    /**
+     * Create a share link to the report of an audit (pro and up)
+     * @description The answer is the only one that carries the URL: only a digest of its token is kept. The page shows the audit as it is (its status while it runs), in the branding of the workspace and mode (PUT /branding).
+     */
+    post: operations['createShare'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/shares/{share_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a share link: its page and badge answer 404 from now on */
+    delete: operations['revokeShare'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1167,10 +1243,21 @@ export interface components {
       /** @description Normalized origin, as audits show it. */
       domain: string;
       /**
-       * @description How often the site is audited: at the minute of day (UTC) it was created, every day, every week on that weekday, or every month on that day (the 28th at the latest).
+       * @description How often the site is audited: every day, every week (on weekday) or every month (on day_of_month), at `at` in time_zone.
        * @enum {string}
        */
       schedule: 'daily' | 'weekly' | 'monthly';
+      /** @description IANA time zone name; at, weekday and day_of_month are local to it. */
+      time_zone: string;
+      /** @description Time of day the site runs, HH:MM in time_zone. */
+      at: string;
+      /**
+       * @description The day of a weekly schedule; null for daily and monthly ones.
+       * @enum {string|null}
+       */
+      weekday: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun' | null;
+      /** @description The day of a monthly schedule; null for daily and weekly ones. */
+      day_of_month: number | null;
       /** @enum {string|null} */
       tier: 'free' | 'pro' | 'team' | 'enterprise' | null;
       paused: boolean;
@@ -1181,7 +1268,7 @@ export interface components {
       paused_reason: 'tier_limit' | null;
       /**
        * Format: date-time
-       * @description Null while paused.
+       * @description When the schedule fires next (UTC), daylight saving in time_zone included; null while paused.
        */
       next_run_at: string | null;
       /** @description Newest audit of this domain in this workspace and mode. */
@@ -1200,10 +1287,21 @@ export interface components {
       /** @description Absolute http(s) URL of the site, as for POST /audits. */
       domain: string;
       /**
-       * @description How often the site is audited: at the minute of day (UTC) it was created, every day, every week on that weekday, or every month on that day (the 28th at the latest).
+       * @description How often the site is audited: every day, every week (on weekday) or every month (on day_of_month), at `at` in time_zone.
        * @enum {string}
        */
       schedule: 'daily' | 'weekly' | 'monthly';
+      /** @description IANA time zone name the schedule runs in, such as Europe/Berlin or America/New_York (default UTC). at, weekday and day_of_month are local to it; daylight saving is followed. */
+      time_zone?: string;
+      /** @description Time of day as HH:MM on a 24-hour clock, in time_zone (default: the minute of creation there). */
+      at?: string;
+      /**
+       * @description Weekly schedules only: the day (default: the weekday of creation in time_zone).
+       * @enum {string}
+       */
+      weekday?: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+      /** @description Monthly schedules only: the day, 1 to 28 (default: the day of creation in time_zone, at most 28). */
+      day_of_month?: number;
       /**
        * @description Audit depth of the site's runs (at most the account's tier); the account's tier at each run when omitted.
        * @enum {string}
@@ -1212,10 +1310,21 @@ export interface components {
     };
     PatchSiteRequest: {
       /**
-       * @description How often the site is audited: at the minute of day (UTC) it was created, every day, every week on that weekday, or every month on that day (the 28th at the latest).
+       * @description How often the site is audited: every day, every week (on weekday) or every month (on day_of_month), at `at` in time_zone.
        * @enum {string}
        */
       schedule?: 'daily' | 'weekly' | 'monthly';
+      /** @description IANA time zone name the schedule runs in, such as Europe/Berlin or America/New_York (default UTC). at, weekday and day_of_month are local to it; daylight saving is followed. */
+      time_zone?: string;
+      /** @description Time of day as HH:MM on a 24-hour clock, in time_zone (default: the minute of creation there). */
+      at?: string;
+      /**
+       * @description Weekly schedules only: the day (default: the weekday of creation in time_zone).
+       * @enum {string}
+       */
+      weekday?: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+      /** @description Monthly schedules only: the day, 1 to 28 (default: the day of creation in time_zone, at most 28). */
+      day_of_month?: number;
       /** @description true pauses the site and its Temporal Schedule; false resumes both. */
       paused?: boolean;
     };
@@ -1297,6 +1406,79 @@ export interface components {
       disabled_at: string;
       /** @enum {string} */
       reason: 'consecutive_failures';
+    };
+    CreateNotificationChannelRequest: {
+      /**
+       * @description email: a message through the service mailer; slack: a Slack incoming webhook (Block Kit); teams: a Microsoft Teams incoming webhook or Workflows webhook (an Adaptive Card).
+       * @enum {string}
+       */
+      type: 'email' | 'slack' | 'teams';
+      /** @description For email an e-mail address; for slack and teams the incoming-webhook URL, https, passing the same outbound policy as webhook URLs. */
+      target: string;
+      /** @description What the channel is told of: site.regressed (a monitored site's audit scored 5 or more points lower, or has a new high or critical finding), audit.failed (after all automatic retries), webhook.failing (every delivery to a webhook has failed for 60 % of WEBHOOK_DISABLE_AFTER_MS) and webhook.disabled. */
+      events: ('site.regressed' | 'audit.failed' | 'webhook.failing' | 'webhook.disabled')[];
+    };
+    NotificationChannel: {
+      channel_id: string;
+      /**
+       * @description email: a message through the service mailer; slack: a Slack incoming webhook (Block Kit); teams: a Microsoft Teams incoming webhook or Workflows webhook (an Adaptive Card).
+       * @enum {string}
+       */
+      type: 'email' | 'slack' | 'teams';
+      /** @description The e-mail address, or the incoming-webhook URL. */
+      target: string;
+      events: ('site.regressed' | 'audit.failed' | 'webhook.failing' | 'webhook.disabled')[];
+      /** Format: date-time */
+      created_at: string;
+    };
+    NotificationChannelList: {
+      data: components['schemas']['NotificationChannel'][];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    CreateShareRequest: {
+      /**
+       * @description How long the link works, in days from now.
+       * @default 30
+       */
+      expires_in_days: number;
+      /** @description Asked for before the page shows (at most 5 guesses per 15 minutes per link). At least 10 characters, not a common, repetitive or sequential one. Stored as a hash, never shown again. */
+      password?: string;
+    };
+    /** @description A share link as listed: never its URL (only a digest of its token is kept) nor its password. */
+    Share: {
+      share_id: string;
+      audit_id: string;
+      /** Format: date-time */
+      expires_at: string;
+      /**
+       * @description expired: past expires_at, the page and badge answer 404. Revoked links are not listed.
+       * @enum {string}
+       */
+      status: 'active' | 'expired';
+      password_protected: boolean;
+      /** Format: date-time */
+      created_at: string;
+    };
+    /** @description The new link: the only answer that carries its URL. */
+    CreatedShare: {
+      share_id: string;
+      audit_id: string;
+      /** Format: date-time */
+      expires_at: string;
+      /**
+       * @description expired: past expires_at, the page and badge answer 404. Revoked links are not listed.
+       * @enum {string}
+       */
+      status: 'active' | 'expired';
+      password_protected: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** @description The public page (no API key; noindex), `{url}/badge.svg` its badge. Shown once: keep it, or create another link. */
+      url: string;
+    };
+    ShareList: {
+      data: components['schemas']['Share'][];
     };
   };
   responses: never;
@@ -3824,10 +4006,14 @@ export interface operations {
            *           "site_id": "site_01jd7q8d1f3g5h7j9k1m3n5p7q",
            *           "domain": "https://example.com",
            *           "schedule": "weekly",
+           *           "time_zone": "Europe/Berlin",
+           *           "at": "09:00",
+           *           "weekday": "mon",
+           *           "day_of_month": null,
            *           "tier": null,
            *           "paused": false,
            *           "paused_reason": null,
-           *           "next_run_at": "2026-11-27T09:00:00.000Z",
+           *           "next_run_at": "2026-11-30T08:00:00.000Z",
            *           "last_audit_id": "aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z",
            *           "created_at": "2026-11-20T09:00:00.000Z",
            *           "updated_at": "2026-11-20T09:00:00.000Z"
@@ -3899,7 +4085,10 @@ export interface operations {
         /**
          * @example {
          *       "domain": "https://example.com",
-         *       "schedule": "weekly"
+         *       "schedule": "weekly",
+         *       "time_zone": "Europe/Berlin",
+         *       "at": "09:00",
+         *       "weekday": "mon"
          *     }
          */
         'application/json': components['schemas']['CreateSiteRequest'];
@@ -3934,10 +4123,14 @@ export interface operations {
            *       "site_id": "site_01jd7q8d1f3g5h7j9k1m3n5p7q",
            *       "domain": "https://example.com",
            *       "schedule": "weekly",
+           *       "time_zone": "Europe/Berlin",
+           *       "at": "09:00",
+           *       "weekday": "mon",
+           *       "day_of_month": null,
            *       "tier": null,
            *       "paused": false,
            *       "paused_reason": null,
-           *       "next_run_at": "2026-11-27T09:00:00.000Z",
+           *       "next_run_at": "2026-11-30T08:00:00.000Z",
            *       "last_audit_id": "aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z",
            *       "created_at": "2026-11-20T09:00:00.000Z",
            *       "updated_at": "2026-11-20T09:00:00.000Z"
@@ -4050,10 +4243,14 @@ export interface operations {
            *       "site_id": "site_01jd7q8d1f3g5h7j9k1m3n5p7q",
            *       "domain": "https://example.com",
            *       "schedule": "weekly",
+           *       "time_zone": "Europe/Berlin",
+           *       "at": "09:00",
+           *       "weekday": "mon",
+           *       "day_of_month": null,
            *       "tier": null,
            *       "paused": false,
            *       "paused_reason": null,
-           *       "next_run_at": "2026-11-27T09:00:00.000Z",
+           *       "next_run_at": "2026-11-30T08:00:00.000Z",
            *       "last_audit_id": "aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z",
            *       "created_at": "2026-11-20T09:00:00.000Z",
            *       "updated_at": "2026-11-20T09:00:00.000Z"
@@ -4222,6 +4419,10 @@ export interface operations {
            *       "site_id": "site_01jd7q8d1f3g5h7j9k1m3n5p7q",
            *       "domain": "https://example.com",
            *       "schedule": "weekly",
+           *       "time_zone": "Europe/Berlin",
+           *       "at": "09:00",
+           *       "weekday": "mon",
+           *       "day_of_month": null,
            *       "tier": null,
            *       "paused": true,
            *       "paused_reason": null,
@@ -4727,6 +4928,576 @@ export interface operations {
       };
       /** @description payload_too_large */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listNotificationChannels: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of channels. */
+      200: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "channel_id": "nch_4Tq8mZ2vK6nB1cR9yW3x",
+           *           "type": "slack",
+           *           "target": "https://hooks.slack.com/services/T0000000/B0000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+           *           "events": [
+           *             "site.regressed",
+           *             "audit.failed"
+           *           ],
+           *           "created_at": "2026-11-20T09:00:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['NotificationChannelList'];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createNotificationChannel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "email",
+         *       "target": "ops@example.com",
+         *       "events": [
+         *         "audit.failed"
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['CreateNotificationChannelRequest'];
+      };
+    };
+    responses: {
+      /** @description The channel. */
+      201: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "channel_id": "nch_4Tq8mZ2vK6nB1cR9yW3x",
+           *       "type": "slack",
+           *       "target": "https://hooks.slack.com/services/T0000000/B0000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+           *       "events": [
+           *         "site.regressed",
+           *         "audit.failed"
+           *       ],
+           *       "created_at": "2026-11-20T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['NotificationChannel'];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteNotificationChannel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        channel_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description notification_channel_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listShares: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        audit_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The links, without URLs or passwords. */
+      200: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "share_id": "shr_7Kq2mX9vB4nR8cT1yW6z",
+           *           "audit_id": "aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z",
+           *           "expires_at": "2026-12-20T09:00:00.000Z",
+           *           "status": "active",
+           *           "password_protected": true,
+           *           "created_at": "2026-11-20T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ShareList'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description tier_required, ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description audit_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createShare: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        audit_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "expires_in_days": 30,
+         *       "password": "violet-harbour-lantern"
+         *     }
+         */
+        'application/json': components['schemas']['CreateShareRequest'];
+      };
+    };
+    responses: {
+      /** @description The new link. */
+      201: {
+        headers: {
+          /** @description Monthly audit quota of the tier. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Audits left this period. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix seconds of the next quota reset. */
+          'X-RateLimit-Reset'?: number;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers (Structured Field List): "quota" (monthly audits; w = this month in seconds), and for live keys "burst" (10 live triggers per 60 s) and "retrieval" (100 other requests per 60 s), each with q and w.
+           * @example "quota";q=50;w=2592000, "burst";q=10;w=60, "retrieval";q=100;w=60
+           */
+          'RateLimit-Policy'?: string;
+          /**
+           * @description IETF draft-ietf-httpapi-ratelimit-headers: r (left) and t (seconds) of "quota", and of the window this request counted in ("burst" for a live trigger, "retrieval" for any other live request).
+           * @example "quota";r=42;t=1209600, "retrieval";r=97;t=41
+           */
+          RateLimit?: string;
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "share_id": "shr_7Kq2mX9vB4nR8cT1yW6z",
+           *       "audit_id": "aud_01JD7Q5W3K8V2N4M6P8R0T2X4Z",
+           *       "expires_at": "2026-12-20T09:00:00.000Z",
+           *       "status": "active",
+           *       "password_protected": true,
+           *       "created_at": "2026-11-20T09:00:00.000Z",
+           *       "url": "https://audits.example.net/share/q8Zt3vN1xK5mB7cR2wY9pL4sH6dF0gJ1aE3uT5iO7kM"
+           *     }
+           */
+          'application/json': components['schemas']['CreatedShare'];
+        };
+      };
+      /** @description invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description tier_required, ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description audit_not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description too_many_failed_authentications, retrieval_limit_exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeShare: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        share_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid_api_key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description tier_required, ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description share_not_found */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,12 +1,12 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { collectDnsFacts } from '../analyzers/dns-facts';
 import type { DnsFacts, ProviderFacts, TlsFacts } from '../analyzers/snapshot';
-import { collectTlsFacts } from '../analyzers/tls-facts';
 import { resolveAllowed } from '../outbound/resolve';
 import type { CrawlContext, CrawlSiteInput } from './context';
+import { collectDnsFacts } from './dns-facts';
 import { queryDnssec } from './dnssec';
 import { CRAWL_LIMITS } from './limits';
+import { collectTlsFacts } from './tls-facts';
 
 /** TLS and DNS facts of the origin; a failure is recorded for the analyzers, only an abort rejects. */
 

@@ -7,7 +7,12 @@ import type Router from '@koa/router';
  * The dashboard's only assets, served by us (works offline, allowed by `script-src 'self'`). Their
  * URLs carry a content hash, so browsers may keep them for a year and still see every change.
  */
-const FILES = { 'dashboard.css': 'text/css; charset=utf-8', 'dashboard.js': 'text/javascript; charset=utf-8' } as const;
+const FILES = {
+  'dashboard.css': 'text/css; charset=utf-8',
+  'dashboard.js': 'text/javascript; charset=utf-8',
+  // The public share page's own rules, beside the dashboard's (src/dashboard/share/).
+  'share.css': 'text/css; charset=utf-8',
+} as const;
 export type AssetName = keyof typeof FILES;
 
 interface Asset {

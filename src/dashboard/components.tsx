@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { codeSpans } from '../reports/pdf/code-spans';
 import { signedIn, type DashboardContext } from './state';
 
 /** A POST form of a signed-in page, carrying the session's CSRF token; `confirm` asks first (with the script). */
@@ -64,4 +65,13 @@ export function DomainField(props: { id: string; value?: string }) {
       />
     </>
   );
+}
+
+/**
+ * Text whose backticked parts are code, as recommendations mark them (`noindex`): those parts in
+ * <code> without the backticks, split by the PDF report's own rule (src/reports/pdf/code-spans.ts).
+ * Every part is text to preact, so markup inside backticks is shown, never run.
+ */
+export function CodeText(props: { text: string }) {
+  return <>{codeSpans(props.text).map((span) => (span.code ? <code>{span.text}</code> : span.text))}</>;
 }

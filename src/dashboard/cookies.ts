@@ -4,8 +4,8 @@ export const SESSION_COOKIE = 'dash_session';
 export const ANONYMOUS_CSRF_COOKIE = 'dash_csrf';
 
 /**
- * Sets a cookie by hand: HttpOnly, SameSite=Lax, Path=/, and Secure when the public URL is https
- * (Koa's helper refuses Secure on the plain-HTTP hop behind a TLS-terminating proxy).
+ * Sets a cookie by hand: HttpOnly, SameSite=Lax, Path=/ (unless `scope` narrows them), and Secure when
+ * the public URL is https (Koa's helper refuses Secure on the plain-HTTP hop behind a TLS-terminating proxy).
  */
 export function setCookie(
   ctx: DashboardContext,
@@ -13,8 +13,9 @@ export function setCookie(
   name: string,
   value: string,
   maxAgeSeconds?: number,
+  scope: { path?: string; sameSite?: 'Lax' | 'Strict' } = {},
 ): void {
-  const parts = [`${name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
+  const parts = [`${name}=${value}`, `Path=${scope.path ?? '/'}`, 'HttpOnly', `SameSite=${scope.sameSite ?? 'Lax'}`];
   if (maxAgeSeconds !== undefined) parts.push(`Max-Age=${maxAgeSeconds}`);
   if (secure) parts.push('Secure');
   ctx.append('Set-Cookie', parts.join('; '));

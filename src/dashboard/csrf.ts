@@ -7,7 +7,8 @@ import { secureCookies } from './session';
 import { renderStatus } from './render';
 import type { DashboardContext, DashboardState } from './state';
 
-function sameToken(a: string, b: string): boolean {
+/** Two tokens compared in constant time; an empty one matches nothing. */
+export function sameToken(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
@@ -22,7 +23,7 @@ function expectedOrigin(ctx: DashboardContext, deps: DashboardDeps): string {
 }
 
 /** Origin (or, from older browsers, Referer) names this site: a POST from another site is refused. */
-function fromOurOrigin(ctx: DashboardContext, deps: DashboardDeps): boolean {
+export function fromOurOrigin(ctx: DashboardContext, deps: DashboardDeps): boolean {
   const origin = ctx.get('Origin');
   const source = origin && origin !== 'null' ? origin : ctx.get('Referer');
   if (!source) return false;

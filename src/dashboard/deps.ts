@@ -6,6 +6,7 @@ import type { AuditScheduler } from '../audits/scheduler';
 import type { ReportRenderRequests } from '../reports/render-requests';
 import type { SigningKeyring } from '../reports/signing-keys';
 import type { SiteSchedules } from '../sites/schedule-sync';
+import type { FailureWatch } from '../webhooks/failing-streak';
 import type { DeliveryControl } from '../webhooks/redelivery';
 
 /** What the dashboard's routes need from the composition root (processes/service.ts). */
@@ -22,6 +23,8 @@ export interface DashboardDeps {
   scheduler: AuditScheduler;
   /** The redeliver signal of temporal/delivery-control, as the API's retry route sends it. */
   deliveries: DeliveryControl;
+  /** Where a failing webhook is reported (a failed test event counts as the API's does); nowhere when unset. */
+  watch?: FailureWatch;
   /** PDF reports: the API's render requests and link signing keys. */
   reports: ReportRenderRequests;
   keyring: SigningKeyring;

@@ -22,6 +22,7 @@ import { RefusedInputError } from './refused-input';
 import { renderStatus } from './render';
 import { securityHeaders } from './security-headers';
 import { sessionMiddleware } from './session';
+import { shareRoutes } from './share/share-routes';
 import type { DashboardContext, DashboardState } from './state';
 
 /**
@@ -33,6 +34,8 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   const assets = new Router();
   assets.use(securityHeaders(deps.config.publicBaseUrl));
   assetRoutes(assets);
+  // Public share links: no session, their own headers and CSP (src/dashboard/share/).
+  const shares = shareRoutes(deps);
 
   const router = new Router<DashboardState>();
   router.use(securityHeaders(deps.config.publicBaseUrl));
@@ -60,7 +63,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   brandingPageRoutes(pages, deps);
   fallbackRoutes(router, deps);
 
-  const composed = [assets.routes(), router.routes(), router.allowedMethods()];
+  const composed = [assets.routes(), shares.routes(), router.routes(), router.allowedMethods()];
   return async (ctx, next) => {
     const run = (i: number): Promise<void> =>
       i < composed.length ? Promise.resolve(composed[i](ctx as never, () => run(i + 1))) : next();

@@ -1,7 +1,8 @@
 import type { Db } from '../db/knex';
 import type { AuditJson, Mode } from '../schemas/audit';
 import type { ComparisonBasis } from './basis';
-import { withMonitoring, type PreviousAudit, type Triage, type TriageMap } from './comparison';
+import { withMonitoring, type PreviousAudit } from './comparison';
+import { domainTriage } from './site-history';
 
 /** The audit being stored: which site it belongs to (workspace, mode and domain) and when it completed. */
 export interface AuditSite {
@@ -34,17 +35,11 @@ export async function loadPreviousAudit(db: Db, site: AuditSite, completedAt: st
   return { audit_id: audit.audit_id, score: audit.score, categories: audit.categories, findings: audit.findings };
 }
 
-/** The triage of the site with this workspace, mode and domain; empty when no such site exists. */
-export async function loadTriage(db: Db, site: AuditSite): Promise<TriageMap> {
-  const rows = (await db('site_finding_triage as t')
-    .join('sites as s', 's.id', 't.site_id')
-    .where({ 's.workspace_id': site.workspaceId, 's.mode': site.mode, 's.domain': site.domain })
-    .select('t.fingerprint', 't.status', 't.note')) as Array<{ fingerprint: string } & Triage>;
-  return new Map(rows.map((r) => [r.fingerprint, { status: r.status, note: r.note }]));
-}
-
 /** The audit as it is stored and served: with the site's triage and the comparison with its previous audit. */
 export async function attachMonitoring(db: Db, site: AuditSite, audit: AuditJson): Promise<AuditJson> {
-  const [previous, triage] = await Promise.all([loadPreviousAudit(db, site, audit.completed_at), loadTriage(db, site)]);
+  const [previous, triage] = await Promise.all([
+    loadPreviousAudit(db, site, audit.completed_at),
+    domainTriage(db, site),
+  ]);
   return withMonitoring(audit, previous, triage);
 }

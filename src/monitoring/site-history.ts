@@ -7,7 +7,7 @@ import { findingFingerprint } from './fingerprint';
 /**
  * What a site's dashboard page shows (docs/decisions.md, Monitoring): its recent audits with their
  * comparison bases (kilobytes each, not the audit JSON), the latest changes and a history per
- * fingerprint. Reads only; triage is written by src/sites/triage.ts.
+ * fingerprint, and the site's triage. Reads only; triage is written by src/sites/triage.ts.
  */
 
 export interface SiteKey {
@@ -103,10 +103,28 @@ function siteAudits(db: Db, site: SiteKey) {
     ]);
 }
 
+/**
+ * Triage is read here and nowhere else (src/sites/triage.ts writes it): a site's own, by fingerprint,
+ * for its pages, and the one an audit of a workspace, mode and domain gets when it is stored.
+ */
 export async function siteTriage(db: Db, siteId: string): Promise<Map<string, Triage>> {
-  const rows = (await db('site_finding_triage')
-    .where({ site_id: siteId })
-    .select('fingerprint', 'status', 'note')) as Array<{ fingerprint: string } & Triage>;
+  return triageMap(db('site_finding_triage as t').where({ 't.site_id': siteId }));
+}
+
+/** The triage of the site monitoring this workspace, mode and domain; empty when no site does (docs/decisions.md). */
+export async function domainTriage(
+  db: Db,
+  scope: { workspaceId: string; mode: Mode; domain: string },
+): Promise<Map<string, Triage>> {
+  return triageMap(
+    db('site_finding_triage as t')
+      .join('sites as s', 's.id', 't.site_id')
+      .where({ 's.workspace_id': scope.workspaceId, 's.mode': scope.mode, 's.domain': scope.domain }),
+  );
+}
+
+async function triageMap(query: ReturnType<Db>): Promise<Map<string, Triage>> {
+  const rows = (await query.select('t.fingerprint', 't.status', 't.note')) as Array<{ fingerprint: string } & Triage>;
   return new Map(rows.map((r) => [r.fingerprint, { status: r.status, note: r.note }]));
 }
 

@@ -60,3 +60,18 @@ export async function takeAttempt(db: Db, clock: Clock, rules: AttemptRule[]): P
 export async function returnAttempt(db: Db, attempt: Attempt): Promise<void> {
   await db('throttle_attempts').whereIn('id', attempt.ids).delete();
 }
+
+/**
+ * When `subject` has an attempt free again: the end of the window of its oldest counted attempt (now
+ * when none counts). For a Retry-After that tells the truth; right once the subject is at its limit.
+ */
+export async function nextAttemptAt(db: Db, clock: Clock, subject: string): Promise<Date> {
+  const now = clock.now();
+  const row = await db('throttle_attempts')
+    .where({ subject })
+    .where('expires_at', '>', now)
+    .min({ at: 'expires_at' })
+    .first();
+  const at = row?.at as Date | string | null | undefined;
+  return at ? new Date(at) : now;
+}

@@ -1,4 +1,4 @@
-import { nextRunAt, siteCadence } from '../sites/cadence';
+import { nextRunAt, siteCadence, siteTiming } from '../sites/cadence';
 import type { HistoryRow, SiteRunRow, SiteWithLastAudit } from '../sites/repository';
 import type { TriageRow } from '../sites/triage';
 import { iso } from './iso';
@@ -9,9 +9,11 @@ export function presentSite(site: SiteWithLastAudit, opts: { overrideMs: number;
     site_id: site.id,
     domain: site.domain,
     schedule: site.schedule,
+    ...siteTiming(site),
     tier: site.tier,
     paused: site.paused,
     paused_reason: site.paused_reason,
+    // By Temporal's own rule for the schedule's spec, daylight saving included (src/sites/cadence.ts).
     next_run_at: site.paused ? null : iso(nextRunAt(siteCadence(site, opts.overrideMs), opts.now)),
     last_audit_id: site.last_audit_id,
     created_at: iso(site.created_at),

@@ -8,7 +8,34 @@ const schedule = {
   type: 'string',
   enum: ['daily', 'weekly', 'monthly'],
   description:
-    'How often the site is audited: at the minute of day (UTC) it was created, every day, every week on that weekday, or every month on that day (the 28th at the latest).',
+    'How often the site is audited: every day, every week (on weekday) or every month (on day_of_month), at `at` in time_zone.',
+} as const;
+
+/** When in the customer's day a site runs (docs/decisions.md, "Schedules in the customer's time"). */
+const timing = {
+  time_zone: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 64,
+    description:
+      'IANA time zone name the schedule runs in, such as Europe/Berlin or America/New_York (default UTC). at, weekday and day_of_month are local to it; daylight saving is followed.',
+  },
+  at: {
+    type: 'string',
+    pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+    description: 'Time of day as HH:MM on a 24-hour clock, in time_zone (default: the minute of creation there).',
+  },
+  weekday: {
+    type: 'string',
+    enum: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+    description: 'Weekly schedules only: the day (default: the weekday of creation in time_zone).',
+  },
+  day_of_month: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 28,
+    description: 'Monthly schedules only: the day, 1 to 28 (default: the day of creation in time_zone, at most 28).',
+  },
 } as const;
 
 export const createSiteBodySchema = {
@@ -24,6 +51,7 @@ export const createSiteBodySchema = {
       description: 'Absolute http(s) URL of the site, as for POST /audits.',
     },
     schedule,
+    ...timing,
     tier: {
       type: 'string',
       enum: TIERS,
@@ -41,6 +69,7 @@ export const patchSiteBodySchema = {
   minProperties: 1,
   properties: {
     schedule,
+    ...timing,
     paused: { type: 'boolean', description: 'true pauses the site and its Temporal Schedule; false resumes both.' },
   },
 } as const;
@@ -53,6 +82,10 @@ export const siteSchema = {
     'site_id',
     'domain',
     'schedule',
+    'time_zone',
+    'at',
+    'weekday',
+    'day_of_month',
     'tier',
     'paused',
     'paused_reason',
@@ -64,6 +97,19 @@ export const siteSchema = {
     site_id: { type: 'string', pattern: '^site_[0-9a-z]+$' },
     domain: { type: 'string', description: 'Normalized origin, as audits show it.' },
     schedule,
+    time_zone: { type: 'string', description: 'IANA time zone name; at, weekday and day_of_month are local to it.' },
+    at: { type: 'string', pattern: timing.at.pattern, description: 'Time of day the site runs, HH:MM in time_zone.' },
+    weekday: {
+      type: ['string', 'null'],
+      enum: [...timing.weekday.enum, null],
+      description: 'The day of a weekly schedule; null for daily and monthly ones.',
+    },
+    day_of_month: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 28,
+      description: 'The day of a monthly schedule; null for daily and weekly ones.',
+    },
     tier: { type: ['string', 'null'], enum: [...TIERS, null] },
     paused: { type: 'boolean' },
     paused_reason: {
@@ -71,7 +117,11 @@ export const siteSchema = {
       enum: ['tier_limit', null],
       description: 'tier_limit: paused by a downgrade below the number of sites; null: running, or paused by a user.',
     },
-    next_run_at: { type: ['string', 'null'], format: 'date-time', description: 'Null while paused.' },
+    next_run_at: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'When the schedule fires next (UTC), daylight saving in time_zone included; null while paused.',
+    },
     last_audit_id: { type: ['string', 'null'], description: 'Newest audit of this domain in this workspace and mode.' },
     created_at: timestamp,
     updated_at: timestamp,

@@ -8,3 +8,5 @@ export * from './api-usage';
 export * from './api-webhooks';
 export * from './api-reports';
 export * from './api-sites';
+export * from './api-notifications';
+export * from './api-shares';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
 import { newSiteRunId } from '../ids';
-import type { SiteSchedule } from './cadence';
+import type { SiteSchedule, Weekday } from './cadence';
 
 type Queryable = Db | Knex.Transaction;
 
@@ -13,6 +13,11 @@ export interface SiteRow {
   mode: Mode;
   domain: string;
   schedule: SiteSchedule;
+  /** IANA zone its schedule runs in; at, weekday and day_of_month are local to it (null: see siteTiming). */
+  time_zone: string;
+  at: string | null;
+  weekday: Weekday | null;
+  day_of_month: number | null;
   tier: Tier | null;
   paused: boolean;
   /** 'tier_limit' when a downgrade paused it; null when a user did (or it runs). */
@@ -98,7 +103,11 @@ export async function insertSite(trx: Knex.Transaction, row: Omit<SiteRow, 'revi
 export async function updateSite(
   trx: Knex.Transaction,
   siteId: string,
-  patch: Partial<Pick<SiteRow, 'schedule' | 'paused' | 'paused_reason'>> & { updated_at: Date },
+  patch: Partial<
+    Pick<SiteRow, 'schedule' | 'time_zone' | 'at' | 'weekday' | 'day_of_month' | 'paused' | 'paused_reason'>
+  > & {
+    updated_at: Date;
+  },
 ): Promise<SiteRow> {
   const [row] = await trx('sites')
     .where({ id: siteId })

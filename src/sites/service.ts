@@ -9,7 +9,7 @@ import { requireFeature } from '../accounts/tier-gate';
 import { tierAtLeast } from '../accounts/tiers';
 import { checkAuditable, parseDomainInput } from '../audits/domain-input';
 import type { Mode, Tier } from '../schemas/audit';
-import { SITE_LIMITS, type SiteSchedule } from './cadence';
+import { SITE_LIMITS, siteTiming, WEEKDAYS, type SiteSchedule, type SiteTiming, type TimedSite } from './cadence';
 import { recordOwedSchedule, type OwedSchedule } from './owed-schedules';
 import {
   accountSites,
@@ -23,6 +23,7 @@ import {
   type SiteWithLastAudit,
 } from './repository';
 import { settleOwedSchedule, type SiteSchedules } from './schedule-sync';
+import { canonicalTimeZone } from './zoned-time';
 
 export interface SiteServiceDeps {
   db: Db;
@@ -48,17 +49,18 @@ export interface SiteCaller {
 export async function createSite(
   deps: SiteServiceDeps,
   caller: SiteCaller,
-  body: { domain: string; schedule: SiteSchedule; tier?: Tier },
+  body: { domain: string; schedule: SiteSchedule; tier?: Tier } & SiteTimingInput,
 ): Promise<SiteWithLastAudit> {
   requireFeature(caller.usage, 'sites');
   const domain = parseDomainInput(body.domain);
+  const now = deps.clock.now();
+  const timing = resolveSiteTiming(body.schedule, body, now);
   if (body.tier && !tierAtLeast(caller.usage.tier, body.tier))
     throw new ApiError(
       'tier_required',
       `runs at tier ${body.tier} require the ${body.tier} tier or higher; this account is on ${caller.usage.tier}`,
     );
   if (caller.mode === 'live') await checkAuditable(domain.host, deps.config);
-  const now = deps.clock.now();
   const { site, owed } = await deps.db.transaction(async (trx) => {
     const tier = await lockAccountTier(trx, caller.accountId);
     const limit = SITE_LIMITS[tier];
@@ -73,6 +75,7 @@ export async function createSite(
       mode: caller.mode,
       domain: domain.origin,
       schedule: body.schedule,
+      ...timing,
       tier: body.tier ?? null,
       paused: false,
       paused_reason: null,
@@ -94,14 +97,14 @@ export async function getSite(db: Db, caller: SiteCaller, siteId: string): Promi
 }
 
 /**
- * PATCH /sites/{id}: schedule and paused. Resuming a paused site is refused while the account's
+ * PATCH /sites/{id}: schedule, its timing (resolveSiteTiming) and paused. Resuming a paused site is refused while the account's
  * running sites already fill its limit (after a downgrade); pausing any site makes it a user's pause.
  */
 export async function patchSite(
   deps: SiteServiceDeps,
   caller: SiteCaller,
   siteId: string,
-  body: { schedule?: SiteSchedule; paused?: boolean },
+  body: { schedule?: SiteSchedule; paused?: boolean } & SiteTimingInput,
 ): Promise<SiteWithLastAudit> {
   requireFeature(caller.usage, 'sites');
   const now = deps.clock.now();
@@ -115,8 +118,10 @@ export async function patchSite(
       if (limit !== null && running >= limit) throw limitReached(tier, limit, caller.mode, 'pause another site');
     }
     const paused = body.paused ?? current.paused;
+    const schedule = body.schedule ?? current.schedule;
     const updated = await updateSite(trx, siteId, {
-      ...(body.schedule ? { schedule: body.schedule } : {}),
+      schedule,
+      ...resolveSiteTiming(schedule, body, current.created_at, current),
       paused,
       paused_reason: body.paused === undefined ? current.paused_reason : null,
       updated_at: now,
@@ -125,6 +130,65 @@ export async function patchSite(
   });
   await settleOwedSchedule(scheduleDeps(deps), owed);
   return (await withLastAudits(deps.db, [site]))[0];
+}
+
+/** The timing fields of POST and PATCH /sites and of the dashboard's site form. */
+export interface SiteTimingInput {
+  time_zone?: string;
+  at?: string;
+  weekday?: string;
+  day_of_month?: number;
+}
+
+const TIME_OF_DAY = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
+
+/**
+ * The timing a site gets from a create (no `current`) or a change of `current` to `schedule`:
+ * the fields given, once checked; the others as they were; and where nothing was, the default
+ * (the minute, weekday or day of the month of the site's creation in its zone, as siteTiming has
+ * it). A weekday belongs to weekly schedules only, a day of the month to monthly ones; a schedule
+ * changed away from them drops it. Throws invalid_request naming the field.
+ */
+export function resolveSiteTiming(
+  schedule: SiteSchedule,
+  input: SiteTimingInput,
+  createdAt: Date,
+  current?: TimedSite,
+): SiteTiming {
+  const zone = input.time_zone === undefined ? undefined : canonicalTimeZone(String(input.time_zone));
+  if (input.time_zone !== undefined && !zone)
+    throw invalid('field time_zone must be an IANA time zone name, such as Europe/Berlin, America/New_York or UTC');
+  if (input.at !== undefined && !TIME_OF_DAY.test(String(input.at)))
+    throw invalid('field at must be a time of day as HH:MM on a 24-hour clock, such as 09:30');
+  if (input.weekday !== undefined) {
+    if (!(WEEKDAYS as readonly string[]).includes(input.weekday))
+      throw invalid(`field weekday must be one of: ${WEEKDAYS.join(', ')}`);
+    if (schedule !== 'weekly') throw onlyFor('weekday', 'weekly', schedule);
+  }
+  if (input.day_of_month !== undefined) {
+    const day = input.day_of_month;
+    if (!(Number.isInteger(day) && day >= 1 && day <= 28))
+      throw invalid('field day_of_month must be a whole number from 1 to 28 (days every month has)');
+    if (schedule !== 'monthly') throw onlyFor('day_of_month', 'monthly', schedule);
+  }
+  const kept = current ? siteTiming(current) : undefined;
+  const timeZone = zone ?? kept?.time_zone ?? 'UTC';
+  const defaults = siteTiming({ schedule, created_at: createdAt, time_zone: timeZone });
+  return {
+    time_zone: timeZone,
+    at: input.at ?? kept?.at ?? defaults.at,
+    weekday:
+      schedule === 'weekly' ? ((input.weekday as SiteTiming['weekday']) ?? kept?.weekday ?? defaults.weekday) : null,
+    day_of_month: schedule === 'monthly' ? (input.day_of_month ?? kept?.day_of_month ?? defaults.day_of_month) : null,
+  };
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError('invalid_request', message);
+}
+
+function onlyFor(field: string, schedule: SiteSchedule, actual: SiteSchedule): ApiError {
+  return invalid(`field ${field} applies to ${schedule} schedules only, and this schedule is ${actual}`);
 }
 
 /** DELETE /sites/{id}: the row (with its runs and triage) and then its schedule. */

@@ -1,6 +1,5 @@
 import type { Db } from '../db/knex';
 import { ApiError } from '../errors';
-import type { Mode } from '../schemas/audit';
 import type { SiteRow } from './repository';
 
 export const TRIAGE_STATUSES = ['open', 'ignored', 'accepted'] as const;
@@ -19,7 +18,8 @@ export interface TriageRow {
 /**
  * Triage of one of a site's findings (docs/decisions.md, Monitoring → Triage). Only fingerprints a
  * completed audit of the site has reported can be triaged: a typo is `404 finding_not_found`
- * rather than a silent entry that never matches anything.
+ * rather than a silent entry that never matches anything. It is read in one place,
+ * src/monitoring/site-history.ts (`siteTriage`, `domainTriage`).
  */
 export async function setTriage(
   db: Db,
@@ -49,25 +49,4 @@ async function siteReported(db: Db, site: SiteRow, fingerprint: string): Promise
     .whereRaw(`(result_json::jsonb) -> 'findings' @> ?::jsonb`, [JSON.stringify([{ fingerprint }])])
     .first('id');
   return row !== undefined;
-}
-
-/** A site's triage by fingerprint. */
-export async function siteTriage(db: Db, siteId: string): Promise<Map<string, TriageRow>> {
-  const rows = (await db('site_finding_triage').where({ site_id: siteId })) as TriageRow[];
-  return new Map(rows.map((row) => [row.fingerprint, row]));
-}
-
-/**
- * The triage that applies to an audit of this workspace, mode and domain: that of the site
- * monitoring it, empty when no site does (docs/decisions.md: triage applies when a site exists).
- */
-export async function triageForDomain(
-  db: Db,
-  scope: { workspaceId: string; mode: Mode; domain: string },
-): Promise<Map<string, TriageRow>> {
-  const rows = (await db('site_finding_triage as t')
-    .join('sites as s', 's.id', 't.site_id')
-    .where({ 's.workspace_id': scope.workspaceId, 's.mode': scope.mode, 's.domain': scope.domain })
-    .select('t.*')) as TriageRow[];
-  return new Map(rows.map((row) => [row.fingerprint, row]));
 }

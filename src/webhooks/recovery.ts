@@ -1,11 +1,43 @@
 import { ApiError } from '../errors';
 import { hasIdShape } from '../ids';
-import { findDelivery, listDeliveries, type DeliveryFilter, type DeliveryRow } from './repository';
+import { DELIVERY_EVENTS, type DeliveryEvent } from './events';
+import { DELIVERY_STATES, findDelivery, listDeliveries, type DeliveryFilter, type DeliveryRow } from './repository';
 import { redeliveryOf } from './redelivery';
 import { requireEnabled, requireWebhook, type Actor, type WebhookServiceDeps } from './service';
 
 /** Signals sent at once by a recovery: enough to be quick, few enough not to flood Temporal. */
 const RECOVERY_CONCURRENCY = 20;
+
+/** What the delivery log may be narrowed to (GET /webhooks/{webhook_id}/deliveries and the dashboard's filters). */
+export const DELIVERY_FILTER_CHOICES = { statuses: DELIVERY_STATES, events: DELIVERY_EVENTS } as const;
+
+/**
+ * A filter from text fields (a page's query): empty fields filter nothing; `since` is an RFC 3339 time,
+ * or a date and time without offset (what a datetime-local field sends), read as UTC.
+ */
+export function deliveryFilterOf(fields: { status?: string; event?: string; since?: string }): DeliveryFilter {
+  const filter: DeliveryFilter = {};
+  if (fields.status) {
+    if (!(DELIVERY_STATES as readonly string[]).includes(fields.status))
+      throw new ApiError('invalid_request', `field status must be one of ${DELIVERY_STATES.join(', ')}`);
+    filter.state = fields.status as DeliveryRow['state'];
+  }
+  if (fields.event) {
+    if (!(DELIVERY_EVENTS as readonly string[]).includes(fields.event))
+      throw new ApiError('invalid_request', `field event must be one of ${DELIVERY_EVENTS.join(', ')}`);
+    filter.event = fields.event as DeliveryEvent;
+  }
+  if (fields.since) {
+    const match = SINCE.exec(fields.since);
+    const since = match ? new Date(match[1] ? fields.since : `${fields.since}Z`) : null;
+    if (!since || Number.isNaN(since.getTime()))
+      throw new ApiError('invalid_request', 'field since must be a date and time, e.g. 2026-11-28T09:30 (UTC)');
+    filter.since = since;
+  }
+  return filter;
+}
+
+const SINCE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
 
 /** The delivery log of a webhook, newest first, narrowed by state, event and creation time. */
 export async function webhookDeliveries(

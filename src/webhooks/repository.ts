@@ -28,6 +28,9 @@ export interface WebhookRow {
 
 export type WebhookStatus = 'enabled' | 'disabled';
 
+/** Where a delivery stands: waiting for an attempt (or its next one), acknowledged, or given up on. */
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+
 export interface DeliveryRow {
   id: string;
   webhook_id: string;
@@ -38,7 +41,7 @@ export interface DeliveryRow {
   event: DeliveryEvent;
   url: string;
   payload: string;
-  state: 'pending' | 'delivered' | 'failed';
+  state: (typeof DELIVERY_STATES)[number];
   attempts: number;
   created_at: Date;
   last_attempt_at: Date | null;
@@ -182,6 +185,11 @@ export async function listDeliveries(
         .orderBy(['delivery_id', 'attempt'])
     : [];
   return { rows: visible, attempts, hasMore: rows.length > page.limit };
+}
+
+/** Every attempt of one delivery, first first. */
+export async function deliveryAttempts(db: Db, deliveryId: string): Promise<DeliveryAttemptRow[]> {
+  return db<DeliveryAttemptRow>('delivery_attempts').where({ delivery_id: deliveryId }).orderBy('attempt');
 }
 
 /** Where a logged delivery stands: its attempts so far, whether one was acknowledged, when the next automatic one is due. */

@@ -1,13 +1,14 @@
 import type { Usage } from '../accounts/usage';
-import { requireFeature } from '../accounts/tier-gate';
+import { featureIncluded, requireFeature } from '../accounts/tier-gate';
 import type { Clock } from '../clock';
+import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import { ApiError } from '../errors';
 import { hasIdShape } from '../ids';
 import type { CidrList } from '../outbound/policy';
 import { checkWebhookUrl } from '../outbound/url-policy';
-import { DEFAULT_WEBHOOK_EVENTS, type WebhookEvent } from './events';
-import type { FailureWatch } from './failing-streak';
+import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENTS, type WebhookEvent } from './events';
+import { UNWATCHED, type FailureWatch } from './failing-streak';
 import type { DeliveryControl } from './redelivery';
 import {
   deleteWebhook,
@@ -39,28 +40,71 @@ export interface WebhookServiceDeps {
   sending: { timeoutMs: number; testMockUrl: () => string };
 }
 
+/**
+ * The service's dependencies as every surface builds them from the process's configuration: test
+ * events time out as deliveries do, and test-mode ones go to TEST_WEBHOOK_MOCK_URL or this service's own
+ * mock receiver (SPEC, test mode rule 2).
+ */
+export function webhookServiceDeps(input: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'outboundAllow' | 'redeliveryWindowMs' | 'deliveryTimeoutMs' | 'testWebhookMockUrl'>;
+  deliveries: DeliveryControl;
+  watch?: FailureWatch;
+  baseUrl: () => string;
+}): WebhookServiceDeps {
+  return {
+    db: input.db,
+    clock: input.clock,
+    outboundAllow: input.config.outboundAllow,
+    redeliveryWindowMs: input.config.redeliveryWindowMs,
+    deliveries: input.deliveries,
+    watch: input.watch ?? UNWATCHED,
+    sending: {
+      timeoutMs: input.config.deliveryTimeoutMs,
+      testMockUrl: () => input.config.testWebhookMockUrl ?? `${input.baseUrl()}/mock/webhooks`,
+    },
+  };
+}
+
 /** Who acts: the workspace and environment seen, and the account's usage (its tier). */
 export interface Actor {
   scope: Scope;
   usage: Usage | undefined;
 }
 
+/** The events a webhook subscribes to: at least one, each from the catalog (src/webhooks/events.ts), each once. */
+function checkEvents(events: readonly string[] | undefined): WebhookEvent[] | undefined {
+  if (events === undefined) return undefined;
+  const unknown = events.find((event) => !(WEBHOOK_EVENTS as readonly string[]).includes(event));
+  if (unknown !== undefined)
+    throw new ApiError('invalid_request', `field events must list events of ${WEBHOOK_EVENTS.join(', ')}`);
+  if (events.length === 0) throw new ApiError('invalid_request', 'field events must list at least one event');
+  return [...new Set(events as readonly WebhookEvent[])];
+}
+
 /** A rotation keeps the previous secret signing beside the new one for 0 to 7 days (1 day by default). */
 export const ROTATION_GRACE = { defaultSeconds: 86_400, maxSeconds: 604_800 } as const;
+
+/** Whether the account's tier includes webhooks: pages offer their controls only then. */
+export function webhooksIncluded(usage: Usage | undefined): boolean {
+  return featureIncluded(usage, 'webhooks');
+}
 
 export async function createWebhook(
   deps: WebhookServiceDeps,
   actor: Actor,
-  input: { url: string; events?: WebhookEvent[]; secret?: string },
+  input: { url: string; events?: readonly string[]; secret?: string },
 ): Promise<WebhookRow> {
   requireFeature(actor.usage, 'webhooks');
+  const events = checkEvents(input.events) ?? [...DEFAULT_WEBHOOK_EVENTS];
   const url = await checkWebhookUrl('url', input.url, deps.outboundAllow);
   const row = {
     id: newWebhookId(),
     workspace_id: actor.scope.workspaceId,
     mode: actor.scope.mode,
     url,
-    events: input.events ?? [...DEFAULT_WEBHOOK_EVENTS],
+    events,
     secret: input.secret ?? generateWebhookSecret(),
     created_at: deps.clock.now(),
   };
@@ -100,15 +144,16 @@ export async function updateWebhook(
   deps: WebhookServiceDeps,
   actor: Actor,
   webhookId: string,
-  input: { url?: string; events?: WebhookEvent[]; status?: 'enabled' },
+  input: { url?: string; events?: readonly string[]; status?: 'enabled' },
 ): Promise<WebhookRow> {
   const webhook = await requireWebhook(deps, actor, webhookId);
+  const events = checkEvents(input.events);
   const url = input.url === undefined ? undefined : await checkWebhookUrl('url', input.url, deps.outboundAllow);
   const freshStart =
     (url !== undefined && url !== webhook.url) || (input.status === 'enabled' && webhook.status !== 'enabled');
   const changes = {
     ...(url !== undefined ? { url } : {}),
-    ...(input.events !== undefined ? { events: input.events } : {}),
+    ...(events !== undefined ? { events } : {}),
     ...(freshStart ? FRESH_START : {}),
   };
   if (Object.keys(changes).length > 0) {

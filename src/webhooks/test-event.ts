@@ -1,7 +1,8 @@
-import { randomBase62 } from '../ids';
+import { hasIdShape, randomBase62 } from '../ids';
 import { sendAttempt } from './attempt';
 import { recordAttempt } from './attempt-log';
 import { webhookTestBody } from './events';
+import { deliveryAttempts, findDelivery } from './repository';
 import { requireWebhook, type Actor, type WebhookServiceDeps } from './service';
 import { signingSecrets } from './signing';
 
@@ -74,5 +75,30 @@ export async function sendTestEvent(
     durationMs: record.durationMs,
     error: record.errorClass,
     errorMessage: record.errorMessage,
+  };
+}
+
+/**
+ * The outcome of a test event sent earlier to this webhook, read back from the delivery log (the
+ * dashboard shows it after the redirect that follows its POST); undefined for any other delivery.
+ */
+export async function testEventOutcome(
+  deps: WebhookServiceDeps,
+  actor: Actor,
+  webhookId: string,
+  deliveryId: string,
+): Promise<TestEventOutcome | undefined> {
+  const webhook = await requireWebhook(deps, actor, webhookId);
+  const delivery = hasIdShape('delivery', deliveryId) ? await findDelivery(deps.db, webhook.id, deliveryId) : undefined;
+  if (!delivery || delivery.event !== 'webhook.test') return undefined;
+  const [attempt] = await deliveryAttempts(deps.db, delivery.id);
+  if (!attempt) return undefined;
+  return {
+    deliveryId: delivery.id,
+    delivered: delivery.state === 'delivered',
+    statusCode: attempt.status_code,
+    durationMs: attempt.duration_ms,
+    error: attempt.error_class,
+    errorMessage: attempt.error_message,
   };
 }

@@ -4,6 +4,7 @@ import { setAccountTier } from '../../src/accounts/repository';
 import { catalogEntry } from '../../src/analyzers/catalog';
 import { findingFingerprint } from '../../src/monitoring/fingerprint';
 import { axe, newPage, screenshot, signUp } from '../support/browser';
+import { storeCompletedAudit } from '../support/dashboard-audits';
 import { until } from '../support/receiver';
 import { serveSite, type LocalSite } from '../support/sites';
 import { getStack } from '../support/stack';
@@ -126,6 +127,98 @@ describe('dashboard: monitored sites', function () {
     await changes.getByRole('heading', { name: 'New issues (0)' }).waitFor();
     const historyRow = page.locator('section[aria-labelledby="findings-heading"] tr', { hasText: altTitle });
     assert.equal(await historyRow.locator('td').last().textContent(), 'ignored');
+  });
+
+  it('charts each category over time and compares any two audits with Compare: new, fixed, unchanged, with triage', async () => {
+    const page = await newPage();
+    const workspaceId = await proUser(page);
+    const { db } = await getStack();
+    const { account_id: accountId } = await db('workspaces').where({ id: workspaceId }).first('account_id');
+    const domain = 'https://compare.example.com';
+    await page.goto('/test/sites');
+    await page.getByLabel('Domain').fill(domain);
+    await page.getByRole('button', { name: 'Add site' }).click();
+    const link = page.getByRole('link', { name: domain });
+    await link.waitFor();
+    const siteHref = (await link.getAttribute('href'))!;
+
+    // Three audits a day apart: each leaves out some of the same five findings, and security improves.
+    const base = storeCompletedAudit;
+    let fingerprints: string[] = [];
+    const audit = (day: number, without: number[], security: number) =>
+      base({
+        workspaceId,
+        accountId,
+        mode: 'test',
+        domain,
+        completedAt: new Date(Date.now() - (4 - day) * 86_400_000),
+        change: (a) => {
+          const distinct = a.findings.filter(
+            (f, i) => a.findings.findIndex((g) => g.fingerprint === f.fingerprint) === i,
+          );
+          fingerprints = distinct.slice(0, 5).map((f) => f.fingerprint);
+          a.findings = distinct.filter((f) => !without.map((k) => fingerprints[k]).includes(f.fingerprint));
+          a.categories.security!.score = security;
+        },
+      });
+    const first = await audit(1, [3, 4], 40);
+    await audit(2, [0], 60);
+    const third = await audit(3, [0, 1], 80);
+    await db('site_finding_triage').insert({
+      site_id: siteHref.split('/').pop(),
+      fingerprint: fingerprints[4],
+      status: 'ignored',
+      note: null,
+      set_by: 'user:test',
+      updated_at: new Date(),
+    });
+
+    await page.goto(siteHref);
+    const day = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
+    await page
+      .getByRole('img', {
+        name: `Security over 3 audits: from 40 on ${day(first.audit.completed_at)} to 80 on ${day(third.audit.completed_at)}`,
+      })
+      .waitFor();
+    assert.equal(
+      await page.locator('ul.category-charts svg[role="img"]').count(),
+      Object.keys(third.audit.categories).length,
+    );
+    // By default the latest two audits, as before.
+    await page.getByRole('heading', { name: 'Latest changes' }).waitFor();
+
+    await page.getByLabel('Earlier audit').selectOption(first.auditId);
+    await page.getByLabel('Later audit').selectOption(third.auditId);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.waitForURL((u) => u.searchParams.get('from') === first.auditId);
+    const changes = page.locator('section[aria-labelledby="changes-heading"]');
+    await changes.getByRole('heading', { name: 'Changes between two audits' }).waitFor();
+    const unchanged = new Set(third.audit.findings.map((f) => f.fingerprint));
+    for (const fp of fingerprints.slice(3)) unchanged.delete(fp);
+    for (const heading of [
+      'New issues (1)',
+      'Fixed issues (2)',
+      `Unchanged issues (${unchanged.size})`,
+      'Known issues, ignored or accepted (1)',
+    ])
+      assert.equal(await changes.getByRole('heading', { name: heading, exact: true }).count(), 1, heading);
+    assert.match((await changes.textContent()) ?? '', /Score [+−]\d+ from the audit of/);
+    assert.match((await changes.textContent()) ?? '', /Security \+40/);
+    await screenshot(page, 'site-compare');
+    assert.deepEqual(await axe(page), []);
+
+    // Chosen the other way round, the later audit is still compared with the earlier.
+    await page.getByLabel('Earlier audit').selectOption(third.auditId);
+    await page.getByLabel('Later audit').selectOption(first.auditId);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.waitForURL((u) => u.searchParams.get('from') === third.auditId);
+    await changes.getByRole('heading', { name: 'Fixed issues (2)' }).waitFor();
+
+    // Audits that are not two of this site's: a message and the latest two, never a 500.
+    const answer = await page.goto(`${siteHref}?from=aud_doesnotexist000000000000&to=${first.auditId}`);
+    assert.equal(answer?.status(), 400);
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /Choose two different audits of this site/);
+    await page.getByRole('heading', { name: 'Latest changes' }).waitFor();
   });
 
   it('pauses, resumes and deletes a site from the list; a test-mode site lives under /test/sites', async () => {

@@ -51,6 +51,34 @@ describe('admin CLI (test contract)', function () {
     assert.match(JSON.parse(missing.stdout).error.message, /does not exist/);
   });
 
+  it('key allow-ips follows the key service: team and up, each entry parsed, clearing always allowed', async () => {
+    const pro = JSON.parse((await admin('account', 'create', '--tier', 'pro', '--json')).stdout);
+    const key = JSON.parse(
+      (await admin('key', 'create', '--workspace', pro.workspace_id, '--mode', 'live', '--json')).stdout,
+    );
+    const refused = await admin('key', 'allow-ips', '--key', key.key_id, '--cidrs', '203.0.113.0/24', '--json');
+    assert.notEqual(refused.code, 0);
+    assert.deepEqual(JSON.parse(refused.stdout).error, {
+      code: 'tier_required',
+      message: 'IP allowlists require the team tier or higher; this account is on pro',
+    });
+    assert.equal((await admin('key', 'allow-ips', '--key', key.key_id, '--cidrs', '', '--json')).code, 0);
+    await admin('account', 'set-tier', '--account', pro.account_id, '--tier', 'team', '--json');
+    const bad = await admin('key', 'allow-ips', '--key', key.key_id, '--cidrs', '10.0.0.0/8x', '--json');
+    assert.equal(JSON.parse(bad.stdout).error.code, 'invalid_request');
+    assert.match(JSON.parse(bad.stdout).error.message, /10\.0\.0\.0\/8x/);
+    const set = await admin(
+      'key',
+      'allow-ips',
+      '--key',
+      key.key_id,
+      '--cidrs',
+      '203.0.113.0/24, 2001:db8::/32',
+      '--json',
+    );
+    assert.deepEqual(JSON.parse(set.stdout).allowed_cidrs, ['203.0.113.0/24', '2001:db8::/32']);
+  });
+
   it('sets, shows and clears report branding per workspace (both modes unless --mode); free accounts get tier_required', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'branding-'));
     try {
@@ -105,7 +133,9 @@ describe('admin CLI (test contract)', function () {
         '--json',
       );
       assert.notEqual(bad.code, 0);
-      assert.match(JSON.parse(bad.stdout).error.message, /primaryColor: must be a colour as #rrggbb/);
+      // The API's words: one validation (src/reports/branding-service.ts) for every surface.
+      assert.equal(JSON.parse(bad.stdout).error.code, 'invalid_request');
+      assert.match(JSON.parse(bad.stdout).error.message, /^field primary_color must be a colour as #rrggbb/);
 
       const free = JSON.parse((await admin('account', 'create', '--tier', 'free', '--json')).stdout);
       const refused = await admin(

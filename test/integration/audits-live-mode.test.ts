@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
 import { ClosableConnection } from '../../temporal/closable-connection';
-import { FileReportStorage } from '../../src/reports/storage';
+import { FileReportStorage } from '../../src/reports/file-storage';
 import { SigningKeyring } from '../../src/reports/signing-keys';
 import { createApp } from '../../src/api/app';
 import { KeyAuthenticator } from '../../src/accounts/authenticator';

@@ -39,7 +39,7 @@ const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString
 const HOOK = 'http://127.0.0.1:9/hook';
 const controlChars = /must not contain control characters/;
 
-const LISTS = ['/v1/audits', '/v1/webhooks', '/v1/webhooks/{webhook}/deliveries'];
+const LISTS = ['/v1/audits', '/v1/webhooks', '/v1/webhooks/{webhook}/deliveries', '/v1/notification-channels'];
 
 const cases: Case[] = [
   // Ids have shapes: anything else names nothing, before any query.
@@ -230,6 +230,33 @@ const cases: Case[] = [
   },
 
   // Bodies: control characters and broken Unicode, named by field; lengths that fit what is stored.
+  ...(
+    [
+      ['NUL in a channel target', { type: 'slack', target: `${HOOK}${NUL}` }, /field target must not contain control/],
+      ['CRLF in an e-mail target', { type: 'email', target: 'a@example.com\r\nBcc: b@example.com' }, /field target/],
+      ['lone surrogate in a channel target', { type: 'email', target: `a${LONE_SURROGATE}@example.com` }, /Unicode/],
+      [
+        'a channel event in another case',
+        { type: 'email', target: 'a@example.com', events: ['Audit.Failed'] },
+        /events/,
+      ],
+    ] as const
+  ).map(([name, body, message]): Case => ({
+    name,
+    method: 'POST',
+    path: '/v1/notification-channels',
+    body: { events: ['audit.failed'], ...body },
+    status: 400,
+    code: 'invalid_request',
+    message,
+  })),
+  {
+    name: 'NUL as notification channel id',
+    method: 'DELETE',
+    path: '/v1/notification-channels/nch_%00',
+    status: 404,
+    code: 'notification_channel_not_found',
+  },
   {
     name: 'NUL in domain',
     method: 'POST',
@@ -662,6 +689,7 @@ async function storedRows(account: TestAccount): Promise<Record<string, number>>
     webhooks: await count('webhooks', { workspace_id: account.workspaceId }),
     branding: await count('workspace_branding', { workspace_id: account.workspaceId }),
     idempotency: await count('idempotency_keys', { workspace_id: account.workspaceId }),
+    channels: await count('notification_channels', { workspace_id: account.workspaceId }),
   };
 }
 

@@ -169,6 +169,9 @@ describe('dashboard: bad input on every form', function () {
       { path: `/test/sites/${siteId}/delete`, fields: {} },
       { path: '/test/webhooks', fields: { url: 'http://127.0.0.1:9/other', events: 'audit.failed' } },
       { path: `/test/webhooks/${webhookId}/deliveries/dlv_0123abcd/retry`, fields: {} },
+      { path: `/test/webhooks/${webhookId}/test`, fields: {} },
+      { path: `/test/webhooks/${webhookId}/rotate-secret`, fields: { grace_seconds: '3600' } },
+      { path: `/test/webhooks/${webhookId}/enable`, fields: {} },
       { path: `/test/webhooks/${webhookId}/remove`, fields: {} },
       {
         path: '/test/branding',

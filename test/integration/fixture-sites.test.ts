@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { crawlSite } from '../../src/crawl/crawler';
 import { ANALYZERS, runAnalyzers, type AnalysisResult } from '../../src/analyzers';
-import { collectTlsFacts } from '../../src/analyzers/tls-facts';
+import { collectTlsFacts } from '../../src/crawl/tls-facts';
 import { scoreAudit } from '../../src/analyzers/scoring';
 import type { CrawlSnapshot, TlsFacts } from '../../src/analyzers/snapshot';
 import { parseCidrList } from '../../src/outbound/policy';

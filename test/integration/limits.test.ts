@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import dns from 'node:dns';
-import { setAccountTier, setKeyAllowlist, TierRequiredError } from '../../src/accounts/repository';
+import { setAccountTier } from '../../src/accounts/repository';
+import { setKeyAllowlist as setKeyAllowlistOf } from '../../src/accounts/key-service';
+import { ApiError } from '../../src/errors';
+import type { Db } from '../../src/db/knex';
+import { systemClock } from '../../src/clock';
 import { api, getStack, newAccount, seedLiveAudits, startExtraApi, waitForAudit } from '../support/stack';
 import { closedPort, serveSite, type LocalSite } from '../support/sites';
 
@@ -294,13 +298,13 @@ describe('limits: quota, burst, retrieval, tiers, keys (README: Tiers and limits
     it('IP allowlists need team; enterprise has every feature', async () => {
       const { db } = await getStack();
       const pro = await newAccount('pro');
-      await assert.rejects(setKeyAllowlist(db, { keyId: pro.liveKeyId, cidrs: ['203.0.113.0/24'] }), (err) => {
-        assert.ok(err instanceof TierRequiredError);
+      await assert.rejects(setKeyAllowlist(db, pro.liveKeyId, ['203.0.113.0/24']), (err) => {
+        assert.ok(err instanceof ApiError && err.code === 'tier_required');
         assert.match(err.message, /require the team tier/);
         return true;
       });
       const enterprise = await newAccount('enterprise', 3000);
-      await setKeyAllowlist(db, { keyId: enterprise.liveKeyId, cidrs: ['127.0.0.0/8'] });
+      await setKeyAllowlist(db, enterprise.liveKeyId, ['127.0.0.0/8']);
       assert.equal(
         (await trigger(enterprise.testKey, { body: { domain: 'https://e.example.com', tier: 'enterprise' } })).status,
         202,
@@ -337,7 +341,7 @@ describe('limits: quota, burst, retrieval, tiers, keys (README: Tiers and limits
     it('refuses requests from outside a key allowlist with 403 ip_not_allowed', async () => {
       const { db } = await getStack();
       const account = await newAccount('team');
-      await setKeyAllowlist(db, { keyId: account.liveKeyId, cidrs: ['10.0.0.0/8', '2001:db8::/32'] });
+      await setKeyAllowlist(db, account.liveKeyId, ['10.0.0.0/8', '2001:db8::/32']);
       const refused = await api('GET', '/v1/usage', { key: account.liveKey });
       assert.equal(refused.status, 403);
       assert.equal(refused.body.error.code, 'ip_not_allowed');
@@ -350,11 +354,11 @@ describe('limits: quota, burst, retrieval, tiers, keys (README: Tiers and limits
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       };
-      await setKeyAllowlist(db, { keyId: account.liveKeyId, cidrs: ['127.0.0.1'] });
+      await setKeyAllowlist(db, account.liveKeyId, ['127.0.0.1']);
       assert.equal(await statusSoon(200), 200);
-      await setKeyAllowlist(db, { keyId: account.liveKeyId, cidrs: ['192.0.2.0/24'] });
+      await setKeyAllowlist(db, account.liveKeyId, ['192.0.2.0/24']);
       assert.equal(await statusSoon(403), 403);
-      await setKeyAllowlist(db, { keyId: account.liveKeyId, cidrs: [] });
+      await setKeyAllowlist(db, account.liveKeyId, []);
       assert.equal(await statusSoon(200), 200);
     });
 
@@ -434,4 +438,9 @@ function pick(usage: Record<string, unknown>) {
     audits_used: usage.audits_used,
     audits_remaining: usage.audits_remaining,
   };
+}
+
+/** The admin CLI's `key allow-ips`: src/accounts/key-service.ts, with its tier gate and parser. */
+function setKeyAllowlist(db: Db, keyId: string, cidrs: string[]) {
+  return setKeyAllowlistOf({ db, clock: systemClock }, keyId, cidrs);
 }

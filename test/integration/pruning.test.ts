@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { PRUNE_SCHEDULE_ID } from '../../workflows/contracts';
-import { FileReportStorage } from '../../src/reports/storage';
+import { FileReportStorage } from '../../src/reports/file-storage';
 import { api, getStack, newAccount, seedLiveAudits } from '../support/stack';
 
 describe('free-tier pruning (Temporal Schedule)', function () {

@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { ensureTemporalCli } from '../../temporal/cli';
+import { ensureTemporalCli } from '../../src/setup/temporal-cli';
 import { connectClient, TemporalClientBundle } from '../../temporal/connection';
-import { DevServer, startDevServer } from '../../temporal/dev-server';
+import { DevServer, startDevServer } from '../../src/setup/temporal-dev-server';
 import { AUDIT_STATUS, WORKSPACE_ID } from '../../workflows/contracts';
 import { registerSearchAttributes, SEARCH_ATTRIBUTES } from '../../temporal/search-attributes';
 
@@ -66,7 +66,7 @@ function assertAllRegistered(attrs: Record<string, number>): void {
   }
 }
 
-describe('temporal/dev-server (integration)', function () {
+describe('src/setup/temporal-dev-server (integration)', function () {
   this.timeout(120000);
 
   let cliPath: string;

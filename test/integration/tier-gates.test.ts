@@ -17,6 +17,14 @@ const GATED: Array<{ method: string; path: string; body?: unknown; feature: RegE
   { method: 'GET', path: '/v1/branding', feature: /^Report branding require the pro tier/ },
   { method: 'PUT', path: '/v1/branding', body: { display_name: 1 }, feature: /^Report branding require the pro tier/ },
   { method: 'DELETE', path: '/v1/branding', feature: /^Report branding require the pro tier/ },
+  {
+    method: 'POST',
+    path: '/v1/audits/not-an-id/shares',
+    body: { expires_in_days: 0 },
+    feature: /^Share links require the pro tier/,
+  },
+  { method: 'GET', path: '/v1/audits/not-an-id/shares', feature: /^Share links require the pro tier/ },
+  { method: 'DELETE', path: '/v1/shares/not-an-id', feature: /^Share links require the pro tier/ },
 ];
 
 describe('tier gates', () => {

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { deliverySettings } from '../../src/config';
-import { ensureTemporalCli } from '../../temporal/cli';
+import { ensureTemporalCli } from '../../src/setup/temporal-cli';
 import { TemporalDeliveryControl } from '../../temporal/delivery-control';
 import { redeliverSignal } from '../../workflows/contracts';
 import { api, getStack, newAccount, waitForAudit, type TestAccount } from '../support/stack';

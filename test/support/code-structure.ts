@@ -12,6 +12,10 @@ export interface SourceFile {
   lines: number;
   /** Relative imports resolved to repository paths (type-only imports included: they couple too). */
   imports: string[];
+  /** Those of `imports` that bring in values, not types alone: what runs when the file is loaded. */
+  valueImports: string[];
+  /** Package and Node module specifiers as written (`node:tls`, `undici`). */
+  packages: string[];
   /** Functions (declarations, methods, arrows) longer than the limit given to `readSources`. */
   longFunctions: Array<{ name: string; lines: number }>;
 }
@@ -22,6 +26,8 @@ export function readSources(longFunctionLines = 80): SourceFile[] {
     const text = fs.readFileSync(absolute, 'utf8');
     const source = ts.createSourceFile(absolute, text, ts.ScriptTarget.ES2022, true);
     const imports: string[] = [];
+    const valueImports: string[] = [];
+    const packages: string[] = [];
     const longFunctions: SourceFile['longFunctions'] = [];
     const visit = (node: ts.Node) => {
       if (
@@ -29,8 +35,11 @@ export function readSources(longFunctionLines = 80): SourceFile[] {
         node.moduleSpecifier &&
         ts.isStringLiteral(node.moduleSpecifier)
       ) {
-        const target = resolveImport(absolute, node.moduleSpecifier.text);
+        const specifier = node.moduleSpecifier.text;
+        if (!specifier.startsWith('.')) packages.push(specifier);
+        const target = resolveImport(absolute, specifier);
         if (target) imports.push(target);
+        if (target && !typeOnly(node)) valueImports.push(target);
       }
       if (ts.isFunctionLike(node) && 'body' in node && node.body) {
         const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
@@ -41,7 +50,7 @@ export function readSources(longFunctionLines = 80): SourceFile[] {
       ts.forEachChild(node, visit);
     };
     visit(source);
-    return { file: relative(absolute), lines: text.split('\n').length, imports, longFunctions };
+    return { file: relative(absolute), lines: text.split('\n').length, imports, valueImports, packages, longFunctions };
   });
 }
 
@@ -57,18 +66,28 @@ export function folderOf(file: string): string {
   return parts.length > 1 ? parts[0] : '.';
 }
 
-/** Folder-level import cycles: every pair of folders that import each other, directly or through others. */
-export function folderCycles(sources: SourceFile[]): string[][] {
+/** Every folder (as `folderOf` names them) with the folders it imports; folders that import nothing map to an empty set. */
+export function folderGraph(sources: SourceFile[]): Map<string, Set<string>> {
   const edges = new Map<string, Set<string>>();
   for (const s of sources) {
     const from = folderOf(s.file);
+    if (!edges.has(from)) edges.set(from, new Set());
     for (const target of s.imports) {
       const to = folderOf(target);
-      if (to === from) continue;
-      if (!edges.has(from)) edges.set(from, new Set());
-      edges.get(from)!.add(to);
+      if (to !== from) edges.get(from)!.add(to);
     }
   }
+  return edges;
+}
+
+/** Folder-level import cycles: every pair of folders that import each other, directly or through others. */
+export function folderCycles(sources: SourceFile[]): string[][] {
+  return stronglyConnected(folderGraph(sources)).filter((component) => component.length > 1);
+}
+
+/** File-level import cycles: files that import each other, directly or through others (type-only imports too). */
+export function fileCycles(sources: SourceFile[]): string[][] {
+  const edges = new Map(sources.map((s) => [s.file, new Set(s.imports)]));
   return stronglyConnected(edges).filter((component) => component.length > 1);
 }
 
@@ -80,7 +99,7 @@ export function importsBetween(sources: SourceFile[], from: string, to: string):
 }
 
 function stronglyConnected(edges: Map<string, Set<string>>): string[][] {
-  // Tarjan's algorithm; the graph has a few dozen nodes.
+  // Tarjan's algorithm; the graph has a few dozen folders or a few hundred files.
   const nodes = new Set<string>([...edges.keys(), ...[...edges.values()].flatMap((s) => [...s])]);
   let index = 0;
   const indexOf = new Map<string, number>();
@@ -112,6 +131,22 @@ function stronglyConnected(edges: Map<string, Set<string>>): string[][] {
   };
   for (const v of nodes) if (!indexOf.has(v)) connect(v);
   return components;
+}
+
+/** `import type …`, `export type …`, or named imports that are all `type`. */
+function typeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) return node.isTypeOnly;
+  const clause = node.importClause;
+  if (!clause) return false;
+  if (clause.isTypeOnly) return true;
+  const named = clause.namedBindings;
+  return (
+    !clause.name &&
+    !!named &&
+    ts.isNamedImports(named) &&
+    named.elements.length > 0 &&
+    named.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 function resolveImport(fromFile: string, specifier: string): string | null {

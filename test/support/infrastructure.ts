@@ -4,8 +4,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { startEmbeddedPostgres, freePort } from '../../src/db/embedded';
-import { ensureTemporalCli } from '../../temporal/cli';
-import { startDevServer } from '../../temporal/dev-server';
+import { ensureTemporalCli } from '../../src/setup/temporal-cli';
+import { startDevServer } from '../../src/setup/temporal-dev-server';
 
 export interface TestInfrastructure {
   stop(): Promise<void>;

@@ -10,7 +10,7 @@ import type { ReportObjectStore } from '../../src/config';
  * A real S3-compatible server for the object-storage tests: Versity's versitygw, one Go binary
  * (Apache-2.0, where MinIO's server is AGPL) whose posix backend keeps each bucket as a folder and
  * each object as a file, so tests can look at what was stored. It is built from the Go module proxy
- * as the Temporal CLI is (temporal/cli.ts), once per machine, into
+ * as the Temporal CLI is (src/setup/temporal-cli.ts), once per machine, into
  * ~/.cache/audit-service/versitygw/v<version>/. VERSITYGW_PATH names a binary to use instead.
  */
 export const VERSITYGW_VERSION = '1.8.0';

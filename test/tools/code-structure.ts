@@ -1,9 +1,9 @@
-import { folderCycles, importsBetween, readSources } from '../support/code-structure';
+import { fileCycles, folderCycles, importsBetween, readSources } from '../support/code-structure';
 
 /**
  * `node --import tsx test/tools/code-structure.ts`: the figures the structure rules are about —
- * production files over 300 lines, functions over 80 lines, and folder-level import cycles with
- * the imports that make them.
+ * production files over 300 lines, functions over 80 lines, folder-level import cycles with
+ * the imports that make them, and file-level import cycles.
  */
 const sources = readSources(80);
 const big = sources.filter((s) => s.lines > 300).sort((a, b) => b.lines - a.lines);
@@ -22,3 +22,6 @@ for (const cycle of cycles) {
     for (const to of cycle)
       if (from !== to) for (const line of importsBetween(sources, from, to)) console.log(`      ${line}`);
 }
+const files = fileCycles(sources);
+console.log(`file-level import cycles: ${files.length}`);
+for (const cycle of files) console.log(`  ${cycle.join(' ↔ ')}`);

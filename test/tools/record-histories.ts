@@ -14,7 +14,8 @@ import { startTestInfrastructure } from '../support/infrastructure';
  * against the current workflow code, so a change that would break workflows already running fails
  * the suite. Record under a new label after a patched() change, keeping the older files; never
  * re-record to make a failing replay pass. Live audits run with the browser stage (labels from
- * v3-browser on; needs Chromium).
+ * v3-browser on; needs Chromium). Names after the label save only those histories, e.g.
+ * `v9-app-shell crawl-app-shell` (the crawl of a client-rendered site, patch app-shell-render).
  */
 const OUT_DIR = path.join(__dirname, '..', 'replay', 'histories');
 const HOME =
@@ -22,11 +23,16 @@ const HOME =
 
 async function main(): Promise<void> {
   const label = process.argv[2];
-  if (!label || !/^[a-z0-9-]+$/.test(label)) throw new Error('usage: record-histories.ts <label>, e.g. v2');
+  if (!label || !/^[a-z0-9-]+$/.test(label))
+    throw new Error('usage: record-histories.ts <label> [name…], e.g. v2, or v9-app-shell crawl-app-shell');
+  // Names given: only those histories are saved (a change to one workflow path, while others are in flux).
+  const only = new Set(process.argv.slice(3));
   const infra = await startTestInfrastructure((line) => console.log(`[setup] ${line}`));
   // Loaded once the infrastructure exists: the stack reads TEST_DATABASE_URL and TEST_TEMPORAL_ADDRESS.
   const stack = require('../support/stack') as typeof import('../support/stack');
   const { serveSite, closedPort } = require('../support/sites') as typeof import('../support/sites');
+  const { serveRenderFixture } =
+    require('../support/client-rendered-sites') as typeof import('../support/client-rendered-sites');
   const { startReceiver, until } = require('../support/receiver') as typeof import('../support/receiver');
   const { client } = (await stack.getStack()).service.temporal;
   // Live audits go through an API with the browser stage on (the shared stack runs with it off), so
@@ -35,12 +41,15 @@ async function main(): Promise<void> {
   const browserStage = { taskQueue: `${config.taskQueue}-browser`, timeoutMs: 10 * 60_000 };
   const auditApi = await stack.startExtraApi({ config: { ...config, browserStage } });
   const site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
+  // A client-rendered site: its crawl renders application shells on the browser worker (from v9-app-shell).
+  const clientRendered = await serveRenderFixture('client');
   const healthy = await startReceiver(() => 200);
   // Refuses every automatic attempt; accepts once an operator redelivers.
   let accepting = false;
   const flaky = await startReceiver(() => (accepting ? 200 : 500));
 
   const save = async (name: string, workflowId: string): Promise<void> => {
+    if (only.size > 0 && !only.has(name)) return;
     const handle = client.workflow.getHandle(workflowId);
     await handle.result().catch(() => undefined);
     const history = await handle.fetchHistory();
@@ -88,6 +97,7 @@ async function main(): Promise<void> {
     const completed = await liveAudit(healthy.url, site.origin);
     const failed = await liveAudit(healthy.url, `http://127.0.0.1:${await closedPort()}`);
     const redelivered = await liveAudit(flaky.url, site.origin);
+    const appShell = await liveAudit(healthy.url, clientRendered.origin);
     await Promise.all(
       [completed, failed, redelivered, { auditId: testCompleted }].map((a) =>
         client.workflow.getHandle(a.auditId).result(),
@@ -112,6 +122,8 @@ async function main(): Promise<void> {
     });
     if (retry.status !== 202) throw new Error(retry.text);
 
+    // Awaited last: its renders take longer than the redelivery window the scenarios above depend on.
+    await client.workflow.getHandle(appShell.auditId).result();
     await Promise.all([
       save('audit-completed', completed.auditId),
       save('test-audit-completed', testCompleted),
@@ -121,9 +133,10 @@ async function main(): Promise<void> {
       save('report', (await childrenOf(completed.auditId, ReportWorkflow))[0]),
       // From v7-durable-crawl on, live audits crawl in a child CrawlWorkflow per attempt.
       save('crawl', (await childrenOf(completed.auditId, CrawlWorkflow))[0]),
+      save('crawl-app-shell', (await childrenOf(appShell.auditId, CrawlWorkflow))[0]),
     ]);
   } finally {
-    await Promise.all([site.close(), healthy.close(), flaky.close()]);
+    await Promise.all([site.close(), clientRendered.close(), healthy.close(), flaky.close()]);
     await stack.stopStack();
     await infra.stop();
   }

@@ -101,6 +101,7 @@ describe('tier table', () => {
       branding: 'pro',
       ip_allowlists: 'team',
       sites: 'pro',
+      shares: 'pro',
     });
   });
 

@@ -14,7 +14,7 @@ import {
   spfMissing,
   spfWeak,
 } from '../../src/analyzers/dns-email';
-import { collectDnsFacts, type DnsResolver } from '../../src/analyzers/dns-facts';
+import { collectDnsFacts, type DnsResolver } from '../../src/crawl/dns-facts';
 
 const ORIGIN = 'https://www.example.com';
 

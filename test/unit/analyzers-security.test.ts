@@ -19,7 +19,7 @@ import { corsCredentialedAny, securityTxtMissing } from '../../src/analyzers/sec
 import { cookieInsecure, parseSetCookie } from '../../src/analyzers/security-cookies';
 import { cspUnsafe } from '../../src/analyzers/security-csp';
 import { mixedContent, sriMissing } from '../../src/analyzers/security-subresources';
-import { collectTlsFacts } from '../../src/analyzers/tls-facts';
+import { collectTlsFacts } from '../../src/crawl/tls-facts';
 
 const ORIGIN = 'https://example.com';
 const NOW = '2026-11-21T06:00:00.000Z';

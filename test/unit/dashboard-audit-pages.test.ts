@@ -187,7 +187,7 @@ describe('dashboard audit, webhook and branding pages (rendered to HTML)', () =>
       h(WebhookDetailPage, {
         basePath: '',
         csrfToken: 'tok',
-        canRetry: true,
+        canEdit: true,
         now: new Date('2026-11-22T00:00:00.000Z'),
         webhook: { webhook_id: 'wh_1', url: 'https://h.example/x', events: ['audit.completed'], created_at: NOW },
         deliveries: [

@@ -187,15 +187,14 @@ describe('PDF audit report', function () {
     );
   });
 
-  it('renders an audit with many findings quickly', async () => {
+  // How long it takes is measured by `npm run bench:report` ("500 findings"), not bounded here.
+  it('renders an audit with 500 findings, every one of them', async () => {
     const big = manyFindings(audit, 500);
     assertValidAuditJson(big);
-    const started = performance.now();
-    const pdf = await renderAuditReport(big, ACME, { generatedAt: GENERATED_AT });
-    const ms = performance.now() - started;
-    assert.ok(ms < 5_000, `rendered 500 findings in ${ms.toFixed(0)} ms`);
-    const r = await extract(pdf);
+    const r = await extract(await renderAuditReport(big, ACME, { generatedAt: GENERATED_AT }));
     assert.ok(r.pages > 100, `pages: ${r.pages}`);
+    const text = flat(r.text);
+    assert.ok(text.includes('/p0') && text.includes('/p499'), 'the first and the last finding are listed');
   });
 
   it('renders an audit with no findings', async () => {

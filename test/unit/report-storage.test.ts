@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { FileReportStorage } from '../../src/reports/storage';
+import { FileReportStorage } from '../../src/reports/file-storage';
 
 async function read(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

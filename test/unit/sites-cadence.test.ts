@@ -7,11 +7,13 @@ describe('site cadence', () => {
   it('runs at the minute of day the site was created, on its weekday or day of the month', () => {
     assert.deepEqual(siteCadence({ schedule: 'daily', created_at: created }, 0), {
       kind: 'calendar',
+      timeZone: 'UTC',
       hour: 6,
       minute: 45,
     });
     assert.deepEqual(siteCadence({ schedule: 'weekly', created_at: created }, 0), {
       kind: 'calendar',
+      timeZone: 'UTC',
       hour: 6,
       minute: 45,
       dayOfWeek: 1,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { cachedTemporalCliPath, ensureTemporalCli, TEMPORAL_CLI_VERSION } from '../../temporal/cli';
+import { cachedTemporalCliPath, ensureTemporalCli, TEMPORAL_CLI_VERSION } from '../../src/setup/temporal-cli';
 
 // Every test runs with its own PATH / XDG_CACHE_HOME / TEMPORAL_CLI_PATH so that a real
 // `temporal` on the machine (or the real cache) never leaks into the result.
@@ -15,7 +15,7 @@ async function writeExecutable(file: string, body: string): Promise<string> {
   return file;
 }
 
-describe('temporal/cli ensureTemporalCli', function () {
+describe('src/setup/temporal-cli ensureTemporalCli', function () {
   this.timeout(20000); // the build tests wait on a lock polled once a second
   let tmp: string;
   let saved: Record<string, string | undefined>;

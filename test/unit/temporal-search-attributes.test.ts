@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as keys from '../../workflows/contracts';
-import { SEARCH_ATTRIBUTES, searchAttributeCliArgs } from '../../temporal/search-attributes';
+import { searchAttributeCliArgs } from '../../src/setup/temporal-dev-server';
+import { SEARCH_ATTRIBUTES } from '../../temporal/search-attributes';
 
 describe('temporal/search-attributes', function () {
   it('declares the four keyword attributes', function () {

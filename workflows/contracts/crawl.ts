@@ -14,6 +14,11 @@ export interface CrawlWorkflowInput {
   stepsPerRun: number;
   /** Where the previous run of this crawl stopped (absent: a new crawl). */
   cursor?: CrawlCursor;
+  /**
+   * The audit's browser stage (present only when it has one): application shells are rendered on its
+   * task queue, each step's waiting at most `timeoutMs` for a browser worker.
+   */
+  render?: { taskQueue: string; timeoutMs: number };
 }
 
 /** What a crawl carries over continue-as-new: the phase it is in and the next step's number. */
@@ -30,6 +35,8 @@ export interface CrawlStepInput {
   auditId: string;
   step: number;
   stepPages: number;
+  /** Application shells wait to be rendered (src/crawl/durable/page-step.ts). */
+  renderShells?: boolean;
 }
 
 /** What a finished crawl reports to its audit. */

@@ -5,6 +5,7 @@ export * from './audit';
 export * from './audit-failures';
 export * from './crawl';
 export * from './delivery';
+export * from './notifications';
 export * from './report';
 export * from './retry-policies';
 export * from './schedules';

@@ -2,12 +2,9 @@ import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { systemClock } from '../../clock';
 import type { Db } from '../../db/knex';
-import { TierRequiredError, workspaceTier } from '../../accounts/repository';
-import { FEATURE_MIN_TIER, tierAtLeast } from '../../accounts/tiers';
-import { validateBranding } from '../../reports/branding';
+import { workspaceTier } from '../../accounts/repository';
 import { presentBranding } from '../../presenters/branding';
-import { loadBranding, saveBranding } from '../../reports/branding-repository';
-import { checkLogoEmbeds } from '../../reports/pdf';
+import { clearBranding, setBranding, showBranding, type BrandingActor } from '../../reports/branding-service';
 import { MODES, type Mode } from '../../schemas/audit';
 import { modeOption } from '../options';
 import { run } from '../run';
@@ -28,7 +25,7 @@ export function registerBrandingCommands(program: Command): void {
     .option('--contact <text>', 'contact line on the cover')
     .option('--mode <mode>', 'test or live (default: both)', modeOption)
     .option('--json', 'print one JSON object')
-    .action((opts: BrandingSetOptions) => run(opts.json, (db) => setBranding(db, opts)));
+    .action((opts: BrandingSetOptions) => run(opts.json, (db) => setBrandingCommand(db, opts)));
   branding
     .command('show')
     .description("Show a workspace's branding")
@@ -36,10 +33,9 @@ export function registerBrandingCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action((opts: { workspace: string; json?: boolean }) =>
       run(opts.json, async (db) => {
-        await workspaceTier(db, opts.workspace);
         const shown: Record<string, ReturnType<typeof presentBranding>> = {};
-        for (const mode of MODES)
-          shown[mode] = presentBranding(await loadBranding(db, { workspaceId: opts.workspace, mode }));
+        for (const actor of await actors(db, opts.workspace, undefined))
+          shown[actor.scope.mode] = presentBranding(await showBranding({ db }, actor));
         const text = MODES.map((mode) => `${mode}: ${shown[mode]!.display_name ?? '(neutral, no branding)'}`).join(
           '\n',
         );
@@ -54,9 +50,8 @@ export function registerBrandingCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action((opts: { workspace: string; mode?: Mode; json?: boolean }) =>
       run(opts.json, async (db) => {
-        await workspaceTier(db, opts.workspace);
-        for (const mode of brandingModes(opts.mode))
-          await saveBranding(db, { workspaceId: opts.workspace, mode }, null, systemClock.now());
+        for (const actor of await actors(db, opts.workspace, opts.mode))
+          await clearBranding({ db, clock: systemClock }, actor);
         return {
           json: { workspace_id: opts.workspace, cleared: brandingModes(opts.mode) },
           text: `Branding of ${opts.workspace} cleared.`,
@@ -78,35 +73,32 @@ interface BrandingSetOptions {
   json?: boolean;
 }
 
-/** `branding set`: validates the whole branding (logo included) before saving it for each mode. */
-async function setBranding(db: Db, opts: BrandingSetOptions): Promise<{ json: object; text: string }> {
-  await requireBrandingTier(db, opts.workspace);
+/**
+ * `branding set`: the service's rules (tier gate, every field, the logo test-embedded) for each mode;
+ * the same input passes or fails in both, so the first mode's answer decides.
+ */
+async function setBrandingCommand(db: Db, opts: BrandingSetOptions): Promise<{ json: object; text: string }> {
   const logo = opts.logo ? await readFile(opts.logo) : undefined;
-  const value = validateBranding({
-    displayName: opts.name,
-    primaryColor: opts.color,
-    footerText: opts.footer,
-    contactLine: opts.contact,
-    logo,
-  });
-  if (value.logo) await checkLogoEmbeds(value.logo);
-  const saved: Record<string, unknown> = {};
-  for (const mode of brandingModes(opts.mode)) {
-    saved[mode] = presentBranding(
-      await saveBranding(db, { workspaceId: opts.workspace, mode }, value, systemClock.now()),
-    );
+  const saved: Record<string, ReturnType<typeof presentBranding>> = {};
+  for (const actor of await actors(db, opts.workspace, opts.mode)) {
+    const input = {
+      displayName: opts.name,
+      primaryColor: opts.color,
+      footerText: opts.footer,
+      contactLine: opts.contact,
+      logo,
+    };
+    saved[actor.scope.mode] = presentBranding(await setBranding({ db, clock: systemClock }, actor, input));
   }
+  const name = Object.values(saved)[0]?.display_name;
   return {
     json: { workspace_id: opts.workspace, ...saved },
-    text: `Branding of ${opts.workspace} (${brandingModes(opts.mode).join(', ')}) set to "${value.displayName}".`,
+    text: `Branding of ${opts.workspace} (${brandingModes(opts.mode).join(', ')}) set to "${name}".`,
   };
 }
 
-async function requireBrandingTier(db: Db, workspaceId: string): Promise<void> {
-  const tier = await workspaceTier(db, workspaceId);
-  if (!tierAtLeast(tier, FEATURE_MIN_TIER.branding)) {
-    throw new TierRequiredError(
-      `report branding requires the ${FEATURE_MIN_TIER.branding} tier or higher; this account is on ${tier}`,
-    );
-  }
+/** The operator acts for the workspace's account, under its tier, in each mode asked for (NotFoundError: no such workspace). */
+async function actors(db: Db, workspaceId: string, mode: Mode | undefined): Promise<BrandingActor[]> {
+  const account = { tier: await workspaceTier(db, workspaceId) };
+  return brandingModes(mode).map((m) => ({ scope: { workspaceId, mode: m }, account }));
 }

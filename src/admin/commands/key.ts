@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../clock';
-import { createApiKey, listApiKeys, revokeApiKey, setKeyAllowlist } from '../../accounts/repository';
+import { createKey, listKeys, revokeKey, setKeyAllowlist } from '../../accounts/key-service';
 import type { Mode } from '../../schemas/audit';
 import { modeOption } from '../options';
 import { run } from '../run';
@@ -16,11 +16,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action((opts: { workspace: string; mode: Mode; json?: boolean }) =>
       run(opts.json, async (db) => {
-        const created = await createApiKey(db, {
-          workspaceId: opts.workspace,
-          mode: opts.mode,
-          now: systemClock.now(),
-        });
+        const created = await createKey({ db, clock: systemClock }, { workspaceId: opts.workspace, mode: opts.mode });
         return {
           json: {
             key_id: created.key_id,
@@ -40,7 +36,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action((opts: { key: string; json?: boolean }) =>
       run(opts.json, async (db) => {
-        const revoked = await revokeApiKey(db, opts.key, systemClock.now());
+        const revoked = await revokeKey({ db, clock: systemClock }, opts.key);
         return { json: revoked, text: `Revoked ${revoked.key_id} at ${revoked.revoked_at}.` };
       }),
     );
@@ -51,7 +47,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action((opts: { workspace: string; json?: boolean }) =>
       run(opts.json, async (db) => {
-        const keys = await listApiKeys(db, opts.workspace);
+        const keys = await listKeys({ db }, opts.workspace);
         const text = keys.length
           ? keys
               .map(
@@ -72,11 +68,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action((opts: { key: string; cidrs: string; json?: boolean }) =>
       run(opts.json, async (db) => {
-        const cidrs = opts.cidrs
-          .split(',')
-          .map((c) => c.trim())
-          .filter(Boolean);
-        const result = await setKeyAllowlist(db, { keyId: opts.key, cidrs });
+        const result = await setKeyAllowlist({ db, clock: systemClock }, opts.key, opts.cidrs.split(','));
         return {
           json: result,
           text: result.allowed_cidrs

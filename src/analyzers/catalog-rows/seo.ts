@@ -129,6 +129,13 @@ export const SEO_ROWS = [
     'Merge duplicate pages and redirect (301) the extra URLs, give each page its own text, or point the copies at the preferred page with `<link rel="canonical">`.',
   ],
   [
+    'SEO_CONTENT_NEEDS_JS',
+    'M',
+    'Content that appears only with JavaScript',
+    'Links and text that your scripts build in the browser are missing from the HTML your server sends: search engines and link previews that do not run JavaScript, or render it later and less often, see an empty page and cannot follow its links.',
+    'Send the main text and the navigation links in the HTML itself: render the pages on the server or at build time (server-side rendering, static generation or prerendering), and use real `<a href>` links for navigation.',
+  ],
+  [
     'SEO_LINK_TEXT_GENERIC',
     'L',
     'Links with generic text',

@@ -29,3 +29,10 @@ export async function readJsonBody(ctx: ApiContext, maxBytes: number): Promise<u
     throw new ApiError('invalid_request', `request body is not valid JSON: ${(err as Error).message}`);
   }
 }
+
+/** A POST whose body is optional: none (or an empty one) reads as `{}`. */
+export async function readOptionalJsonBody(ctx: ApiContext, maxBytes: number): Promise<unknown> {
+  const length = ctx.get('Content-Length');
+  if (!ctx.get('Transfer-Encoding') && (length === '' || length === '0')) return {};
+  return readJsonBody(ctx, maxBytes);
+}

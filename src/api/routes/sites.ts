@@ -22,7 +22,8 @@ import {
   type SiteHistoryCsvQuery,
 } from '../../schemas/api';
 import { iterateSiteHistory } from '../../sites/history-export';
-import { listHistory, listRuns, listSites, type SiteWithLastAudit } from '../../sites/repository';
+import { listWorkspaceSites, siteHistory, siteRuns } from '../../sites/reads';
+import type { SiteWithLastAudit } from '../../sites/repository';
 import type { SiteSchedules } from '../../sites/schedule-sync';
 import { createSite, getSite, patchSite, removeSite, type SiteCaller } from '../../sites/service';
 import { setTriage } from '../../sites/triage';
@@ -63,7 +64,7 @@ export function siteRoutes(deps: SiteRouteDeps): Router<ApiState> {
     const page = validatePage({ ...ctx.query });
     const after = page.cursor ? decodeCursor(page.cursor, 'site') : undefined;
     ctx.body = presentPage(
-      await listSites(deps.db, caller(ctx).scope, { limit: page.limit ?? 50, after }),
+      await listWorkspaceSites(deps.db, siteCaller(ctx), { limit: page.limit ?? 50, after }),
       present,
       encodeCursor,
     );
@@ -87,11 +88,11 @@ export function siteRoutes(deps: SiteRouteDeps): Router<ApiState> {
   historyRoutes(router, deps);
 
   router.get('/sites/:siteId/runs', tierGate('sites'), async (ctx) => {
-    const site = await getSite(deps.db, siteCaller(ctx), siteIdOf(ctx));
+    const siteId = siteIdOf(ctx);
     const page = validatePage({ ...ctx.query });
     const after = page.cursor ? decodeCursor(page.cursor, 'site_run') : undefined;
     ctx.body = presentPage(
-      await listRuns(deps.db, site.id, { limit: page.limit ?? 50, after }),
+      await siteRuns(deps.db, siteCaller(ctx), siteId, { limit: page.limit ?? 50, after }),
       presentSiteRun,
       (row) => encodeCursor({ created_at: row.scheduled_at, id: row.id }),
     );
@@ -120,11 +121,11 @@ export function siteRoutes(deps: SiteRouteDeps): Router<ApiState> {
 /** A site's completed audits: a page at a time as JSON, or all of them as a CSV download. */
 function historyRoutes(router: Router<ApiState>, deps: SiteRouteDeps): void {
   router.get('/sites/:siteId/history', tierGate('sites'), async (ctx) => {
-    const site = await getSite(deps.db, siteCaller(ctx), siteIdOf(ctx));
+    const siteId = siteIdOf(ctx);
     const page = validatePage({ ...ctx.query });
     const after = page.cursor ? decodeCursor(page.cursor, 'audit') : undefined;
     ctx.body = presentPage(
-      await listHistory(deps.db, site, { limit: page.limit ?? 50, after }),
+      await siteHistory(deps.db, siteCaller(ctx), siteId, { limit: page.limit ?? 50, after }),
       presentHistoryEntry,
       (row) => encodeCursor({ created_at: row.completed_at, id: row.id }),
     );

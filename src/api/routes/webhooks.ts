@@ -25,21 +25,22 @@ import {
   type RotateSecretBody,
 } from '../../schemas/api';
 import type { DeliveryControl } from '../../webhooks/redelivery';
-import { UNWATCHED, type FailureWatch } from '../../webhooks/failing-streak';
+import type { FailureWatch } from '../../webhooks/failing-streak';
 import {
   createWebhook,
   listWorkspaceWebhooks,
   removeWebhook,
   rotateSecret,
   updateWebhook,
+  webhookServiceDeps,
   type Actor,
   type WebhookServiceDeps,
 } from '../../webhooks/service';
 import { sendTestEvent } from '../../webhooks/test-event';
-import { recoverFailed, redeliver, webhookDeliveries } from '../../webhooks/recovery';
+import { deliveryFilterOf, recoverFailed, redeliver, webhookDeliveries } from '../../webhooks/recovery';
 import { caller, type ApiContext, type ApiState } from '../context';
 import { decodeCursor, encodeCursor } from '../../presenters/cursor';
-import { readJsonBody } from '../middleware/json-body';
+import { readJsonBody, readOptionalJsonBody } from '../middleware/json-body';
 import { tierGate } from '../middleware/tier-gate';
 import { bodyValidator, queryValidator } from '../validation';
 
@@ -69,18 +70,7 @@ export interface WebhookRouteDeps {
  */
 export function webhookRoutes(deps: WebhookRouteDeps): Router<ApiState> {
   const router = new Router<ApiState>();
-  const service: WebhookServiceDeps = {
-    db: deps.db,
-    clock: deps.clock,
-    outboundAllow: deps.config.outboundAllow,
-    redeliveryWindowMs: deps.config.redeliveryWindowMs,
-    deliveries: deps.deliveries,
-    watch: deps.watch ?? UNWATCHED,
-    sending: {
-      timeoutMs: deps.config.deliveryTimeoutMs,
-      testMockUrl: () => deps.config.testWebhookMockUrl ?? `${deps.baseUrl()}/mock/webhooks`,
-    },
-  };
+  const service = webhookServiceDeps(deps);
   const now = () => deps.clock.now();
 
   router.post('/webhooks', tierGate('webhooks'), async (ctx) => {
@@ -133,7 +123,7 @@ function deliveryLogRoutes(router: Router<ApiState>, service: WebhookServiceDeps
       actor(ctx),
       ctx.params.webhookId,
       { limit: query.limit ?? 50, after },
-      { state: query.status, event: query.event, since: query.since ? new Date(query.since) : undefined },
+      deliveryFilterOf(query),
     );
     ctx.body = presentPage(
       { rows, hasMore },
@@ -158,11 +148,4 @@ function deliveryLogRoutes(router: Router<ApiState>, service: WebhookServiceDeps
 function actor(ctx: ApiContext): Actor {
   const { scope, usage } = caller(ctx);
   return { scope, usage };
-}
-
-/** A POST whose body is optional: none (or an empty one) reads as `{}`. */
-async function readOptionalJsonBody(ctx: ApiContext, maxBytes: number): Promise<unknown> {
-  const length = ctx.get('Content-Length');
-  if (!ctx.get('Transfer-Encoding') && (length === '' || length === '0')) return {};
-  return readJsonBody(ctx, maxBytes);
 }

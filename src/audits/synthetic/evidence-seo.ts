@@ -155,6 +155,13 @@ export const SEO_EVIDENCE = {
       subject: '/features',
     },
   ],
+  SEO_CONTENT_NEEDS_JS: () => [
+    {
+      message:
+        '1 page shows its links or main text only once JavaScript has run (counts in the HTML response → after rendering).',
+      evidence: '/: links 0 → 14, words of main text 3 → 388',
+    },
+  ],
   SEO_LINK_TEXT_GENERIC: (ctx) => {
     const evidence = `<a href="${ctx.rng.pick(['/blog', '/features', '/customers'])}" class="more">${ctx.rng.pick(['Read more', 'Click here', 'Learn more'])}</a>`;
     return [{ message: 'A link uses generic text.', evidence, subject: markupSubject(evidence, ctx.domain) }];

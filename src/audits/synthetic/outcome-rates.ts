@@ -61,6 +61,8 @@ export const OUTCOME_RATES: Readonly<Record<HtmlAnalyzerCode, OutcomeRates>> = {
   SEO_DEEP_PAGE: { kind: 'page', fail: 0.2 },
   SEO_FEW_INLINKS: { kind: 'page', fail: 0.4 },
   SEO_DUPLICATE_CONTENT: { kind: 'page', fail: 0.3 },
+  // Judged only on rendered pages: most sites have no application shell.
+  SEO_CONTENT_NEEDS_JS: { kind: 'page', fail: 0.6, na: 0.9 },
   SEO_LINK_TEXT_GENERIC: { kind: 'page', fail: 0.35 },
   SEO_ANCHOR_NOT_CRAWLABLE: { kind: 'page', fail: 0.2 },
   SEO_STRUCTURED_DATA_INVALID: { kind: 'page', fail: 0.12, na: 0.5 },

@@ -65,7 +65,7 @@ export async function claimPages(
 interface InFlight {
   pages: number;
   steps: number;
-  /** Shallowest depth held by a step in flight (null: none with a depth). */
+  /** Shallowest depth held by a step in flight or a shell being rendered (null: none with a depth). */
   minDepth: number | null;
 }
 
@@ -77,7 +77,12 @@ async function claimedSummary(trx: Trx, crawlId: string): Promise<InFlight> {
       trx.raw('count(DISTINCT step)::int AS steps'),
       trx.raw('min(depth) AS min_depth'),
     )) as { pages: number; steps: number; min_depth: number | null };
-  return { pages: row.pages, steps: row.steps, minDepth: row.min_depth };
+  // A shell being rendered still finds pages one level below its own, as a claimed page does.
+  const rendering = (await trx('crawl_frontier')
+    .where({ crawl_id: crawlId, state: 'rendering' })
+    .first(trx.raw('min(depth) AS min_depth'))) as { min_depth: number | null };
+  const depths = [row.min_depth, rendering.min_depth].filter((d): d is number => d !== null);
+  return { pages: row.pages, steps: row.steps, minDepth: depths.length > 0 ? Math.min(...depths) : null };
 }
 
 /** The level to take from: undefined when nothing may be taken now. */

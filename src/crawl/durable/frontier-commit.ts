@@ -40,6 +40,8 @@ export interface PageStepCommit {
   targets: TargetFound[];
   rateLimitedPages: number;
   externalCheckBudget: number;
+  /** Claimed URLs of application shells to render (src/crawl/app-shell.ts): they wait as 'rendering'. */
+  shells?: string[];
 }
 
 export interface PageStepResult {
@@ -48,6 +50,8 @@ export interface PageStepResult {
   pagesDiscovered: number;
   pageRequests: number;
   rateLimitedPages: number;
+  /** The step's application shells, for the workflow to have them rendered (absent: none). */
+  shells?: string[];
 }
 
 /**
@@ -87,6 +91,7 @@ export async function commitPageStep(db: Db, crawlId: string, commit: PageStepCo
       pagesDiscovered: run!.pages_discovered,
       pageRequests: run!.page_requests,
       rateLimitedPages: run!.rate_limited_pages,
+      ...(commit.shells?.length ? { shells: commit.shells } : {}),
     };
     await trx('crawl_steps').insert({ crawl_id: crawlId, step: stepKey, result: JSON.stringify(result) });
     return result;
@@ -104,10 +109,12 @@ async function writePages(trx: Trx, crawlId: string, commit: PageStepCommit): Pr
       }),
     );
   }
+  // A shell waits for its rendering: the links it shows then may still be shallower than those queued.
   await trx.raw(
-    `UPDATE crawl_frontier SET state = CASE WHEN url = ANY(:crawled) THEN 'crawled' ELSE 'unreachable' END
+    `UPDATE crawl_frontier SET state = CASE WHEN url = ANY(:shells) THEN 'rendering'
+                                            WHEN url = ANY(:crawled) THEN 'crawled' ELSE 'unreachable' END
       WHERE crawl_id = :crawlId AND state = 'claimed' AND step = :step`,
-    { crawlId, step: commit.step, crawled: fetched.map((p) => p.url) },
+    { crawlId, step: commit.step, crawled: fetched.map((p) => p.url), shells: commit.shells ?? [] },
   );
   const answered = [
     ...new Set(commit.pages.flatMap((p) => (p.answeredUrl && p.answeredUrl !== p.url ? [p.answeredUrl] : []))),
@@ -130,13 +137,13 @@ async function writePages(trx: Trx, crawlId: string, commit: PageStepCommit): Pr
 }
 
 /** Page-like states an `/index.html` URL is an alias of (RFC-less static-host convention). */
-const ALIASABLE = ['queued', 'claimed', 'crawled', 'unreachable', 'over_budget'];
+const ALIASABLE = ['queued', 'claimed', 'rendering', 'crawled', 'unreachable', 'over_budget'];
 
 /**
  * Found URLs: a known one gains its referrers; a new one becomes an alias when a page-like URL of
  * the same directory is known, else takes its found state. Returns how many new URLs were seen.
  */
-async function upsertLinks(trx: Trx, crawlId: string, links: readonly LinkFound[]): Promise<number> {
+export async function upsertLinks(trx: Trx, crawlId: string, links: readonly LinkFound[]): Promise<number> {
   if (links.length === 0) return 0;
   const urls = links.map((l) => l.url);
   const known = new Set(
@@ -196,7 +203,7 @@ async function upsertLinks(trx: Trx, crawlId: string, links: readonly LinkFound[
  * Subresources and other sites' links: a known one gains its referrers; a new external one is kept
  * while the external check budget lasts. Returns how many new external targets were kept.
  */
-async function upsertTargets(
+export async function upsertTargets(
   trx: Trx,
   crawlId: string,
   targets: readonly TargetFound[],

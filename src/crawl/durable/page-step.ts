@@ -1,12 +1,12 @@
 import { AuditFailure } from '../../../workflows/contracts';
 import type { Db } from '../../db/knex';
 import { runPool } from '../abort';
+import { isAppShell } from '../app-shell';
 import { isSameSite, type CrawlContext } from '../context';
 import { answeredHtml, fetchPage, type PageOutcome } from '../page-fetch';
-import type { SiteRobots } from '../robots';
-import { isNonDocumentUrl } from '../url-kinds';
 import { claimPages, type ClaimedPage } from './frontier-claims';
-import { commitPageStep, type LinkFound, type PageStepResult, type TargetFound } from './frontier-commit';
+import { commitPageStep, type PageStepResult } from './frontier-commit';
+import { linksFound } from './links-found';
 import { committedStep, loadCrawlRun, type CrawlRun } from './run-store';
 import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
 
@@ -15,6 +15,11 @@ export interface PageStepInput {
   crawlId: string;
   step: number;
   stepPages: number;
+  /**
+   * The crawl renders application shells (it has a browser stage): such pages wait in the frontier
+   * as 'rendering' and the result names them, for the workflow to have them rendered.
+   */
+  renderShells?: boolean;
 }
 
 /** Rate limiting is judged once this many page requests were made (fewer: too early to tell). */
@@ -39,7 +44,15 @@ export async function runPageStep(db: Db, input: PageStepInput, env: StepEnviron
   if (claimed.length === 0) return idle(run);
   const { context, robots, siteConcurrency } = stepContext(run, env);
   const outcomes = await fetchClaimed(context, run, claimed, siteConcurrency);
-  const found = await foundOnPages(context, robots, claimed, outcomes);
+  const found = await linksFound(
+    context,
+    robots,
+    claimed.flatMap((from, i) => {
+      const { page, links } = outcomes[i]!;
+      return page && links ? [{ pageUrl: page.finalUrl, depth: from.depth, ...links }] : [];
+    }),
+  );
+  const shells = input.renderShells ? appShells(context, claimed, outcomes) : [];
   const commit = {
     step: input.step,
     pages: claimed.map((page, i) => {
@@ -54,6 +67,7 @@ export async function runPageStep(db: Db, input: PageStepInput, env: StepEnviron
     ...found,
     rateLimitedPages: outcomes.filter((o) => o.rateLimited).length,
     externalCheckBudget: env.externalCheckBudget,
+    ...(shells.length > 0 ? { shells } : {}),
   };
   return wait(() => commitPageStep(db, input.crawlId, commit));
 }
@@ -109,51 +123,14 @@ async function fetchClaimed(
 }
 
 /**
- * What the step's pages link to and load, each target with the distinct pages that reference it:
- * same-site URLs to crawl (or disallowed, or link-checked when certainly not a document), and
- * subresources and other sites' links to check.
+ * The claimed URLs of the step's application shells (src/crawl/app-shell.ts): 2xx same-site HTML
+ * pages that run a script, show almost no text and link to no other page of the site.
  */
-async function foundOnPages(
-  context: CrawlContext,
-  robots: SiteRobots,
-  claimed: readonly ClaimedPage[],
-  outcomes: readonly PageOutcome[],
-): Promise<{ links: LinkFound[]; targets: TargetFound[] }> {
-  const links = new Map<string, LinkFound>();
-  const targets = new Map<string, TargetFound>();
-  const addTarget = (
-    url: string,
-    pageUrl: string,
-    kind: TargetFound['kind'],
-    resourceKind?: TargetFound['resourceKind'],
-  ) => {
-    const known = targets.get(url);
-    if (known) return void known.referrers.push(pageUrl);
-    const external = !isSameSite(context, url);
-    targets.set(url, { url, kind, external, referrers: [pageUrl], ...(resourceKind ? { resourceKind } : {}) });
-  };
-  claimed.forEach((from, i) => {
-    const { page, links: pageLinks } = outcomes[i]!;
-    if (!page || !pageLinks) return;
-    const pageUrl = page.finalUrl;
-    const depth = from.depth === null ? null : from.depth + 1;
-    const resources = new Map(pageLinks.resources.map((resource) => [resource.url, resource]));
-    for (const resource of resources.values()) addTarget(resource.url, pageUrl, 'resource', resource.kind);
-    for (const link of new Set(pageLinks.links)) {
-      if (!isSameSite(context, link)) addTarget(link, pageUrl, 'link');
-      else if (link !== pageUrl) addLink(links, link, pageUrl, depth);
-    }
+function appShells(context: CrawlContext, claimed: readonly ClaimedPage[], outcomes: readonly PageOutcome[]): string[] {
+  return claimed.flatMap((from, i) => {
+    const { page, links } = outcomes[i]!;
+    if (!page?.body || !links) return [];
+    const sameSite = links.links.filter((link) => link !== page.finalUrl && isSameSite(context, link)).length;
+    return isAppShell(page.body, sameSite) ? [from.url] : [];
   });
-  for (const link of links.values()) {
-    if (!(await robots.isAllowed(link.url))) link.state = 'disallowed';
-    else if (isNonDocumentUrl(link.url)) link.state = 'target';
-  }
-  return { links: [...links.values()], targets: [...targets.values()] };
-}
-
-function addLink(links: Map<string, LinkFound>, url: string, pageUrl: string, depth: number | null): void {
-  const known = links.get(url);
-  if (!known) return void links.set(url, { url, depth, referrers: [pageUrl], state: 'queued' });
-  if (!known.referrers.includes(pageUrl)) known.referrers.push(pageUrl);
-  if (depth !== null && (known.depth === null || depth < known.depth)) known.depth = depth;
 }

@@ -86,6 +86,8 @@ function crawlDelayOf(run: Pick<CrawlRun, 'robots'>): number | undefined {
 }
 
 /** The environment's database wait, or the operation as it is. */
-export function databaseWait(env: StepEnvironment): <T>(operation: () => Promise<T>) => Promise<T> {
+export function databaseWait(
+  env: Pick<StepEnvironment, 'untilDatabaseAnswers'>,
+): <T>(operation: () => Promise<T>) => Promise<T> {
   return env.untilDatabaseAnswers ?? ((operation) => operation());
 }

@@ -99,14 +99,20 @@ async function storedPages(db: Db, crawlId: string): Promise<SnapshotPage[]> {
       .andWhere('p.seq', '>', after)
       .orderBy('p.seq')
       .limit(READ_CHUNK)
-      .select('p.seq', 'p.page', 'f.found_on', 'f.linked_from')) as {
+      .select('p.seq', 'p.page', 'p.rendered', 'f.found_on', 'f.linked_from')) as {
       seq: string;
       page: string;
+      rendered: string | null;
       found_on: string[] | null;
       linked_from: number | null;
     }[];
     for (const row of rows) {
-      const page = { ...(JSON.parse(row.page) as Omit<SnapshotPage, 'body'>), body: null };
+      const page: SnapshotPage = {
+        ...(JSON.parse(row.page) as Omit<SnapshotPage, 'body'>),
+        body: null,
+        // What rendering it in the browser showed (SEO_CONTENT_NEEDS_JS).
+        ...(row.rendered !== null ? { rendered: JSON.parse(row.rendered) as SnapshotPage['rendered'] } : {}),
+      };
       pages.push(
         page.depth !== 0 && row.found_on !== null
           ? { ...page, foundOn: row.found_on, linkedFrom: row.linked_from ?? 0 }

@@ -1,5 +1,8 @@
-import { groupFindings } from '../../audits/finding-groups';
-import type { AnalyzerResult, AuditJson, Category, Finding } from '../../schemas/audit';
+import type { AnalyzerResult, AuditJson, Category } from '../../schemas/audit';
+import { CodeText } from '../components';
+import { FindingsSection, TopIssues } from './audit-findings';
+import { AuditProgress, type ProgressView } from './audit-progress';
+import { CategoryBars, ScoreGauge, SeverityTiles } from './audit-visuals';
 import { CATEGORY_LABELS, SEVERITY_LABELS, shortTime, statusLabel } from './audits-labels';
 import { ProblemNotice, UpgradeNotice } from './audits-notices';
 
@@ -9,6 +12,8 @@ export interface AuditStatusView {
   domain: string;
   status: string;
   estimated_completion: string | null;
+  /** The running live attempt's phase and counts, once it has reported (the envelope's `progress`). */
+  progress?: ProgressView;
   /** Pages the running attempt has crawled so far, when it has reported any. */
   pages_crawled?: number | null;
   attempts?: number;
@@ -27,7 +32,8 @@ export interface AuditDetailProps {
 
 /**
  * One audit: progress while it runs, the full result when completed, the error when failed. While
- * queued or running, the script re-fetches the page and swaps in #audit-state until it stops asking.
+ * queued or running, the script follows `{self}/status` (the API's status envelope) and swaps in
+ * #audit-state from the page when the audit moves on (docs/dashboard.md).
  */
 export function AuditDetailPage(props: AuditDetailProps) {
   const { status, result } = props;
@@ -38,11 +44,23 @@ export function AuditDetailPage(props: AuditDetailProps) {
       <p>
         <a href={`${props.basePath}/audits`}>All audits</a>
       </p>
-      <div id="audit-state" data-poll={inProgress ? self : undefined}>
+      <div
+        id="audit-state"
+        data-poll={inProgress ? self : undefined}
+        data-status={inProgress ? `${self}/status` : undefined}
+      >
         <p>
           Status: <strong data-audit-status={status.status}>{statusLabel(status.status)}</strong>
         </p>
-        {inProgress ? <AuditProgress status={status} self={self} /> : null}
+        {inProgress ? (
+          <AuditProgress
+            status={status.status}
+            progress={status.progress}
+            pagesCrawled={status.pages_crawled}
+            estimatedCompletion={status.estimated_completion}
+            self={self}
+          />
+        ) : null}
         {status.status === 'failed' ? (
           <ProblemNotice
             message={`The audit failed after ${status.attempts ?? 1} attempt(s): ${status.error?.message ?? 'unknown error'}`}
@@ -54,155 +72,73 @@ export function AuditDetailPage(props: AuditDetailProps) {
   );
 }
 
-function AuditProgress(props: { status: AuditStatusView; self: string }) {
-  const { status } = props;
-  return (
-    <section aria-labelledby="progress-heading">
-      <h2 id="progress-heading">Progress</h2>
-      <p aria-live="polite">
-        {status.status === 'queued'
-          ? 'Waiting for a worker to start the crawl.'
-          : 'Crawling the site and running the checks.'}
-        {status.status === 'running' && typeof status.pages_crawled === 'number' ? (
-          <>
-            {' '}
-            <strong data-pages-crawled={status.pages_crawled}>
-              {status.pages_crawled === 1 ? '1 page' : `${status.pages_crawled} pages`}
-            </strong>{' '}
-            crawled so far.
-          </>
-        ) : null}
-        {status.estimated_completion ? (
-          <>
-            {' '}
-            Expected to finish around{' '}
-            <time dateTime={status.estimated_completion}>{shortTime(status.estimated_completion)}</time>.
-          </>
-        ) : null}
-      </p>
-      <p>
-        <a href={props.self}>Refresh</a> (this page updates itself while the audit runs).
-      </p>
-    </section>
-  );
-}
-
 function CompletedAudit(props: AuditDetailProps & { result: AuditJson; self: string }) {
   const { result } = props;
   return (
     <>
-      <section aria-labelledby="score-heading" class="card">
+      <section aria-labelledby="score-heading" class="card summary">
         <h2 id="score-heading">Score</h2>
-        <p class="score">
-          <strong>{result.score}</strong> out of 100, grade <strong>{result.grade}</strong>
-        </p>
-        <p>
-          Completed <time dateTime={result.completed_at}>{shortTime(result.completed_at)}</time> ·{' '}
-          {result.crawl.pages_crawled} pages crawled · {result.findings.length} findings
-        </p>
-        <p class="actions">
-          <a href={`${props.self}/json`} download>
-            Download JSON
-          </a>
-          {props.pdfAllowed ? <a href={`${props.self}/pdf`}>Download PDF report</a> : null}
-        </p>
+        <div class="summary-figures">
+          <ScoreGauge score={result.score} grade={result.grade} />
+          <div>
+            <p class="score">
+              <strong>{result.score}</strong> out of 100, grade <strong>{result.grade}</strong>
+            </p>
+            <p>
+              Completed <time dateTime={result.completed_at}>{shortTime(result.completed_at)}</time> ·{' '}
+              {result.crawl.pages_crawled} pages crawled · {result.findings.length} findings
+            </p>
+            <p class="actions">
+              <a href={`${props.self}/pages`}>Pages</a>
+              <a href={`${props.self}/json`} download>
+                Download JSON
+              </a>
+              {props.pdfAllowed ? <a href={`${props.self}/pdf`}>Download PDF report</a> : null}
+            </p>
+          </div>
+        </div>
         {props.pdfAllowed ? null : <UpgradeNotice feature="PDF reports" tier="pro" plansHref={props.plansHref} />}
       </section>
-      <CategoryTable categories={result.categories} />
-      <FindingsSection findings={result.findings} />
+      <CategorySection categories={result.categories} />
+      <section aria-labelledby="severity-heading">
+        <h2 id="severity-heading">Issues by severity</h2>
+        <SeverityTiles findings={result.findings} />
+      </section>
+      <TopIssues findings={result.findings} />
+      <FindingsSection findings={result.findings} auditBase={props.self} auditId={result.audit_id} />
       <AnalyzerTable analyzers={result.analyzers} />
     </>
   );
 }
 
-function CategoryTable(props: { categories: AuditJson['categories'] }) {
+function CategorySection(props: { categories: AuditJson['categories'] }) {
   const rows = Object.entries(props.categories) as [Category, { score: number; weight: number }][];
   return (
     <section aria-labelledby="categories-heading">
       <h2 id="categories-heading">Categories</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Category</th>
-            <th scope="col">Score</th>
-            <th scope="col">Weight</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([category, { score, weight }]) => (
-            <tr>
-              <th scope="row">{CATEGORY_LABELS[category]}</th>
-              <td>{score}</td>
-              <td>{weight}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
-  );
-}
-
-function FindingsSection(props: { findings: Finding[] }) {
-  const groups = groupFindings(props.findings);
-  return (
-    <section aria-labelledby="findings-heading">
-      <h2 id="findings-heading">Findings</h2>
-      {groups.length === 0 ? <p>No findings: every check passed.</p> : null}
-      {groups.map((group) => (
-        <section aria-labelledby={`findings-${group.category}`}>
-          <h3 id={`findings-${group.category}`}>{CATEGORY_LABELS[group.category]}</h3>
-          {group.bySeverity.map(({ severity, findings }) => (
-            <>
-              <h4>
-                {SEVERITY_LABELS[severity]} ({findings.length})
-              </h4>
-              <ul class="findings">
-                {findings.map((finding) => (
-                  <FindingItem finding={finding} />
-                ))}
-              </ul>
-            </>
-          ))}
-        </section>
-      ))}
-    </section>
-  );
-}
-
-function FindingItem(props: { finding: Finding }) {
-  const { finding } = props;
-  return (
-    <li class={`finding severity-${finding.severity}`}>
+      <CategoryBars categories={props.categories} />
       <details>
-        <summary>
-          <span class="severity">{SEVERITY_LABELS[finding.severity]}</span> {finding.title}
-        </summary>
-        <p>{finding.message}</p>
-        <p>
-          <strong>How to fix:</strong> {finding.recommendation}
-        </p>
-        {finding.evidence ? (
-          <p>
-            <strong>Evidence:</strong> <code>{finding.evidence}</code>
-          </p>
-        ) : null}
-        {finding.urls.length > 0 ? (
-          <>
-            <p>
-              <strong>Pages:</strong>
-            </p>
-            <ul>
-              {finding.urls.map((url) => (
-                <li>
-                  <code>{url}</code>
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
-        <p class="analyzer-code">Check: {finding.analyzer}</p>
+        <summary>Scores and weights as a table</summary>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Category</th>
+              <th scope="col">Score</th>
+              <th scope="col">Weight</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(([category, { score, weight }]) => (
+              <tr>
+                <th scope="row">{CATEGORY_LABELS[category]}</th>
+                <td>{score}</td>
+                <td>{weight}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </details>
-    </li>
+    </section>
   );
 }
 
@@ -224,7 +160,7 @@ function AnalyzerTable(props: { analyzers: AnalyzerResult[] }) {
           {props.analyzers.map((analyzer) => (
             <tr>
               <th scope="row">
-                {analyzer.title} <code>{analyzer.code}</code>
+                <CodeText text={analyzer.title} /> <code>{analyzer.code}</code>
               </th>
               <td>{CATEGORY_LABELS[analyzer.category]}</td>
               <td>{SEVERITY_LABELS[analyzer.severity]}</td>

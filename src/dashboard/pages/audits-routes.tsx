@@ -1,9 +1,9 @@
 import { accountUsage } from '../../accounts/usage';
 import { tierAtLeast } from '../../accounts/tiers';
-import { loadAudit, listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
+import { listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
 import { triggerAudit } from '../../audits/trigger';
 import { ApiError } from '../../errors';
-import { hasIdShape, newRequestId } from '../../ids';
+import { newRequestId } from '../../ids';
 import { completedAuditJson, presentAuditStatus, presentAuditSummary } from '../../presenters/audits';
 import { decodeCursor, encodeCursor } from '../../presenters/cursor';
 import { presentPage } from '../../presenters/page';
@@ -18,6 +18,8 @@ import type { PageRoutes } from '../pages';
 import { render, renderStatus } from '../render';
 import { modePath, signedIn, type DashboardContext } from '../state';
 import { AuditDetailPage } from './audit-detail';
+import { auditInView, auditNotFound } from './audit-lookup';
+import { auditFactRoutes } from './audit-facts-routes';
 import { AUDIT_STATUSES_SHOWN } from './audits-labels';
 import { AuditsPage, type AuditFilters } from './audits';
 
@@ -39,6 +41,7 @@ export function auditPageRoutes(pages: PageRoutes, deps: DashboardDeps): void {
     (ctx) => openReport(ctx as DashboardContext, deps),
   );
   pages.get('/audits/:auditId/json', requireLogin, (ctx) => downloadJson(ctx as DashboardContext, deps));
+  auditFactRoutes(pages, deps);
 }
 
 /** "Run audit": the API's trigger with the signed-in user's workspace and mode, charged alike. */
@@ -71,7 +74,7 @@ async function runAudit(c: DashboardContext, deps: DashboardDeps): Promise<void>
 
 async function showAudit(c: DashboardContext, deps: DashboardDeps): Promise<void> {
   const row = await auditInView(c, deps);
-  if (!row) return notFound(c);
+  if (!row) return auditNotFound(c);
   const usage = await accountUsage(deps.db, row.account_id, deps.clock.now());
   const json = completedAuditJson(row);
   render(
@@ -91,7 +94,7 @@ async function showAudit(c: DashboardContext, deps: DashboardDeps): Promise<void
 /** The PDF through the API's render-and-sign step, then a redirect to the signed link. */
 async function openReport(c: DashboardContext, deps: DashboardDeps): Promise<void> {
   const row = await auditInView(c, deps);
-  if (!row || row.status !== 'completed') return notFound(c);
+  if (!row || row.status !== 'completed') return auditNotFound(c);
   const link = await requestReportLink(deps, row);
   if (link === 'rendering')
     return renderStatus(
@@ -107,7 +110,7 @@ async function openReport(c: DashboardContext, deps: DashboardDeps): Promise<voi
 async function downloadJson(c: DashboardContext, deps: DashboardDeps): Promise<void> {
   const row = await auditInView(c, deps);
   const json = row ? completedAuditJson(row) : null;
-  if (!row || json === null) return notFound(c);
+  if (!row || json === null) return auditNotFound(c);
   // The stored bytes as they are: identical to GET /v1/audits/{id} and the webhook body.
   c.type = 'application/json';
   c.set('Content-Disposition', `attachment; filename="${row.id}.json"`);
@@ -202,17 +205,4 @@ function validDay(raw: string): boolean {
 /** The start of the next day; none after the last day (every time is before year 10000). */
 function nextDay(day: string): string | undefined {
   return day === LAST_DAY ? undefined : new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
-}
-
-/** The audit `:auditId` names if it belongs to this workspace and this mode. */
-async function auditInView(c: DashboardContext, deps: DashboardDeps): Promise<AuditRow | undefined> {
-  const auditId = c.params.auditId ?? '';
-  if (!hasIdShape('audit', auditId)) return undefined;
-  const row = await loadAudit(deps.db, auditId);
-  const me = signedIn(c);
-  return row && row.workspace_id === me.workspace.id && row.mode === c.state.mode ? row : undefined;
-}
-
-function notFound(c: DashboardContext): void {
-  renderStatus(c, 404, 'Audit not found', 'There is no such audit in this workspace and mode.');
 }

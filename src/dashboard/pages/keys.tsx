@@ -1,13 +1,14 @@
-import { parseAllowlist } from '../../accounts/ip-allowlist';
 import {
-  createApiKey,
-  listApiKeys,
-  revokeApiKey,
+  allowlistsIncluded,
+  createKey,
+  listKeys,
+  revokeKey,
   setKeyAllowlist,
-  TierRequiredError,
-  workspaceTier,
-} from '../../accounts/repository';
-import { FEATURE_MIN_TIER, tierAtLeast } from '../../accounts/tiers';
+  type KeyListing,
+} from '../../accounts/key-service';
+import { NotFoundError } from '../../accounts/repository';
+import { FEATURE_MIN_TIER } from '../../accounts/tiers';
+import { ApiError } from '../../errors';
 import { may, requireLogin, requireRole } from '../access';
 import { ErrorMessage, PostForm, SecretField, When } from '../components';
 import type { DashboardDeps } from '../deps';
@@ -17,7 +18,7 @@ import type { PageRoutes } from '../pages';
 import { render } from '../render';
 import { modePath, signedIn, type DashboardContext } from '../state';
 
-type KeyRow = Awaited<ReturnType<typeof listApiKeys>>[number];
+type KeyRow = KeyListing;
 
 function KeysPage(props: {
   ctx: DashboardContext;
@@ -147,65 +148,45 @@ function KeyTableRow(props: { ctx: DashboardContext; row: KeyRow; allowlists: bo
   );
 }
 
-/** The admin CLI's parser (setKeyAllowlist's): the first bad entry, named, or null. */
-function allowlistProblem(cidrs: string[]): string | null {
-  try {
-    parseAllowlist(cidrs);
-    return null;
-  } catch (err) {
-    return (err as Error).message;
-  }
-}
-
-/** `/keys`, `/test/keys`: create (shown once), list, revoke, IP allowlists (team and up). */
+/** `/keys`, `/test/keys`: create (shown once), list, revoke, IP allowlists (team and up), through src/accounts/key-service.ts. */
 export function keyRoutes(pages: PageRoutes, deps: DashboardDeps): void {
   const show = async (ctx: DashboardContext, extra: { newKey?: string; error?: string } = {}, status = 200) => {
     const me = signedIn(ctx);
-    const keys = (await listApiKeys(deps.db, me.workspace.id)).filter((k) => k.mode === ctx.state.mode);
-    const allowlists = tierAtLeast(await workspaceTier(deps.db, me.workspace.id), FEATURE_MIN_TIER.ip_allowlists);
+    const keys = await listKeys(deps, me.workspace.id, ctx.state.mode);
+    const allowlists = await allowlistsIncluded(deps, me.workspace.id);
     render(ctx, <KeysPage ctx={ctx} keys={keys} allowlists={allowlists} {...extra} />, status);
   };
-  /** The key of this workspace and mode named in the URL, or null (another workspace's id is not found). */
-  const ownKey = async (ctx: DashboardContext) => {
-    const keys = await listApiKeys(deps.db, signedIn(ctx).workspace.id);
-    return keys.find((k) => k.key_id === ctx.params.keyId && k.mode === ctx.state.mode) ?? null;
-  };
+  const owner = (ctx: DashboardContext) => ({ workspaceId: signedIn(ctx).workspace.id, mode: ctx.state.mode });
 
   pages.get('/keys', requireLogin, (ctx) => show(ctx as DashboardContext));
 
   // The new key is shown in the answer to this POST and never stored in clear, so no redirect here.
   pages.post('/keys', requireLogin, requireRole('developer'), async (ctx) => {
     const c = ctx as DashboardContext;
-    const created = await createApiKey(deps.db, {
-      workspaceId: signedIn(c).workspace.id,
-      mode: c.state.mode,
-      now: deps.clock.now(),
-    });
+    const created = await createKey(deps, owner(c));
     await show(c, { newKey: created.key }, 201);
   });
 
+  // Another workspace's (or mode's) key is not found: back to this page, nothing changed.
   pages.post('/keys/:keyId/revoke', requireLogin, requireRole('developer'), async (ctx) => {
     const c = ctx as DashboardContext;
-    const key = await ownKey(c);
-    if (key) await revokeApiKey(deps.db, key.key_id, deps.clock.now());
+    await revokeKey(deps, c.params.keyId ?? '', owner(c)).catch(ignoreNotFound);
     c.redirect(modePath(c.state.mode, '/keys'));
   });
 
   pages.post('/keys/:keyId/allowlist', requireLogin, requireRole('developer'), async (ctx) => {
     const c = ctx as DashboardContext;
-    const key = await ownKey(c);
-    if (!key) return c.redirect(modePath(c.state.mode, '/keys'));
-    const cidrs = field(await readForm(c), 'cidrs')
-      .split(/[\s,]+/)
-      .filter(Boolean);
-    const problem = allowlistProblem(cidrs);
-    if (problem) return show(c, { error: problem }, 422);
+    const cidrs = field(await readForm(c), 'cidrs').split(/[\s,]+/);
     try {
-      await setKeyAllowlist(deps.db, { keyId: key.key_id, cidrs });
+      await setKeyAllowlist(deps, c.params.keyId ?? '', cidrs, owner(c));
     } catch (err) {
-      if (err instanceof TierRequiredError) return show(c, { error: err.message }, 403);
-      throw err;
+      if (err instanceof ApiError) return show(c, { error: err.message }, err.code === 'tier_required' ? 403 : 422);
+      ignoreNotFound(err);
     }
     c.redirect(modePath(c.state.mode, '/keys'));
   });
+}
+
+function ignoreNotFound(err: unknown): void {
+  if (!(err instanceof NotFoundError)) throw err;
 }

@@ -16,6 +16,7 @@ const FEATURES: Record<keyof typeof FEATURE_MIN_TIER, string> = {
   branding: 'Report branding',
   ip_allowlists: 'IP allowlists for API keys',
   sites: 'Monitored sites (pro 10, team 50, enterprise unlimited)',
+  shares: 'Share links and badges',
 };
 
 function TierCard(props: { tier: Tier; current: Tier }) {

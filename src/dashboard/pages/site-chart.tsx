@@ -1,3 +1,7 @@
+import { RULE, scoreColor } from '../../reports/pdf/theme';
+import { CATEGORIES, type Category } from '../../schemas/audit';
+import { CATEGORY_LABELS } from './audits-labels';
+
 /** One audit on the chart. */
 export interface ChartPoint {
   auditId: string;
@@ -69,4 +73,102 @@ export function ScoreChart(props: { points: ChartPoint[]; auditHref: (auditId: s
 
 function day(iso: string): string {
   return iso.slice(0, 10);
+}
+
+/** One audit's score per category, for the charts per category (audits stored before bases have none). */
+export interface CategoryPoint {
+  auditId: string;
+  completedAt: string;
+  categories: Partial<Record<Category, number>>;
+}
+
+const SMALL = { w: 240, h: 64, pad: 6 };
+
+/**
+ * The score over time of each category, a small chart apiece in the report's score colours
+ * (src/reports/pdf/theme.ts), each an image named by its first and last score; the numbers
+ * themselves in a table beneath for anyone who wants them all. `points` oldest first.
+ */
+export function CategoryCharts(props: { points: CategoryPoint[] }) {
+  const points = props.points.filter((p) => Object.keys(p.categories).length > 0);
+  const present = CATEGORIES.filter((c) => points.some((p) => p.categories[c] !== undefined));
+  if (present.length === 0) return null;
+  return (
+    <>
+      <ul class="category-charts">
+        {present.map((category) => (
+          <li>
+            <CategoryChart
+              label={CATEGORY_LABELS[category]}
+              series={points.flatMap((p) => {
+                const score = p.categories[category];
+                return score === undefined ? [] : [{ completedAt: p.completedAt, score }];
+              })}
+            />
+          </li>
+        ))}
+      </ul>
+      <details>
+        <summary>Scores by category as a table</summary>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Audit completed</th>
+                {present.map((c) => (
+                  <th scope="col">{CATEGORY_LABELS[c]}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {[...points].reverse().map((p) => (
+                <tr>
+                  <th scope="row">{day(p.completedAt)}</th>
+                  {present.map((c) => (
+                    <td>{p.categories[c] ?? '—'}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </>
+  );
+}
+
+function CategoryChart(props: { label: string; series: Array<{ completedAt: string; score: number }> }) {
+  const { series } = props;
+  const first = series[0]!;
+  const last = series[series.length - 1]!;
+  const x = (i: number) =>
+    series.length === 1 ? SMALL.w / 2 : SMALL.pad + (i * (SMALL.w - 2 * SMALL.pad)) / (series.length - 1);
+  const y = (score: number) => SMALL.pad + ((100 - score) * (SMALL.h - 2 * SMALL.pad)) / 100;
+  const name =
+    series.length === 1
+      ? `${props.label}: ${last.score} on ${day(last.completedAt)}`
+      : `${props.label} over ${series.length} audits: from ${first.score} on ${day(first.completedAt)} to ${last.score} on ${day(last.completedAt)}`;
+  return (
+    <>
+      <p class="category-chart-label" aria-hidden="true">
+        {props.label} <strong>{last.score}</strong>
+      </p>
+      <svg viewBox={`0 0 ${SMALL.w} ${SMALL.h}`} role="img" aria-label={name}>
+        <rect width={SMALL.w} height={SMALL.h} fill="#f9fafb" />
+        <line x1="0" x2={SMALL.w} y1={y(50)} y2={y(50)} stroke={RULE} stroke-width="1" />
+        <polyline
+          fill="none"
+          stroke="#1d4ed8"
+          stroke-width="2"
+          points={series.map((p, i) => `${x(i).toFixed(1)},${y(p.score).toFixed(1)}`).join(' ')}
+        />
+        <circle
+          cx={x(series.length - 1).toFixed(1)}
+          cy={y(last.score).toFixed(1)}
+          r="4"
+          fill={scoreColor(last.score)}
+        />
+      </svg>
+    </>
+  );
 }

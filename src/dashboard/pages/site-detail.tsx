@@ -1,11 +1,6 @@
 import { When } from '../components';
-import { ScoreChart, type ChartPoint } from './site-chart';
-
-export interface NamedFinding {
-  fingerprint: string;
-  title: string;
-  severity: string;
-}
+import { CategoryCharts, ScoreChart, type CategoryPoint, type ChartPoint } from './site-chart';
+import { ComparisonSection, type NamedFinding, type SiteComparison } from './site-compare';
 
 export interface SiteHistoryRow extends NamedFinding {
   seenIn: number;
@@ -24,12 +19,18 @@ export interface SiteDetailProps {
   site: { site_id: string; domain: string; schedule: string; paused: boolean };
   /** Oldest first. */
   points: ChartPoint[];
-  changes: { scoreDelta: number; added: NamedFinding[]; fixed: NamedFinding[] } | null;
+  /** The same audits' scores per category, oldest first. */
+  categoryPoints: CategoryPoint[];
+  /** Two audits compared: the latest two unless the form chose others. */
+  comparison: SiteComparison;
   skipped: SkippedRun[];
   findings: SiteHistoryRow[];
 }
 
-/** `/sites/{id}`: the score over time, what changed in the latest audit, skipped runs, and every finding's history. */
+/**
+ * `/sites/{id}`: the score over time (overall and per category), the changes between two audits
+ * (the latest two unless chosen), skipped runs, and every finding's history.
+ */
 export function SiteDetailPage(props: SiteDetailProps) {
   const { site, basePath } = props;
   const siteBase = `${basePath}/sites/${site.site_id}`;
@@ -42,8 +43,10 @@ export function SiteDetailPage(props: SiteDetailProps) {
       <section aria-labelledby="chart-heading">
         <h2 id="chart-heading">Score over time</h2>
         <ScoreChart points={props.points} auditHref={(id) => `${basePath}/audits/${id}`} />
+        <h3>By category</h3>
+        <CategoryCharts points={props.categoryPoints} />
       </section>
-      <LatestChanges changes={props.changes} findingHref={(fp) => `${siteBase}/findings/${fp}`} />
+      <ComparisonSection comparison={props.comparison} siteBase={siteBase} />
       <section aria-labelledby="skipped-heading">
         <h2 id="skipped-heading">Skipped runs</h2>
         {props.skipped.length === 0 ? (
@@ -60,41 +63,6 @@ export function SiteDetailPage(props: SiteDetailProps) {
       </section>
       <FindingHistory rows={props.findings} audits={props.points.length} siteBase={siteBase} />
     </>
-  );
-}
-
-function LatestChanges(props: { changes: SiteDetailProps['changes']; findingHref: (fp: string) => string }) {
-  const { changes } = props;
-  const list = (items: NamedFinding[], none: string) =>
-    items.length === 0 ? (
-      <p>{none}</p>
-    ) : (
-      <ul>
-        {items.map((f) => (
-          <li>
-            <a href={props.findingHref(f.fingerprint)}>{f.title}</a> ({f.severity})
-          </li>
-        ))}
-      </ul>
-    );
-  return (
-    <section aria-labelledby="changes-heading">
-      <h2 id="changes-heading">Latest changes</h2>
-      {changes === null ? (
-        <p>Changes show once the site has two audits.</p>
-      ) : (
-        <>
-          <p>
-            Score {changes.scoreDelta >= 0 ? `+${changes.scoreDelta}` : `−${Math.abs(changes.scoreDelta)}`} since the
-            audit before.
-          </p>
-          <h3>New issues ({changes.added.length})</h3>
-          {list(changes.added, 'None.')}
-          <h3>Fixed issues ({changes.fixed.length})</h3>
-          {list(changes.fixed, 'None.')}
-        </>
-      )}
-    </section>
   );
 }
 

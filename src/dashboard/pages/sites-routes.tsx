@@ -3,9 +3,8 @@ import { accountUsage } from '../../accounts/usage';
 import { tierAtLeast, FEATURE_MIN_TIER } from '../../accounts/tiers';
 import { ApiError } from '../../errors';
 import { hasIdShape, newRequestId } from '../../ids';
-import { changedFindings } from '../../monitoring/changes';
-import { fingerprintHistories, latestChanges, siteAuditPoints, siteTriage } from '../../monitoring/site-history';
-import { SITE_SCHEDULES, type SiteSchedule } from '../../sites/cadence';
+import { fingerprintHistories, siteAuditPoints, siteTriage } from '../../monitoring/site-history';
+import { SITE_SCHEDULES, siteTiming, type SiteSchedule } from '../../sites/cadence';
 import { listRuns, listSites, withLastAudits, type SiteRow } from '../../sites/repository';
 import { createSite, getSite, patchSite, removeSite, type SiteCaller } from '../../sites/service';
 import { setTriage, TRIAGE_STATUSES, type TriageStatus } from '../../sites/triage';
@@ -17,9 +16,10 @@ import { Layout } from '../layout';
 import type { PageRoutes } from '../pages';
 import { render, renderStatus } from '../render';
 import { modePath, signedIn, type DashboardContext } from '../state';
-import { SiteDetailPage, type NamedFinding } from './site-detail';
+import { SiteDetailPage } from './site-detail';
+import { loadComparison, named } from './site-compare';
 import { SiteFindingPage } from './site-finding';
-import { SitesPage } from './sites';
+import { SitesPage, timingOfForm } from './sites';
 
 type Problem = { message: string; requestId: string };
 /** As the API's PUT …/findings/{fingerprint} body (src/schemas/api-sites.ts). */
@@ -62,7 +62,11 @@ async function addSite(c: DashboardContext, deps: DashboardDeps): Promise<void> 
   if (!(SITE_SCHEDULES as readonly string[]).includes(schedule))
     return renderList(c, deps, { domain, problem: refusal(deps, 'Choose daily, weekly or monthly.'), status: 422 });
   try {
-    await createSite(service(deps), await siteCaller(c, deps), { domain, schedule: schedule as SiteSchedule });
+    await createSite(service(deps), await siteCaller(c, deps), {
+      domain,
+      schedule: schedule as SiteSchedule,
+      ...timingOfForm(form),
+    });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     return renderList(c, deps, { domain, problem: refusal(deps, err.message), status: err.status });
@@ -111,6 +115,7 @@ async function renderList(
           site_id: s.id,
           domain: s.domain,
           schedule: s.schedule,
+          ...siteTiming(s),
           paused: s.paused,
           paused_reason: s.paused_reason,
           last_audit_id: s.last_audit_id,
@@ -135,11 +140,6 @@ async function siteInView(c: DashboardContext, deps: DashboardDeps): Promise<Sit
   }
 }
 
-function named(f: { fingerprint: string; analyzer: string | null; severity: string | null }): NamedFinding {
-  const entry = f.analyzer ? findCatalogEntry(f.analyzer) : undefined;
-  return { fingerprint: f.fingerprint, title: entry?.title ?? f.fingerprint, severity: f.severity ?? '—' };
-}
-
 async function showSite(c: DashboardContext, deps: DashboardDeps): Promise<void> {
   const site = await siteInView(c, deps);
   if (!site) return notFound(c);
@@ -148,22 +148,27 @@ async function showSite(c: DashboardContext, deps: DashboardDeps): Promise<void>
     siteTriage(deps.db, site.id),
     listRuns(deps.db, site.id, { limit: 50 }),
   ]);
-  const comparison = latestChanges(points, triage);
-  const changes = comparison && {
-    scoreDelta: comparison.score_delta,
-    added: changedFindings(comparison.new, points[0]!.basis!.findings).map(named),
-    fixed: changedFindings(comparison.fixed, points[1]!.basis!.findings).map(named),
-  };
+  const comparison = await loadComparison(deps.db, site, c.query, triage, points);
+  const oldestFirst = [...points].reverse();
   render(
     c,
     <Layout ctx={c} title={site.domain}>
       <SiteDetailPage
         basePath={modePath(c.state.mode, '')}
         site={{ site_id: site.id, domain: site.domain, schedule: site.schedule, paused: site.paused }}
-        points={[...points]
-          .reverse()
-          .map((p) => ({ auditId: p.auditId, completedAt: new Date(p.completedAt).toISOString(), score: p.score }))}
-        changes={changes}
+        points={oldestFirst.map((p) => ({
+          auditId: p.auditId,
+          completedAt: new Date(p.completedAt).toISOString(),
+          score: p.score,
+        }))}
+        categoryPoints={oldestFirst.map((p) => ({
+          auditId: p.auditId,
+          completedAt: new Date(p.completedAt).toISOString(),
+          categories: Object.fromEntries(
+            Object.entries(p.basis?.categories ?? {}).map(([category, entry]) => [category, entry!.score]),
+          ),
+        }))}
+        comparison={comparison}
         skipped={runs.rows
           .filter((r) => r.outcome === 'skipped')
           .map((r) => ({
@@ -179,6 +184,7 @@ async function showSite(c: DashboardContext, deps: DashboardDeps): Promise<void>
         }))}
       />
     </Layout>,
+    comparison.problem && Object.keys(c.query).length ? 400 : 200,
   );
 }
 

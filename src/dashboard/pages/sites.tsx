@@ -1,3 +1,6 @@
+import { WEEKDAYS } from '../../sites/cadence';
+import type { SiteTimingInput } from '../../sites/service';
+import { timeZones } from '../../sites/zoned-time';
 import { DomainField, PostForm } from '../components';
 import type { DashboardContext } from '../state';
 import { ProblemNotice, UpgradeNotice } from './audits-notices';
@@ -6,6 +9,11 @@ export interface SiteListItem {
   site_id: string;
   domain: string;
   schedule: string;
+  /** When in its zone it runs (src/sites/cadence.ts siteTiming). */
+  time_zone?: string;
+  at?: string;
+  weekday?: string | null;
+  day_of_month?: number | null;
   paused: boolean;
   paused_reason: string | null;
   last_audit_id: string | null;
@@ -50,9 +58,70 @@ function AddSiteForm(props: SitesPageProps) {
           </option>
         ))}
       </select>
+      <TimingFields />
       <button type="submit">Add site</button>
     </PostForm>
   );
+}
+
+/**
+ * When the site runs, in the customer's time: the service's rules (src/sites/service.ts
+ * resolveSiteTiming) check and default these as they do for POST /v1/sites.
+ */
+function TimingFields() {
+  return (
+    <>
+      <label for="site-time-zone">Time zone</label>
+      <select id="site-time-zone" name="time_zone">
+        {timeZones().map((zone) => (
+          <option value={zone} selected={zone === 'UTC'}>
+            {zone}
+          </option>
+        ))}
+      </select>
+      <label for="site-at">Time of day</label>
+      <input id="site-at" name="at" type="time" aria-describedby="site-timing-hint" />
+      <label for="site-weekday">Weekday (weekly)</label>
+      <select id="site-weekday" name="weekday" aria-describedby="site-timing-hint">
+        <option value="">Day of creation</option>
+        {WEEKDAYS.map((day) => (
+          <option value={day}>{day}</option>
+        ))}
+      </select>
+      <label for="site-day-of-month">Day of month (monthly)</label>
+      <input
+        id="site-day-of-month"
+        name="day_of_month"
+        type="number"
+        min="1"
+        max="28"
+        aria-describedby="site-timing-hint"
+      />
+      <p class="hint" id="site-timing-hint">
+        Left empty: the time and day you add the site, in its time zone. Daylight saving is followed; a time the clocks
+        skip does not run that day.
+      </p>
+    </>
+  );
+}
+
+/** The form's timing fields for the site service; an empty field is left to its default. */
+export function timingOfForm(form: URLSearchParams): SiteTimingInput {
+  const given = (name: string) => form.get(name)?.trim() || undefined;
+  const day = given('day_of_month');
+  return {
+    time_zone: given('time_zone'),
+    at: given('at'),
+    weekday: given('weekday'),
+    // Not a number: NaN, which the service refuses by name.
+    day_of_month: day === undefined ? undefined : /^[0-9]+$/.test(day) ? Number(day) : Number.NaN,
+  };
+}
+
+/** "weekly, sun 02:30 Europe/Berlin" */
+function when(site: SiteListItem): string {
+  const day = site.weekday ?? (site.day_of_month ? `day ${site.day_of_month}` : null);
+  return site.at ? `${site.schedule}, ${day ? `${day} ` : ''}${site.at} ${site.time_zone}` : site.schedule;
 }
 
 function SiteTable(props: SitesPageProps) {
@@ -75,7 +144,7 @@ function SiteTable(props: SitesPageProps) {
               <th scope="row">
                 <a href={`${props.basePath}/sites/${site.site_id}`}>{site.domain}</a>
               </th>
-              <td>{site.schedule}</td>
+              <td>{when(site)}</td>
               <td>
                 {site.paused ? (site.paused_reason === 'tier_limit' ? 'Paused (plan limit)' : 'Paused') : 'Running'}
               </td>

@@ -1,46 +1,49 @@
-import { shortTime, timeToSecond } from './audits-labels';
+import { shortTime } from './audits-labels';
 import { ProblemNotice } from './audits-notices';
+import { DeliveryLog, type DeliveryLogProps } from './webhook-deliveries';
 import type { WebhookItem } from './webhooks';
 
-export interface DeliveryAttemptView {
-  attempt: number;
-  trigger: string;
-  started_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error_class: string | null;
-  error_message: string | null;
-  response_excerpt: string | null;
-  next_attempt_at: string | null;
-}
+export type { DeliveryAttemptView, DeliveryView } from './webhook-deliveries';
 
-export interface DeliveryView {
+/** A test event's outcome as src/presenters/webhooks.ts presents it to the API. */
+export interface TestOutcomeView {
   delivery_id: string;
-  event: string;
-  /** null for events about no audit (webhook.test, webhook.disabled). */
-  audit_id: string | null;
-  state: string;
-  created_at: string;
-  next_attempt_at: string | null;
-  redeliverable_until: string;
-  attempts: DeliveryAttemptView[];
+  delivered: boolean;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  error_message: string | null;
 }
 
-export interface WebhookDetailProps {
-  basePath: string;
-  csrfToken: string;
-  canRetry: boolean;
-  /** The time the page is rendered at: decides which deliveries are still in the redelivery window. */
-  now: Date;
+export interface WebhookDetailProps extends DeliveryLogProps {
+  /** Developers and owners: test, rotate, enable and retry; viewers read. */
+  canEdit: boolean;
   webhook: WebhookItem;
-  deliveries: DeliveryView[];
-  nextCursor: string | null;
-  /** A retry just requested, or why it was refused. */
-  retried?: string;
+  /** WEBHOOK_DISABLE_AFTER_MS: how long a webhook may fail before it is disabled (0: never). */
+  disableAfterMs?: number;
+  /** A test event just sent: its outcome, read back from the delivery log. */
+  tested?: TestOutcomeView;
+  /** A rotation just made: the new secret, shown in this answer only. */
+  rotated?: { secret: string; previous_secret_expires_at: string | null };
+  /** The webhook was just enabled again. */
+  enabled?: boolean;
   problem?: { message: string; requestId?: string };
 }
 
-/** A webhook's delivery log: every delivery with every attempt, and Retry for failed ones in the window. */
+/** Grace periods offered for a rotation (POST /webhooks/{id}/rotate-secret takes 0 to 7 days). */
+const GRACE_CHOICES = [
+  [0, 'None: the previous secret stops signing at once'],
+  [3600, '1 hour'],
+  [86_400, '1 day'],
+  [604_800, '7 days'],
+] as const;
+const DEFAULT_GRACE = 86_400;
+
+/**
+ * A webhook's page (docs/dashboard.md, "Webhooks pages"): its state (disabled, failing), "Send test
+ * event", "Rotate secret" and "Enable", and its delivery log with filters and Retry. Every action is
+ * a POST form with the session's CSRF token, answered by src/webhooks' service module.
+ */
 export function WebhookDetailPage(props: WebhookDetailProps) {
   const self = `${props.basePath}/webhooks/${props.webhook.webhook_id}`;
   return (
@@ -48,11 +51,25 @@ export function WebhookDetailPage(props: WebhookDetailProps) {
       <p>
         <a href={`${props.basePath}/webhooks`}>All webhooks</a>
       </p>
-      <p>
-        Endpoint URL: <code>{props.webhook.url}</code>
-      </p>
-      <p>Events: {props.webhook.events.join(', ')}</p>
       {props.problem ? <ProblemNotice {...props.problem} /> : null}
+      <ActionNotices {...props} />
+      <WebhookState {...props} self={self} />
+      {props.canEdit ? <WebhookActions {...props} self={self} /> : null}
+      <DeliveryLog {...props} />
+    </>
+  );
+}
+
+function ActionNotices(props: WebhookDetailProps) {
+  return (
+    <>
+      {props.tested ? <TestOutcome outcome={props.tested} /> : null}
+      {props.rotated ? <RotatedSecret {...props.rotated} /> : null}
+      {props.enabled ? (
+        <div class="notice" role="status">
+          <p>Webhook enabled: deliveries resume with the next event.</p>
+        </div>
+      ) : null}
       {props.retried ? (
         <div class="notice notice-success" role="status">
           <p>
@@ -61,99 +78,160 @@ export function WebhookDetailPage(props: WebhookDetailProps) {
           </p>
         </div>
       ) : null}
-      {props.deliveries.length === 0 ? <p>Nothing has been delivered to this webhook yet.</p> : null}
-      {props.deliveries.map((delivery) => (
-        <DeliveryCard {...props} delivery={delivery} self={self} />
-      ))}
-      {props.nextCursor ? (
-        <p>
-          <a href={`${self}?${new URLSearchParams({ cursor: props.nextCursor })}`}>Older deliveries</a>
-        </p>
-      ) : null}
     </>
   );
 }
 
-const STATE_LABELS: Record<string, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
-
-function DeliveryCard(props: WebhookDetailProps & { delivery: DeliveryView; self: string }) {
-  const { delivery } = props;
-  const inWindow = props.now.getTime() < Date.parse(delivery.redeliverable_until);
+function TestOutcome(props: { outcome: TestOutcomeView }) {
+  const o = props.outcome;
+  const answer = o.status_code !== null ? `HTTP ${o.status_code}` : (o.error ?? 'no answer');
+  const detail = o.status_code === null && o.error_message ? ` (${o.error_message})` : '';
   return (
-    <section class="card delivery" aria-labelledby={`delivery-${delivery.delivery_id}`}>
-      <h2 id={`delivery-${delivery.delivery_id}`}>
-        {delivery.event} · {STATE_LABELS[delivery.state] ?? delivery.state}
-      </h2>
+    <div class={o.delivered ? 'notice notice-success' : 'notice notice-error'} role="status">
       <p>
-        Delivery <code>{delivery.delivery_id}</code>
-        {delivery.audit_id ? (
-          <>
-            {' '}
-            for audit <a href={`${props.basePath}/audits/${delivery.audit_id}`}>{delivery.audit_id}</a>
-          </>
-        ) : null}
-        , created <time dateTime={delivery.created_at}>{shortTime(delivery.created_at)}</time>
-        {delivery.next_attempt_at ? (
-          <>
-            ; next attempt <time dateTime={delivery.next_attempt_at}>{shortTime(delivery.next_attempt_at)}</time>
-          </>
-        ) : null}
-        .
+        {o.delivered
+          ? `Test event delivered: ${answer} in ${o.duration_ms} ms.`
+          : `Test event not delivered: ${answer}${detail} after ${o.duration_ms} ms.`}{' '}
+        It is in the delivery log as <code>{o.delivery_id}</code>.
       </p>
-      <AttemptTable attempts={delivery.attempts} />
-      {delivery.state === 'failed' && props.canRetry && inWindow ? (
-        <form method="post" action={`${props.self}/deliveries/${delivery.delivery_id}/retry`}>
-          <input type="hidden" name="_csrf" value={props.csrfToken} />
-          <button type="submit" aria-describedby={`delivery-${delivery.delivery_id}`}>
-            Retry
-          </button>
-        </form>
-      ) : null}
-      {delivery.state === 'failed' && !inWindow ? (
-        <p class="note">
-          Retry was possible until {shortTime(delivery.redeliverable_until)}; open the audit to get its result instead.
+    </div>
+  );
+}
+
+function RotatedSecret(props: { secret: string; previous_secret_expires_at: string | null }) {
+  return (
+    <section class="card notice notice-success" aria-labelledby="rotated-heading">
+      <h2 id="rotated-heading">Secret rotated</h2>
+      <label for="rotated-secret">New signing secret</label>
+      <input id="rotated-secret" type="text" readOnly value={props.secret} autoComplete="off" data-copy />
+      <p class="hint">
+        Copy it now: it is shown only once.{' '}
+        {props.previous_secret_expires_at ? (
+          <>
+            Until <time dateTime={props.previous_secret_expires_at}>{shortTime(props.previous_secret_expires_at)}</time>{' '}
+            every delivery is signed with both the new and the previous secret, so your endpoint can switch without
+            refusing one.
+          </>
+        ) : (
+          'The previous secret no longer signs deliveries.'
+        )}
+      </p>
+    </section>
+  );
+}
+
+function WebhookState(props: WebhookDetailProps & { self: string }) {
+  const w = props.webhook;
+  const disabled = w.status === 'disabled';
+  return (
+    <section class="card" aria-labelledby="webhook-heading">
+      <h2 id="webhook-heading">Endpoint</h2>
+      <p>
+        Endpoint URL: <code>{w.url}</code>
+      </p>
+      <p>Events: {w.events.join(', ')}</p>
+      <p>
+        Status: <strong>{disabled ? 'Disabled' : 'Enabled'}</strong>
+      </p>
+      {disabled ? <DisabledNotice {...props} /> : <FailingNotice {...props} />}
+      {w.previous_secret_expires_at ? (
+        <p class="hint">
+          The previous signing secret also signs deliveries until{' '}
+          <time dateTime={w.previous_secret_expires_at}>{shortTime(w.previous_secret_expires_at)}</time>.
         </p>
       ) : null}
     </section>
   );
 }
 
-function AttemptTable(props: { attempts: DeliveryAttemptView[] }) {
-  if (props.attempts.length === 0) return <p>No attempt yet.</p>;
+const REASONS: Record<string, string> = {
+  consecutive_failures: 'every delivery attempt to it failed for days',
+};
+
+function DisabledNotice(props: WebhookDetailProps & { self: string }) {
+  const w = props.webhook;
+  const reason = w.disabled_reason ? (REASONS[w.disabled_reason] ?? w.disabled_reason) : 'no reason recorded';
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Attempt</th>
-          <th scope="col">Time</th>
-          <th scope="col">Trigger</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Outcome</th>
-          <th scope="col">Response</th>
-          <th scope="col">Next attempt</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.attempts.map((attempt) => (
-          <tr>
-            <th scope="row">{attempt.attempt}</th>
-            <td>
-              <time dateTime={attempt.started_at}>{timeToSecond(attempt.started_at)}</time>
-            </td>
-            <td>{attempt.trigger === 'manual' ? 'Retry' : 'Automatic'}</td>
-            <td>{attempt.duration_ms} ms</td>
-            <td>{attemptOutcome(attempt)}</td>
-            <td>{attempt.response_excerpt ? <code>{attempt.response_excerpt}</code> : '—'}</td>
-            <td>{attempt.next_attempt_at ? timeToSecond(attempt.next_attempt_at) : '—'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div class="notice notice-error" role="status">
+      <p>
+        Disabled{' '}
+        {w.disabled_at ? (
+          <>
+            since <time dateTime={w.disabled_at}>{shortTime(w.disabled_at)}</time>
+          </>
+        ) : null}
+        : {reason} (<code>{w.disabled_reason ?? 'disabled'}</code>). Nothing is sent to it until it is enabled. Check
+        the endpoint with "Send test event" first.
+      </p>
+      {props.canEdit ? (
+        <form method="post" action={`${props.self}/enable`}>
+          <input type="hidden" name="_csrf" value={props.csrfToken} />
+          <button type="submit">Enable</button>
+        </form>
+      ) : null}
+    </div>
   );
 }
 
-function attemptOutcome(attempt: DeliveryAttemptView): string {
-  if (attempt.status_code !== null) return `HTTP ${attempt.status_code}`;
-  if (attempt.error_class) return `${attempt.error_class}${attempt.error_message ? `: ${attempt.error_message}` : ''}`;
-  return '—';
+function FailingNotice(props: WebhookDetailProps) {
+  const since = props.webhook.failing_since;
+  if (!since) return null;
+  const days = props.disableAfterMs ? Math.round((props.disableAfterMs / 86_400_000) * 10) / 10 : 0;
+  return (
+    <p class="error" role="status">
+      Every delivery attempt since <time dateTime={since}>{shortTime(since)}</time> has failed.
+      {days > 0 ? ` The webhook is disabled after ${days} day${days === 1 ? '' : 's'} of nothing but failures.` : ''}
+    </p>
+  );
+}
+
+function WebhookActions(props: WebhookDetailProps & { self: string }) {
+  return (
+    <section aria-labelledby="actions-heading">
+      <h2 id="actions-heading">Check and rotate</h2>
+      <div class="cards">
+        <div class="card">
+          <h3>Test event</h3>
+          <form method="post" action={`${props.self}/test`}>
+            <input type="hidden" name="_csrf" value={props.csrfToken} />
+            <p class="hint" id="test-hint">
+              Sends one signed <code>webhook.test</code> event now, also to a disabled webhook, and shows how it went.
+              It is never retried.
+            </p>
+            <p>
+              <button type="submit" aria-describedby="test-hint">
+                Send test event
+              </button>
+            </p>
+          </form>
+        </div>
+        <div class="card">
+          <h3>Signing secret</h3>
+          <form
+            method="post"
+            action={`${props.self}/rotate-secret`}
+            data-confirm="Rotate the signing secret? The new secret is shown once; your endpoint must accept it before the grace period ends."
+          >
+            <input type="hidden" name="_csrf" value={props.csrfToken} />
+            <label for="grace-seconds">Grace period</label>
+            <select id="grace-seconds" name="grace_seconds" aria-describedby="grace-hint">
+              {GRACE_CHOICES.map(([seconds, label]) => (
+                <option value={String(seconds)} selected={seconds === DEFAULT_GRACE}>
+                  {label}
+                </option>
+              ))}
+            </select>
+            <p class="hint" id="grace-hint">
+              How long the previous secret goes on signing every delivery beside the new one.
+            </p>
+            <p>
+              <button type="submit" class="secondary">
+                Rotate secret
+              </button>
+            </p>
+          </form>
+        </div>
+      </div>
+    </section>
+  );
 }

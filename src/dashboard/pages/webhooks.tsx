@@ -7,6 +7,14 @@ export interface WebhookItem {
   url: string;
   events: readonly string[];
   created_at: string;
+  /** enabled unless disabled after days of failures (src/presenters/webhooks.ts). */
+  status?: string;
+  disabled_at?: string | null;
+  disabled_reason?: string | null;
+  /** When its current streak of nothing but failed attempts began. */
+  failing_since?: string | null;
+  /** Until when the secret before the last rotation also signs. */
+  previous_secret_expires_at?: string | null;
 }
 
 export interface WebhooksPageProps {
@@ -98,6 +106,7 @@ function WebhookTable(props: WebhooksPageProps & { base: string }) {
         <tr>
           <th scope="col">Endpoint URL</th>
           <th scope="col">Events</th>
+          <th scope="col">Status</th>
           <th scope="col">Added</th>
           {props.canEdit ? <th scope="col">Actions</th> : null}
         </tr>
@@ -111,6 +120,7 @@ function WebhookTable(props: WebhooksPageProps & { base: string }) {
               </a>
             </th>
             <td>{webhook.events.join(', ')}</td>
+            <td>{webhookStatus(webhook)}</td>
             <td>
               <time dateTime={webhook.created_at}>{shortTime(webhook.created_at)}</time>
             </td>
@@ -133,4 +143,10 @@ function WebhookTable(props: WebhooksPageProps & { base: string }) {
       </tbody>
     </table>
   );
+}
+
+/** Status in words (never colour alone): disabled, failing, or enabled. */
+function webhookStatus(webhook: WebhookItem): string {
+  if (webhook.status === 'disabled') return 'Disabled';
+  return webhook.failing_since ? 'Enabled, failing' : 'Enabled';
 }

@@ -1,7 +1,15 @@
-import type { AuditActivities, DeliveryActivities, ReportPlanningActivities } from '../../../activities';
+import type {
+  AuditActivities,
+  DeliveryActivities,
+  NotificationActivities,
+  ReportPlanningActivities,
+} from '../../../activities';
 
 /** Every activity the audit worker's workflows call (the report render runs on its own queue). */
-export type WorkflowActivities = AuditActivities & DeliveryActivities & ReportPlanningActivities;
+export type WorkflowActivities = AuditActivities &
+  DeliveryActivities &
+  ReportPlanningActivities &
+  NotificationActivities;
 export type ActivityName = keyof WorkflowActivities;
 type InputOf<N extends ActivityName> = Parameters<WorkflowActivities[N]>[0];
 
@@ -63,5 +71,9 @@ function succeedingActivities(): WorkflowActivities {
     recordDeliveryAttempt: async () => undefined,
     markDeliveryFailed: async () => undefined,
     planReport: async () => null,
+    // No notification channel listens, unless a test says otherwise; every message sent at once.
+    planNotifications: async () => [],
+    recordNotification: async () => true,
+    attemptNotification: async () => ({ done: true, delivered: true, retryAfterMs: null }),
   };
 }

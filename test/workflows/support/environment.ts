@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { ensureTemporalCli } from '../../../temporal/cli';
+import { ensureTemporalCli } from '../../../src/setup/temporal-cli';
 import { boundRefusedDatumRetries } from '../../../temporal/refused-datum-retries';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../../workflows/contracts';
 import { workflowBundle } from '../../support/stack';

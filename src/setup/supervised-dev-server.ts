@@ -1,6 +1,6 @@
-import type { BackoffPolicy } from '../src/supervision/restart-backoff';
-import { supervise, type Supervised } from '../src/supervision/supervisor';
-import { startDevServer, type DevServer, type DevServerOptions } from './dev-server';
+import type { BackoffPolicy } from '../supervision/restart-backoff';
+import { supervise, type Supervised } from '../supervision/supervisor';
+import { startDevServer, type DevServer, type DevServerOptions } from './temporal-dev-server';
 
 export interface SupervisedDevServer extends Supervised {
   /** host:port of the gRPC frontend: the same across restarts, so clients reconnect to it. */

@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 import type { CaaRecord, MxRecord } from 'node:dns';
-import type { DnsFacts } from './snapshot';
+import type { DnsFacts } from '../analyzers/snapshot';
 
 /**
  * The DNS provider: the facts DNS_* and EMAIL_* analyzers read, from node:dns (c-ares, the system's

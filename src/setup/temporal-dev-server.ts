@@ -3,11 +3,11 @@
 // "Started" means the frontend answers gRPC for our namespace, not merely that the process
 // is alive: callers connect a worker and a client right after this resolves.
 import type { ChildProcess } from 'node:child_process';
-import { spawnTiedToParent } from '../src/supervision/tied-child';
 import type { Connection } from '@temporalio/client';
-import { ClosableConnection } from './closable-connection';
+import { ClosableConnection } from '../../temporal/closable-connection';
+import { registerSearchAttributes, SEARCH_ATTRIBUTES } from '../../temporal/search-attributes';
+import { spawnTiedToParent } from '../supervision/tied-child';
 import { forEachLine } from './lines';
-import { registerSearchAttributes, searchAttributeCliArgs } from './search-attributes';
 
 export interface DevServerOptions {
   cliPath: string;
@@ -236,4 +236,9 @@ async function waitUntilReady(
   throw new Error(
     `Temporal dev server at ${address} did not answer within ${timeoutMs} ms (last error: ${reason})\n${tail.join('\n')}`,
   );
+}
+
+/** `--search-attribute Name=Type` arguments for `temporal server start-dev`. */
+export function searchAttributeCliArgs(): string[] {
+  return Object.entries(SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]);
 }

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import tls, { type ConnectionOptions, type TLSSocket } from 'node:tls';
-import type { TlsFacts } from './snapshot';
+import type { TlsFacts } from '../analyzers/snapshot';
 
 /**
  * The TLS provider: handshakes with the audited host (SEC_HTTPS_UNAVAILABLE, SEC_TLS_*).

@@ -1,0 +1,177 @@
+import { groupFindings } from '../../audits/finding-groups';
+import type { Branding } from '../../reports/branding';
+import { displayDomain, displayUrl } from '../../reports/pdf/display-names';
+import { formatDate, SAMPLE_NOTICE } from '../../reports/pdf/labels';
+import type { AuditJson, Finding } from '../../schemas/audit';
+import { CodeText } from '../components';
+import { TopIssues } from '../pages/audit-findings';
+import { CategoryBars, ScoreGauge, SeverityMark, SeverityTiles } from '../pages/audit-visuals';
+import { CATEGORY_LABELS, SEVERITY_LABELS } from '../pages/audits-labels';
+
+/**
+ * The body of a share page: the PDF report's sections in its order (src/reports/pdf: cover, summary
+ * with category scores, counts by severity and top five issues, then the findings by category and
+ * severity), drawn with the dashboard's pieces of that language (../pages/audit-visuals.tsx). Nothing
+ * here links into the dashboard: a visitor has no account.
+ */
+
+/** URLs listed under a finding; the rest are counted (the full list is the owner's, in the dashboard or the API). */
+const URLS_SHOWN = 10;
+
+export interface ShareContext {
+  branding: Branding;
+  /** Whether the workspace set its own branding (else the neutral look, which names nobody). */
+  branded: boolean;
+  expiresAt: Date;
+  /** The badge's path on this service, and its full URL when anyone may embed it (no password). */
+  badgePath: string;
+  publicBadgeUrl: string | null;
+}
+
+export function ShareReport(props: { audit: AuditJson; context: ShareContext }) {
+  const { audit } = props;
+  const domain = displayDomain(audit.domain).unicode;
+  return (
+    <>
+      <main id="main" class="share-main">
+        <p class="share-kicker">Website audit</p>
+        <h1>{domain}</h1>
+        <p class="share-meta">
+          Audit completed {formatDate(new Date(audit.completed_at))} · {audit.crawl.pages_crawled} pages crawled ·{' '}
+          {audit.findings.length} findings
+        </p>
+        {audit.mode === 'test' ? <p class="share-sample">{SAMPLE_NOTICE}</p> : null}
+        <section aria-labelledby="summary-heading" class="card summary">
+          <h2 id="summary-heading">Summary</h2>
+          <div class="summary-figures">
+            <ScoreGauge score={audit.score} grade={audit.grade} />
+            <p>
+              The site {domain} scored <strong>{audit.score}</strong> out of 100 (grade <strong>{audit.grade}</strong>).{' '}
+              {audit.crawl.pages_crawled} pages were crawled and {audit.analyzers.length} checks were run; they found{' '}
+              {audit.findings.length} issues.
+            </p>
+          </div>
+        </section>
+        <section aria-labelledby="categories-heading">
+          <h2 id="categories-heading">Category scores</h2>
+          <CategoryBars categories={audit.categories} />
+        </section>
+        <section aria-labelledby="severity-heading">
+          <h2 id="severity-heading">Issues by severity</h2>
+          <SeverityTiles findings={audit.findings} />
+        </section>
+        <TopIssues findings={audit.findings} />
+        <ShareFindings findings={audit.findings} />
+      </main>
+      <ShareFooter context={props.context} />
+    </>
+  );
+}
+
+/** An audit without a result yet (or that failed): the band and the site, and where it stands. */
+export function ShareStatus(props: { domain: string; status: string; context: ShareContext }) {
+  const message =
+    props.status === 'failed'
+      ? 'This audit could not be completed. Ask whoever sent you this link for a new one.'
+      : 'This audit is still running. The report appears here once it has completed: come back in a few minutes.';
+  return (
+    <>
+      <main id="main" class="share-main">
+        <p class="share-kicker">Website audit</p>
+        <h1>{displayDomain(props.domain).unicode}</h1>
+        <p class="notice">{message}</p>
+      </main>
+      <ShareFooter context={props.context} />
+    </>
+  );
+}
+
+function ShareFindings(props: { findings: Finding[] }) {
+  const groups = groupFindings(props.findings);
+  return (
+    <section aria-labelledby="findings-heading">
+      <h2 id="findings-heading">Findings</h2>
+      {groups.length === 0 ? <p>No findings: every check passed.</p> : null}
+      {groups.map((group) => (
+        <section aria-labelledby={`findings-${group.category}`}>
+          <h3 id={`findings-${group.category}`}>{CATEGORY_LABELS[group.category]}</h3>
+          {group.bySeverity.map(({ severity, findings }) => (
+            <>
+              <h4>
+                <SeverityMark severity={severity} /> {SEVERITY_LABELS[severity]} ({findings.length})
+              </h4>
+              <ul class="findings">
+                {findings.map((finding) => (
+                  <ShareFinding finding={finding} />
+                ))}
+              </ul>
+            </>
+          ))}
+        </section>
+      ))}
+    </section>
+  );
+}
+
+function ShareFinding(props: { finding: Finding }) {
+  const { finding } = props;
+  const count = Math.max(finding.count ?? 0, finding.urls.length);
+  const shown = finding.urls.slice(0, URLS_SHOWN);
+  return (
+    <li class={`finding severity-${finding.severity}`} id={finding.id}>
+      <details>
+        <summary>
+          <SeverityMark severity={finding.severity} /> <span class="severity">{SEVERITY_LABELS[finding.severity]}</span>{' '}
+          <CodeText text={finding.title} />
+          {count > 1 ? <span class="hint"> · {count} URLs</span> : null}
+        </summary>
+        <p>
+          <CodeText text={finding.message} />
+        </p>
+        <p>
+          <strong>How to fix:</strong> <CodeText text={finding.recommendation} />
+        </p>
+        {finding.evidence ? (
+          <p>
+            <strong>Evidence:</strong> <code>{finding.evidence}</code>
+          </p>
+        ) : null}
+        {shown.length > 0 ? (
+          <>
+            <p>
+              <strong>Where:</strong> {count > shown.length ? `${count} URLs, the first ${shown.length}:` : ''}
+            </p>
+            <ul class="urls">
+              {shown.map((url) => (
+                <li>
+                  <code>{displayUrl(url)}</code>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+        <p class="analyzer-code">Check: {finding.analyzer}</p>
+      </details>
+    </li>
+  );
+}
+
+function ShareFooter(props: { context: ShareContext }) {
+  const { branding, branded, expiresAt, badgePath, publicBadgeUrl } = props.context;
+  return (
+    <footer class="share-footer">
+      {branded ? <p class="share-prepared">Prepared by {branding.displayName}</p> : null}
+      {branding.contactLine ? <p>{branding.contactLine}</p> : null}
+      {branding.footerText ? <p>{branding.footerText}</p> : null}
+      <p>This link works until {formatDate(expiresAt)}.</p>
+      <div class="share-badge">
+        <img src={`${badgePath}/badge.svg`} alt="Audit badge: grade and score" />
+        {publicBadgeUrl ? (
+          <span>
+            Embed the badge: <code>{`![Website audit](${publicBadgeUrl})`}</code>
+          </span>
+        ) : null}
+      </div>
+    </footer>
+  );
+}

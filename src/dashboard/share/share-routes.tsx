@@ -1,0 +1,208 @@
+import { createHash, randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { NEUTRAL_BRANDING } from '../../reports/branding';
+import { loadBranding } from '../../reports/branding-repository';
+import { displayDomain } from '../../reports/pdf/display-names';
+import type { AuditJson } from '../../schemas/audit';
+import { checkShareAccess, sharePath, SHARE_ACCESS_COOKIE, signShareAccess } from '../../shares/access';
+import { badgeSvg } from '../../shares/badge';
+import { loadSharedResult, type OpenedShare } from '../../shares/repository';
+import { openShare, unlockShare } from '../../shares/service';
+import { readCookie, setCookie } from '../cookies';
+import { fromOurOrigin, sameToken } from '../csrf';
+import type { DashboardDeps } from '../deps';
+import { readForm } from '../form';
+import { RefusedInputError } from '../refused-input';
+import { secureCookies } from '../session';
+import type { DashboardContext, DashboardState } from '../state';
+import { renderSharePage, type SharePage } from './share-document';
+import { LinkGone, PasswordForm } from './share-gate';
+import { ShareReport, ShareStatus, type ShareContext } from './share-report';
+
+/**
+ * The public side of share links (docs/decisions.md, "Share links"): `/share/{token}` (the report, or
+ * its password form first), `POST /share/{token}` (the password) and `/share/{token}/badge.svg`.
+ * No session and no API key: the token is the credential, and every link that opens nothing is 404.
+ * Mounted before the dashboard's session and CSRF layers, which are for signed-in people.
+ */
+export function shareRoutes(deps: DashboardDeps): Router<DashboardState> {
+  const router = new Router<DashboardState>();
+  router.use(shareHeaders(deps));
+  router.get('/share/:token/badge.svg', async (ctx) => serveBadge(ctx, deps));
+  router.get('/share/:token', async (ctx) => {
+    const opened = await openShare(deps, ctx.params.token!);
+    if (!opened) return answer(ctx, 404, gone());
+    if (!(await unlocked(ctx, deps, opened)))
+      return answer(ctx, 200, await passwordPage(deps, opened, ctx, csrfToken(ctx, deps)));
+    return answer(ctx, 200, await reportPage(deps, opened, ctx));
+  });
+  router.post('/share/:token', async (ctx) => {
+    const opened = await openShare(deps, ctx.params.token!);
+    if (!opened) return answer(ctx, 404, gone());
+    const path = sharePath(ctx.params.token!);
+    if (opened.share.password_hash === null) return seeOther(ctx, path);
+    const form = await readForm(ctx);
+    const csrf = readCookie(ctx, CSRF_COOKIE) ?? '';
+    if (!fromOurOrigin(ctx, deps) || !sameToken(form.get('_csrf') ?? '', csrf))
+      return answer(ctx, 403, await passwordPage(deps, opened, ctx, csrfToken(ctx, deps)));
+    const outcome = await unlockShare(deps, opened.share, form.get('password') ?? '');
+    if (outcome.outcome === 'open') {
+      const cookie = signShareAccess(await deps.keyring.signingKey(deps.clock.now()), opened.share, deps.clock.now());
+      setCookie(ctx, secureCookies(deps), SHARE_ACCESS_COOKIE, cookie.value, cookie.maxAgeSeconds, { path });
+      return seeOther(ctx, path);
+    }
+    if (outcome.outcome === 'throttled') {
+      ctx.set('Retry-After', String(outcome.retryAfterSeconds));
+      return answer(ctx, 429, await passwordPage(deps, opened, ctx, csrf, outcome));
+    }
+    return answer(ctx, 403, await passwordPage(deps, opened, ctx, csrf, { outcome: 'wrong' }));
+  });
+  return router;
+}
+
+// The password form's double-submit token, scoped to the link's path (src/dashboard/csrf.ts explains the pattern).
+const CSRF_COOKIE = 'share_csrf';
+// A badge may sit in caches this long: a revoked link's badge lingers at most that (README "Share links").
+const BADGE_MAX_AGE_SECONDS = 300;
+
+/** Every answer under /share: never indexed, never framed, no Referer to other sites; the page's own CSP comes with it. */
+function shareHeaders(deps: DashboardDeps): Koa.Middleware<DashboardState> {
+  const https = deps.config.publicBaseUrl?.startsWith('https://') ?? false;
+  return async (ctx, next) => {
+    ctx.set({
+      'X-Robots-Tag': 'noindex',
+      'Referrer-Policy': 'same-origin',
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+      'Content-Security-Policy': "default-src 'none'",
+      'Cache-Control': 'no-store',
+    });
+    if (https) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof RefusedInputError) return answer(ctx, err.status, gone(err.title, err.message));
+      // The route's template, never the path: the path holds the link's token.
+      (deps.log ?? console.error)(`share ${ctx.method} ${String(ctx._matchedRoute ?? '/share/…')} failed`, err);
+      answer(ctx, 500, gone('Something went wrong', 'Try again in a moment.'));
+    }
+  };
+}
+
+function answer(ctx: Koa.ParameterizedContext<DashboardState>, status: number, page: SharePage): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Content-Security-Policy', page.csp);
+  ctx.body = page.html;
+}
+
+/** After a form: the page again, fetched with GET (so a reload never posts the password twice). */
+function seeOther(ctx: DashboardContext, path: string): void {
+  ctx.status = 303;
+  ctx.redirect(path);
+}
+
+function gone(title = 'This link does not work', message?: string) {
+  return renderSharePage({ title, branding: NEUTRAL_BRANDING, children: <LinkGone title={title} message={message} /> });
+}
+
+/** A link without a password is open; one with a password, for a browser holding its signed cookie. */
+async function unlocked(ctx: DashboardContext, deps: DashboardDeps, opened: OpenedShare): Promise<boolean> {
+  if (opened.share.password_hash === null) return true;
+  const cookie = readCookie(ctx, SHARE_ACCESS_COOKIE);
+  return checkShareAccess(cookie, opened.share.id, (id) => deps.keyring.find(id), deps.clock.now());
+}
+
+/** The double-submit token of the password form: the browser's cookie for this link, or a new one. */
+function csrfToken(ctx: DashboardContext, deps: DashboardDeps): string {
+  const existing = readCookie(ctx, CSRF_COOKIE);
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const token = randomBytes(32).toString('base64url');
+  setCookie(ctx, secureCookies(deps), CSRF_COOKIE, token, undefined, {
+    path: sharePath(ctx.params.token!),
+    sameSite: 'Strict',
+  });
+  return token;
+}
+
+async function brandingOf(deps: DashboardDeps, opened: OpenedShare) {
+  const stored = await loadBranding(deps.db, { workspaceId: opened.share.workspace_id, mode: opened.share.mode });
+  return { branding: stored.branding ?? NEUTRAL_BRANDING, branded: stored.branding !== null };
+}
+
+async function passwordPage(
+  deps: DashboardDeps,
+  opened: OpenedShare,
+  ctx: DashboardContext,
+  csrf: string,
+  problem?: { outcome: 'wrong' } | { outcome: 'throttled'; retryAfterSeconds: number },
+) {
+  const { branding } = await brandingOf(deps, opened);
+  return renderSharePage({
+    title: `Protected report · ${branding.displayName}`,
+    branding,
+    children: (
+      <PasswordForm
+        action={sharePath(ctx.params.token!)}
+        csrf={csrf}
+        problem={problem?.outcome}
+        retryAfterSeconds={problem?.outcome === 'throttled' ? problem.retryAfterSeconds : undefined}
+      />
+    ),
+  });
+}
+
+async function reportPage(deps: DashboardDeps, opened: OpenedShare, ctx: DashboardContext): Promise<SharePage> {
+  const [{ branding, branded }, json] = await Promise.all([
+    brandingOf(deps, opened),
+    loadSharedResult(deps.db, opened.audit.id),
+  ]);
+  const path = sharePath(ctx.params.token!);
+  const context: ShareContext = {
+    branding,
+    branded,
+    expiresAt: new Date(opened.share.expires_at),
+    badgePath: path,
+    publicBadgeUrl: opened.share.password_hash === null ? `${deps.baseUrl()}${path}/badge.svg` : null,
+  };
+  const domain = displayDomain(opened.audit.domain).unicode;
+  const title = `Website audit of ${domain}${branded ? ` · ${branding.displayName}` : ''}`;
+  const body = json ? (
+    <ShareReport audit={JSON.parse(json) as AuditJson} context={context} />
+  ) : (
+    <ShareStatus domain={opened.audit.domain} status={opened.audit.status} context={context} />
+  );
+  return renderSharePage({ title, branding, children: body });
+}
+
+/**
+ * The badge: grade and score as SVG, cacheable for BADGE_MAX_AGE_SECONDS with an ETag (by anyone when
+ * the link has no password; by the browser only, and to whoever unlocked the link, when it has one).
+ */
+async function serveBadge(ctx: DashboardContext, deps: DashboardDeps): Promise<void> {
+  const opened = await openShare(deps, ctx.params.token!);
+  if (!opened) return answer(ctx, 404, gone());
+  if (!(await unlocked(ctx, deps, opened)))
+    return answer(ctx, 403, gone('This badge is protected', 'Open the link and enter its password first.'));
+  const svg = badgeSvg(opened.audit);
+  const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"`;
+  const shared = opened.share.password_hash === null;
+  ctx.set({
+    'Cache-Control': `${shared ? 'public' : 'private'}, max-age=${BADGE_MAX_AGE_SECONDS}`,
+    ETag: etag,
+    // Anyone's page may show a public badge; a protected one stays on ours.
+    'Cross-Origin-Resource-Policy': shared ? 'cross-origin' : 'same-origin',
+  });
+  if (!shared) ctx.set('Vary', 'Cookie');
+  const ifNoneMatch = ctx.get('If-None-Match');
+  if (ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.type = 'image/svg+xml; charset=utf-8';
+  ctx.body = svg;
+}
