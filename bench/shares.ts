@@ -12,7 +12,7 @@ import { startTestInfrastructure } from '../test/support/infrastructure';
 import { tinyPng } from '../test/support/pdf';
 
 /**
- * `npm exec -- node --import tsx bench/shares.ts`: a share link's page and badge under 50 concurrent
+ * `npm run bench:shares`: a share link's page and badge under 50 concurrent
  * viewers on loopback (issue 25: page p99 under 100 ms, badge p99 under 20 ms), for a completed pro
  * audit with its synthetic findings and a branded workspace (logo inlined). Each viewer asks again
  * as soon as it has its answer; times are per request, p50 and p99 over all viewers.

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex';
 import type { Grade, Mode, Severity } from '../schemas/audit';
 import type { ComparisonBasis } from './basis';
-import { compareAudits, type Triage, type TriageMap } from './comparison';
+import type { Triage } from './comparison';
 import { findingFingerprint } from './fingerprint';
 
 /**
@@ -126,13 +126,6 @@ export async function domainTriage(
 async function triageMap(query: ReturnType<Db>): Promise<Map<string, Triage>> {
   const rows = (await query.select('t.fingerprint', 't.status', 't.note')) as Array<{ fingerprint: string } & Triage>;
   return new Map(rows.map((r) => [r.fingerprint, { status: r.status, note: r.note }]));
-}
-
-/** New and fixed since the audit before the latest, with today's triage (ignored/accepted never new). */
-export function latestChanges(points: readonly SiteAuditPoint[], triage: TriageMap) {
-  const [latest, before] = points;
-  if (!latest?.basis || !before?.basis) return null;
-  return compareAudits(latest.basis, before.basis, triage);
 }
 
 export interface FingerprintHistory {

@@ -8,6 +8,9 @@ import { dropCrawlRunsBefore } from '../crawl/durable/run-store';
 /** A crawl's working state this old belongs to an attempt that can no longer finish (its workflow was terminated). */
 const ABANDONED_CRAWL_MS = 3 * 24 * 3600_000;
 
+/** Share links that ended (expired or revoked) this long ago open nothing and leave their audit's list (docs/decisions.md, "Share links"). */
+const ENDED_SHARE_MS = 30 * 24 * 3600_000;
+
 /** Audits of accounts on the free tier are kept 24 months (README "Tiers and limits"). */
 export const FREE_RETENTION_MONTHS = 24;
 
@@ -20,7 +23,8 @@ export function freeRetentionCutoff(now: Date): Date {
 /**
  * Deletes what has outlived its retention: free-tier audits older than 24 months (with their report
  * files), Idempotency-Key records older than 24 hours and report signing keys retired longer ago
- * than a link lives, and the working state of crawls abandoned over 3 days ago. Batched, so a large backlog does not hold one long transaction.
+ * than a link lives, the working state of crawls abandoned over 3 days ago, and share links that ended
+ * over 30 days ago. Batched, so a large backlog does not hold one long transaction.
  */
 export async function pruneExpired(db: Db, storage: ReportStorage, now: Date, batchSize = 1000) {
   const cutoff = freeRetentionCutoff(now);
@@ -51,5 +55,10 @@ export async function pruneExpired(db: Db, storage: ReportStorage, now: Date, ba
     .delete();
   const signingKeys = await pruneRetiredSigningKeys(db, now);
   const abandonedCrawls = await dropCrawlRunsBefore(db, new Date(now.getTime() - ABANDONED_CRAWL_MS));
-  return { audits, reportFiles, idempotencyKeys, signingKeys, abandonedCrawls };
+  const endedBefore = new Date(now.getTime() - ENDED_SHARE_MS);
+  const shareLinks = await db('audit_shares')
+    .where('expires_at', '<', endedBefore)
+    .orWhere('revoked_at', '<', endedBefore)
+    .delete();
+  return { audits, reportFiles, idempotencyKeys, signingKeys, abandonedCrawls, shareLinks };
 }

@@ -145,4 +145,21 @@ describe('share links in Chromium', function () {
       1,
     );
   });
+
+  it('shows the same 404 page once the link has expired', async () => {
+    const { account, auditId } = await brandedAudit();
+    const url = await shareUrl(account, auditId, { expires_in_days: 1 });
+    const page = await newPage();
+    assert.equal((await page.goto(url))?.status(), 200);
+    const { clock } = await getStack();
+    try {
+      clock.advance(24 * 3600_000);
+      assert.equal((await page.reload())?.status(), 404);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'This link does not work');
+      assert.equal(await page.locator('meta[name="robots"]').getAttribute('content'), 'noindex');
+      assert.deepEqual(await axe(page), []);
+    } finally {
+      clock.reset();
+    }
+  });
 });

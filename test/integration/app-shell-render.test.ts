@@ -56,12 +56,15 @@ describe('application shells rendered during the crawl', function () {
     for (const site of sites) await site.close();
   });
 
-  async function audit(kind: 'client' | 'server'): Promise<{ site: RenderFixtureSite; done: ApiResponse }> {
+  async function audit(
+    kind: 'client' | 'server',
+    api: RunningApi = instance!,
+  ): Promise<{ site: RenderFixtureSite; done: ApiResponse }> {
     const site = await serveRenderFixture(kind);
     sites.push(site);
     // Free: the browser stage's sample is the home page alone, so the audit spends its time on the crawl.
     const account = await newAccount('free');
-    const done = await auditUntilEnded(account.liveKey, site.origin, { baseUrl: instance!.url, timeoutMs: 480_000 });
+    const done = await auditUntilEnded(account.liveKey, site.origin, { baseUrl: api.url, timeoutMs: 480_000 });
     assert.equal(done.body.status, 'completed', done.text);
     assertValidAuditJson(done.body);
     return { site, done };
@@ -79,11 +82,13 @@ describe('application shells rendered during the crawl', function () {
         ['/products', 1],
         ['/products/one', 2],
         ['/thanks', 2],
+        ['/stuck', 3],
       ],
     );
     // The crawler asked for the pages only the rendered DOM links to.
     const crawled = site.requests.filter((r) => r.agent === 'DomainAuditBot').map((r) => r.path);
-    for (const deep of ['/about', '/products', '/products/one', '/thanks']) assert.ok(crawled.includes(deep), deep);
+    for (const deep of ['/about', '/products', '/products/one', '/thanks', '/stuck'])
+      assert.ok(crawled.includes(deep), deep);
 
     // Each step's shells rendered on the browser worker's queue, one activity per step that found any.
     const rendered = (await browserActivities(done, browserQueue)).filter((a) => a.type === 'renderShellPages');
@@ -92,6 +97,7 @@ describe('application shells rendered during the crawl', function () {
       '/about',
       '/products',
       '/products/one',
+      '/stuck',
       '/thanks',
     ]);
 
@@ -99,8 +105,12 @@ describe('application shells rendered during the crawl', function () {
     assert.equal(analyzer.status, 'fail');
     assert.equal(analyzer.score, 0.2, 'one of five rendered pages (/thanks) passes');
     const findings = (done.body.findings as Finding[]).filter((f) => f.analyzer === 'SEO_CONTENT_NEEDS_JS');
-    assert.equal(findings.length, 1);
+    assert.equal(findings.length, 2);
     assert.deepEqual(findings[0]!.urls.map(path).sort(), ['/', '/about', '/products', '/products/one']);
+    // A page that cannot render is reported, never judged, and never fails the audit.
+    assert.equal(findings[1]!.severity, 'info');
+    assert.deepEqual(findings[1]!.urls.map(path), ['/stuck']);
+    assert.equal(findings[1]!.evidence, '/stuck: the page did not finish loading in 30 s');
     const expected = Object.entries(CLIENT_ROUTES).map(
       ([route, r]) => `${route}: links 0 → ${r.links.length}, words of main text 0 → ${r.words + 1}`,
     );
@@ -110,11 +120,33 @@ describe('application shells rendered during the crawl', function () {
   it('renders nothing on a server-rendered site (the control): the same pages, SEO_CONTENT_NEEDS_JS not applicable', async () => {
     const { site, done } = await audit('server');
     const paths = (done.body.crawl.pages as AuditPage[]).map((p) => p.url.slice(site.origin.length)).sort();
-    assert.deepEqual(paths, ['/', '/about', '/products', '/products/one', '/thanks']);
+    assert.deepEqual(paths, ['/', '/about', '/products', '/products/one', '/stuck', '/thanks']);
     const rendered = (await browserActivities(done, browserQueue)).filter((a) => a.type === 'renderShellPages');
     assert.deepEqual(rendered, []);
     const analyzer = done.body.analyzers.find((a: { code: string }) => a.code === 'SEO_CONTENT_NEEDS_JS');
     assert.equal(analyzer.status, 'not_applicable');
     assert.ok(!(done.body.findings as Finding[]).some((f) => f.analyzer === 'SEO_CONTENT_NEEDS_JS'));
+  });
+
+  it('with no browser worker polling, releases the shells after the bound: the audit completes without them', async () => {
+    const stack = await getStack();
+    const nobody = 'app-shells-nobody-polls';
+    const unpolled = await startExtraApi({
+      config: { ...stack.config, browserStage: { taskQueue: nobody, timeoutMs: 3000 } },
+    });
+    try {
+      const { site, done } = await audit('client', unpolled);
+      const paths = (done.body.crawl.pages as AuditPage[]).map((p) => p.url.slice(site.origin.length));
+      assert.deepEqual(paths, ['/'], 'no rendered link was found to crawl');
+      const scheduled = await browserActivities(done, nobody);
+      assert.deepEqual(
+        scheduled.map((a) => [a.type, a.urls.map((u) => u.slice(site.origin.length))]),
+        [['renderShellPages', ['/']]],
+      );
+      const analyzer = done.body.analyzers.find((a: { code: string }) => a.code === 'SEO_CONTENT_NEEDS_JS');
+      assert.equal(analyzer.status, 'not_applicable');
+    } finally {
+      await stopExtraApi(unpolled);
+    }
   });
 });

@@ -2,7 +2,13 @@ import type { RunningApi } from '../../processes/service';
 import type { Config } from '../../src/config';
 import assert from 'node:assert/strict';
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
-import { createAuditActivities, createDeliveryActivities, createReportPlanningActivities } from '../../activities';
+import {
+  createAuditActivities,
+  createDeliveryActivities,
+  createNotificationActivities,
+  createReportPlanningActivities,
+} from '../../activities';
+import { createMailer } from '../../src/mail/mailer';
 import { createLiveEngine } from '../../src/audits/live-engine';
 import { startTemporalWorker } from '../../temporal/worker';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';
@@ -255,6 +261,13 @@ async function realActivities(config: Config) {
       clock: stack.clock,
       timeoutMs: config.deliveryTimeoutMs,
       allow: config.outboundAllow,
+      testMockUrl: `${stack.url}/mock/webhooks`,
+    }),
+    ...createNotificationActivities({
+      db: stack.db,
+      clock: stack.clock,
+      config,
+      mailer: createMailer({ transport: undefined, from: config.mailFrom, db: stack.db, clock: stack.clock }),
       testMockUrl: `${stack.url}/mock/webhooks`,
     }),
   };

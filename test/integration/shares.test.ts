@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { setAccountTier } from '../../src/accounts/repository';
+import { createAuditClient } from '../../src/client';
+import { FileReportStorage } from '../../src/reports/file-storage';
+import { pruneExpired } from '../../src/retention/prune';
 import { assertEnvelope } from '../support/envelope';
 import { api, getStack, newAccount, waitForAudit, type TestAccount } from '../support/stack';
 
@@ -181,5 +184,48 @@ describe('share links: create, list, revoke (API)', function () {
     const share = await createShare(pro, auditId);
     assertEnvelope(await api('DELETE', `/v1/shares/${share.share_id}`, { key: other.testKey }), 404, 'share_not_found');
     assert.equal((await visit(share.url)).status, 200, 'still open');
+  });
+
+  it('works through the typed client (src/client), its answers typed from the OpenAPI document', async () => {
+    const { url } = await getStack();
+    const client = createAuditClient({ baseUrl: `${url}/v1`, apiKey: pro.testKey });
+    const path = { params: { path: { audit_id: auditId } } };
+    const created = await client.POST('/audits/{audit_id}/shares', { ...path, body: { expires_in_days: 7 } });
+    assert.equal(created.response.status, 201);
+    const link: string = created.data!.url;
+    assert.match(link, TOKEN_URL);
+    const listed = await client.GET('/audits/{audit_id}/shares', path);
+    assert.ok(listed.data!.data.some((s) => s.share_id === created.data!.share_id && s.status === 'active'));
+    const revoked = await client.DELETE('/shares/{share_id}', {
+      params: { path: { share_id: created.data!.share_id } },
+    });
+    assert.equal(revoked.response.status, 204);
+    assert.equal((await visit(link)).status, 404);
+  });
+
+  it('are pruned 30 days after they ended (expired or revoked); the audit goes with its links', async () => {
+    const { db, clock, config } = await getStack();
+    const account = await newAccount('pro');
+    const id = await completedAudit(account, 'https://pruned.example');
+    const [ended, revoked, recent, live] = [
+      await createShare(account, id),
+      await createShare(account, id),
+      await createShare(account, id),
+      await createShare(account, id),
+    ];
+    const daysAgo = (n: number) => new Date(clock.now().getTime() - n * DAY_MS);
+    await db('audit_shares')
+      .where({ id: ended.share_id })
+      .update({ expires_at: daysAgo(31) });
+    await db('audit_shares')
+      .where({ id: revoked.share_id })
+      .update({ revoked_at: daysAgo(31) });
+    await db('audit_shares')
+      .where({ id: recent.share_id })
+      .update({ expires_at: daysAgo(29) });
+    await pruneExpired(db, new FileReportStorage(config.reportsDir), clock.now());
+    assert.deepEqual((await shareRows(id)).map((r) => r.id).sort(), [recent.share_id, live.share_id].sort());
+    await db('audits').where({ id }).delete();
+    assert.equal((await shareRows(id)).length, 0);
   });
 });

@@ -6,9 +6,10 @@ import type { AddressInfo, Socket } from 'node:net';
  * is needed"). The client-rendered one answers every route with the same HTML shell; its script
  * fetches the site's content (answered late, after the load event) and builds each page's heading,
  * text and links, so its deeper pages are reachable only through rendered links. /thanks is a small
- * page with a script that changes nothing: rendered, and it passes. The server-rendered control
- * sends the same pages as HTML, each with a script and its links (its /thanks without a script), so
- * nothing in it is a shell.
+ * page with a script that changes nothing: rendered, and it passes; /stuck never finishes loading in
+ * a browser: unrenderable. The server-rendered control
+ * sends the same pages as HTML, each with a script and its links (/thanks and /stuck without a
+ * script), so nothing in it is a shell.
  */
 
 /** Each route: its one-word heading, its words of text, and the routes it links to. */
@@ -16,7 +17,7 @@ export const CLIENT_ROUTES: Record<string, { title: string; words: number; links
   '/': { title: 'Home', words: 80, links: ['/about', '/products'] },
   '/about': { title: 'About', words: 60, links: ['/', '/thanks'] },
   '/products': { title: 'Products', words: 70, links: ['/', '/products/one'] },
-  '/products/one': { title: 'Widget', words: 55, links: ['/products'] },
+  '/products/one': { title: 'Widget', words: 55, links: ['/products', '/stuck'] },
 };
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `lorem${i}`).join(' ');
@@ -35,12 +36,18 @@ const APP_JS = `fetch('/api/content.json').then((r) => r.json()).then((routes) =
   document.getElementById('app').innerHTML = '<nav>' + nav + '</nav><main><h1>' + route.title + '</h1><p>' + text + '</p></main>';
 });`;
 
+/** A shell whose script loads an image the server never sends: its load event never fires. */
+const STUCK = `${HEAD('Stuck', '/stuck.js')}<body><div id="app"></div></body></html>`;
+const STUCK_JS = `const img = new Image(); img.src = '/never'; document.body.appendChild(img);`;
+
 const THANKS = `${HEAD('Thanks', '/thanks.js')}<body><main><h1>Thanks</h1><p>Your message was sent.</p></main></body></html>`;
 
 function serverRendered(path: string): string | undefined {
   const route = CLIENT_ROUTES[path];
   // Without a script: nothing on the control site is a shell.
-  if (!route) return path === '/thanks' ? THANKS.replace('<script src="/thanks.js" defer></script>', '') : undefined;
+  if (path === '/thanks') return THANKS.replace('<script src="/thanks.js" defer></script>', '');
+  if (path === '/stuck') return STUCK.replace('<script src="/stuck.js" defer></script>', '');
+  if (!route) return undefined;
   const nav = route.links.map((href) => `<a href="${href}">${href}</a>`).join(' ');
   return `${HEAD(route.title, '/analytics.js')}<body><nav>${nav}</nav><main><h1>${route.title}</h1><p>${words(route.words)}</p></main></body></html>`;
 }
@@ -70,6 +77,9 @@ export async function serveRenderFixture(kind: 'client' | 'server'): Promise<Ren
         return void setTimeout(() => send('application/json', JSON.stringify(CLIENT_ROUTES)), 400);
       if (path in CLIENT_ROUTES) return send('text/html; charset=utf-8', SHELL);
       if (path === '/thanks') return send('text/html; charset=utf-8', THANKS);
+      if (path === '/stuck') return send('text/html; charset=utf-8', STUCK);
+      if (path === '/stuck.js') return send('text/javascript', STUCK_JS);
+      if (path === '/never') return; // held open until the site closes
     } else {
       const html = serverRendered(path);
       if (html !== undefined) return send('text/html; charset=utf-8', html);

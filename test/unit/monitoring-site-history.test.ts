@@ -3,7 +3,8 @@ import { syntheticAudit } from '../../src/audits/synthetic';
 import { comparisonBasis } from '../../src/monitoring/basis';
 import { withMonitoring } from '../../src/monitoring/comparison';
 import { findingFingerprint } from '../../src/monitoring/fingerprint';
-import { fingerprintHistories, latestChanges, type SiteAuditPoint } from '../../src/monitoring/site-history';
+import { fingerprintHistories, type SiteAuditPoint } from '../../src/monitoring/site-history';
+import { compareAudits } from '../../src/monitoring/comparison';
 import type { AuditJson } from '../../src/schemas/audit';
 import { syntheticInput } from '../support/synthetic-input';
 
@@ -44,20 +45,26 @@ describe('a site’s history', () => {
     assert.equal(byFp.get(a!.fingerprint)?.current, false);
     assert.equal(histories.at(-1)?.fingerprint, a!.fingerprint, 'fixed ones last');
 
-    const changes = latestChanges([newest, middle], new Map());
-    assert.deepEqual(changes?.new, [extra.fingerprint]);
-    assert.deepEqual(changes?.fixed, [a!.fingerprint]);
-    const ignored = latestChanges([newest, middle], new Map([[extra.fingerprint, { status: 'ignored', note: null }]]));
-    assert.deepEqual(ignored?.new, []);
-    assert.equal(latestChanges([newest, legacy], new Map()), null, 'no basis, no changes');
-    assert.equal(latestChanges([newest], new Map()), null);
+    const changes = compareAudits(newest.basis!, middle.basis!, new Map());
+    assert.deepEqual(changes.new, [extra.fingerprint]);
+    assert.deepEqual(changes.fixed, [a!.fingerprint]);
+    const ignored = compareAudits(
+      newest.basis!,
+      middle.basis!,
+      new Map([[extra.fingerprint, { status: 'ignored', note: null }]]),
+    );
+    assert.deepEqual(ignored.new, []);
   });
 
   it('reads the same comparison from bases as the stored audit carries', () => {
     const previous = { ...base, audit_id: 'aud_01PREV000000000000000000000', findings: [a!] };
     const current = withMonitoring({ ...base, findings: [b!] }, comparisonBasis(previous), new Map());
-    const fromBases = latestChanges([point(current.audit_id, current), point(previous.audit_id, previous)], new Map());
-    assert.deepEqual(fromBases?.new, current.comparison?.new);
-    assert.deepEqual(fromBases?.fixed, current.comparison?.fixed);
+    const fromBases = compareAudits(
+      point(current.audit_id, current).basis!,
+      point(previous.audit_id, previous).basis!,
+      new Map(),
+    );
+    assert.deepEqual(fromBases.new, current.comparison?.new);
+    assert.deepEqual(fromBases.fixed, current.comparison?.fixed);
   });
 });

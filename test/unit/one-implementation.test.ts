@@ -34,6 +34,9 @@ const FORBIDDEN: Record<string, '*' | string[]> = {
   'src/reports/pdf/logo-check.ts': '*',
   // sites (src/sites/service.ts, reads.ts)
   'src/sites/repository.ts': '*',
+  // notification channels (src/notifications/service.ts)
+  'src/notifications/repository.ts': '*',
+  'src/notifications/targets.ts': '*',
   // Comparing tiers is the gate's (src/accounts/tier-gate.ts), called by the service modules.
   'src/accounts/tiers.ts': ['tierAtLeast'],
 };
@@ -109,6 +112,7 @@ describe('one implementation per action', () => {
     assert.deepEqual(importers('src/reports/logo-checks.ts', 'LogoChecks'), ['src/reports/branding-service.ts']);
     assert.deepEqual(importers('src/accounts/ip-allowlist.ts', 'parseAllowlist'), ['src/accounts/key-service.ts']);
     assert.deepEqual(importers('src/webhooks/signing.ts', 'generateWebhookSecret'), ['src/webhooks/service.ts']);
+    assert.deepEqual(importers('src/notifications/targets.ts', 'checkChannelTarget'), ['src/notifications/service.ts']);
   });
 });
 

@@ -6,6 +6,7 @@ import { SettableClock } from '../../src/clock';
 import type { Config } from '../../src/config';
 import type { Db } from '../../src/db/knex';
 import { ApiError } from '../../src/errors';
+import { createChannel, removeChannel, type NotificationServiceDeps } from '../../src/notifications/service';
 import { parseCidrList } from '../../src/outbound/policy';
 import { BrandingError } from '../../src/reports/branding';
 import { BrandingRefused, clearBranding, setBranding, showBranding } from '../../src/reports/branding-service';
@@ -246,5 +247,31 @@ describe('service rules: sites (src/sites/service.ts, reads.ts)', () => {
       /^Monitored sites require the pro tier/,
     );
     await refuses(listWorkspaceSites(untouched, caller, { limit: 10 }), 'tier_required');
+  });
+});
+
+describe('service rules: notification channels (src/notifications/service.ts)', () => {
+  // hooks.example.org is public; nothing else resolves.
+  const deps = (db: Db): NotificationServiceDeps => ({
+    db,
+    clock,
+    outboundAllow: parseCidrList(''),
+    lookup: async (host) => {
+      if (host === 'hooks.example.org') return [{ address: '93.184.215.14', family: 4 }];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    },
+  });
+  const create = (type: 'email' | 'slack' | 'teams', target: string) =>
+    createChannel(deps(untouched), { scope }, { type, target, events: ['audit.failed'] });
+
+  it('refuses a target that does not fit its type before the database is used', async () => {
+    await refuses(create('email', 'Ops <ops@example.com>'), 'invalid_request', /e-mail address for type email/);
+    await refuses(create('slack', 'http://hooks.example.org/x'), 'invalid_request', /must be an https:\/\/ URL/);
+    await refuses(create('teams', 'ops@example.com'), 'invalid_request', /absolute http/);
+    await refuses(create('teams', 'https://nowhere.example.org/x'), 'invalid_request', /cannot receive webhooks/);
+  });
+
+  it('treats ids of another shape as unknown without a query', async () => {
+    await refuses(removeChannel(deps(untouched), { scope }, 'wh_1'), 'notification_channel_not_found');
   });
 });
