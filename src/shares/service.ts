@@ -7,12 +7,14 @@ import { ApiError } from '../errors';
 import { hasIdShape, newShareId } from '../ids';
 import { nextAttemptAt, returnAttempt, takeAttempt, throttleSubject } from '../people/attempt-limit';
 import { hashPassword, passwordProblem, verifyPassword } from '../people/passwords';
-import type { Mode, Tier } from '../schemas/audit';
-import { isShareToken, newShareToken, shareTokenHash, shareUrl } from './access';
+import type { SigningKeyring } from '../reports/signing-keys';
+import type { AuditJson, Mode, Tier } from '../schemas/audit';
+import { checkShareAccess, isShareToken, newShareToken, shareTokenHash, shareUrl, signShareAccess } from './access';
 import {
   findShareByTokenHash,
   insertShare,
   listAuditShares,
+  loadSharedResult,
   markShareRevoked,
   type OpenedShare,
   type ShareRow,
@@ -150,6 +152,31 @@ export async function unlockShare(
   if (!right) return { outcome: 'wrong' };
   await returnAttempt(deps.db, attempt);
   return { outcome: 'open' };
+}
+
+/** The report a link shows: the audit's stored JSON once it has completed, else null (the page shows its status). */
+export async function sharedResult(deps: Pick<ShareServiceDeps, 'db'>, opened: OpenedShare): Promise<AuditJson | null> {
+  const json = await loadSharedResult(deps.db, opened.audit.id);
+  return json === null ? null : (JSON.parse(json) as AuditJson);
+}
+
+/** What a browser keeps once it gave the right password: the signed `share_access` cookie's value and lifetime. */
+export async function grantShareAccess(
+  deps: Pick<ShareServiceDeps, 'clock'> & { keyring: SigningKeyring },
+  share: Pick<ShareRow, 'id' | 'expires_at'>,
+): Promise<{ value: string; maxAgeSeconds: number }> {
+  const now = deps.clock.now();
+  return signShareAccess(await deps.keyring.signingKey(now), share, now);
+}
+
+/** Whether this visitor may see the link: it has no password, or the browser holds its valid access cookie. */
+export async function mayViewShare(
+  deps: Pick<ShareServiceDeps, 'clock'> & { keyring: SigningKeyring },
+  share: Pick<ShareRow, 'id' | 'password_hash'>,
+  cookie: string | undefined,
+): Promise<boolean> {
+  if (share.password_hash === null) return true;
+  return checkShareAccess(cookie, share.id, (id) => deps.keyring.find(id), deps.clock.now());
 }
 
 /** The audit `auditId` names, in the actor's scope; 404 audit_not_found otherwise (as the API's other audit routes). */

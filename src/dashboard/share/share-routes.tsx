@@ -2,13 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { NEUTRAL_BRANDING } from '../../reports/branding';
-import { loadBranding } from '../../reports/branding-repository';
+import { reportBranding } from '../../reports/branding-service';
 import { displayDomain } from '../../reports/pdf/display-names';
-import type { AuditJson } from '../../schemas/audit';
-import { checkShareAccess, sharePath, SHARE_ACCESS_COOKIE, signShareAccess } from '../../shares/access';
+import { sharePath, SHARE_ACCESS_COOKIE } from '../../shares/access';
 import { badgeSvg } from '../../shares/badge';
-import { loadSharedResult, type OpenedShare } from '../../shares/repository';
-import { openShare, unlockShare } from '../../shares/service';
+import type { OpenedShare } from '../../shares/repository';
+import { grantShareAccess, mayViewShare, openShare, sharedResult, unlockShare } from '../../shares/service';
 import { readCookie, setCookie } from '../cookies';
 import { fromOurOrigin, sameToken } from '../csrf';
 import type { DashboardDeps } from '../deps';
@@ -48,7 +47,7 @@ export function shareRoutes(deps: DashboardDeps): Router<DashboardState> {
       return answer(ctx, 403, await passwordPage(deps, opened, ctx, csrfToken(ctx, deps)));
     const outcome = await unlockShare(deps, opened.share, form.get('password') ?? '');
     if (outcome.outcome === 'open') {
-      const cookie = signShareAccess(await deps.keyring.signingKey(deps.clock.now()), opened.share, deps.clock.now());
+      const cookie = await grantShareAccess(deps, opened.share);
       setCookie(ctx, secureCookies(deps), SHARE_ACCESS_COOKIE, cookie.value, cookie.maxAgeSeconds, { path });
       return seeOther(ctx, path);
     }
@@ -111,10 +110,8 @@ function gone(title = 'This link does not work', message?: string) {
 }
 
 /** A link without a password is open; one with a password, for a browser holding its signed cookie. */
-async function unlocked(ctx: DashboardContext, deps: DashboardDeps, opened: OpenedShare): Promise<boolean> {
-  if (opened.share.password_hash === null) return true;
-  const cookie = readCookie(ctx, SHARE_ACCESS_COOKIE);
-  return checkShareAccess(cookie, opened.share.id, (id) => deps.keyring.find(id), deps.clock.now());
+function unlocked(ctx: DashboardContext, deps: DashboardDeps, opened: OpenedShare): Promise<boolean> {
+  return mayViewShare(deps, opened.share, readCookie(ctx, SHARE_ACCESS_COOKIE));
 }
 
 /** The double-submit token of the password form: the browser's cookie for this link, or a new one. */
@@ -130,8 +127,8 @@ function csrfToken(ctx: DashboardContext, deps: DashboardDeps): string {
 }
 
 async function brandingOf(deps: DashboardDeps, opened: OpenedShare) {
-  const stored = await loadBranding(deps.db, { workspaceId: opened.share.workspace_id, mode: opened.share.mode });
-  return { branding: stored.branding ?? NEUTRAL_BRANDING, branded: stored.branding !== null };
+  const stored = await reportBranding(deps, { workspaceId: opened.share.workspace_id, mode: opened.share.mode });
+  return { branding: stored ?? NEUTRAL_BRANDING, branded: stored !== null };
 }
 
 async function passwordPage(
@@ -157,10 +154,7 @@ async function passwordPage(
 }
 
 async function reportPage(deps: DashboardDeps, opened: OpenedShare, ctx: DashboardContext): Promise<SharePage> {
-  const [{ branding, branded }, json] = await Promise.all([
-    brandingOf(deps, opened),
-    loadSharedResult(deps.db, opened.audit.id),
-  ]);
+  const [{ branding, branded }, audit] = await Promise.all([brandingOf(deps, opened), sharedResult(deps, opened)]);
   const path = sharePath(ctx.params.token!);
   const context: ShareContext = {
     branding,
@@ -171,8 +165,8 @@ async function reportPage(deps: DashboardDeps, opened: OpenedShare, ctx: Dashboa
   };
   const domain = displayDomain(opened.audit.domain).unicode;
   const title = `Website audit of ${domain}${branded ? ` · ${branding.displayName}` : ''}`;
-  const body = json ? (
-    <ShareReport audit={JSON.parse(json) as AuditJson} context={context} />
+  const body = audit ? (
+    <ShareReport audit={audit} context={context} />
   ) : (
     <ShareStatus domain={opened.audit.domain} status={opened.audit.status} context={context} />
   );
