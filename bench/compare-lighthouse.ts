@@ -14,7 +14,15 @@ import { auditSite, comparablePages } from './compare/our-side';
 import { BrowserPool } from '../src/browser/pool';
 import { pageLabScore } from '../src/analyzers/browser-stage';
 import { agreementTable, disagreementLines, rankingLines, siteTable } from './compare/report';
-import { cacheKey, forCache, pairsOf, sameDocument, siteScore, type LighthouseCache, type SiteRun } from './compare/pairs';
+import {
+  cacheKey,
+  forCache,
+  pairsOf,
+  sameDocument,
+  siteScore,
+  type LighthouseCache,
+  type SiteRun,
+} from './compare/pairs';
 import { serveRealSites, writeExpected, REAL_LIGHTHOUSE_CACHE } from './compare/real-run';
 
 /**
@@ -194,9 +202,13 @@ function report(runs: readonly SiteRun[], refused: ReadonlySet<string>, args: Ar
   const skipped = runs.flatMap((r) =>
     r.lighthouse
       .filter((p) => !sameDocument(p))
-      .map((p) => `  ${r.site}${p.url.slice(r.ours.origin.length)}: ${p.runtimeError ?? `Lighthouse ended on ${p.finalUrl}`}`),
+      .map(
+        (p) =>
+          `  ${r.site}${p.url.slice(r.ours.origin.length)}: ${p.runtimeError ?? `Lighthouse ended on ${p.finalUrl}`}`,
+      ),
   );
-  if (skipped.length > 0) console.log(`\npages not compared (Lighthouse judged no page or another one):\n${skipped.join('\n')}`);
+  if (skipped.length > 0)
+    console.log(`\npages not compared (Lighthouse judged no page or another one):\n${skipped.join('\n')}`);
   const diff = disagreementLines(pairs, origins);
   console.log(`\ndisagreements: ${diff.length}`);
   if (diff.length > 0) console.log(diff.join('\n'));

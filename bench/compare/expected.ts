@@ -70,7 +70,12 @@ export function buildExpected(
   }
   const known = new Map((previous?.disagreements ?? []).map((d) => [disagreementKey(d), d]));
   const classified = disagreements(pairs).map((p): ClassifiedDisagreement => {
-    const d = { site: p.site, path: rel(p), check: p.check, kind: p.ours === 'fail' ? ('FP' as const) : ('FN' as const) };
+    const d = {
+      site: p.site,
+      path: rel(p),
+      check: p.check,
+      kind: p.ours === 'fail' ? ('FP' as const) : ('FN' as const),
+    };
     const before = known.get(disagreementKey(d));
     return { ...d, class: before?.class ?? 'unclassified', note: before?.note ?? p.difference ?? '' };
   });

@@ -80,7 +80,8 @@ function extractSite(site: RealSite, opts: ExtractOptions): void {
   fs.mkdirSync(part, { recursive: true });
   const missing = writeTree(gitDir, site.path ? `${site.commit}:${site.path}` : site.commit, part);
   const index = path.join(part, 'index.html');
-  if (!fs.existsSync(index)) throw new Error(`${site.id}: no index.html at ${site.path || 'the root'} of ${site.commit}`);
+  if (!fs.existsSync(index))
+    throw new Error(`${site.id}: no index.html at ${site.path || 'the root'} of ${site.commit}`);
   const marker = { repo: site.repo, commit: site.commit, path: site.path, missing };
   fs.writeFileSync(path.join(part, MARKER), JSON.stringify(marker, null, 2));
   fs.rmSync(dir, { recursive: true, force: true });

@@ -132,20 +132,40 @@ export function viewportMeta(p: ParsedPage): Element | undefined {
   return metas[metas.length - 1];
 }
 
-export const MIN_MAXIMUM_SCALE = 5;
+/**
+ * The lowest maximum-scale that still lets text be enlarged to 200 % (WCAG 1.4.4): axe-core's
+ * meta-viewport rule, which Lighthouse's meta-viewport audit runs. Its best-practice 5 (axe's
+ * meta-viewport-large) is no failure: a page that zooms to 2× does not disable zooming.
+ */
+export const MIN_MAXIMUM_SCALE = 2;
+
+/** Keywords axe accepts besides numbers: anything else there stops zooming. */
+const USER_SCALABLE_WORDS = ['yes', 'device-width', 'device-height'];
+const MAXIMUM_SCALE_WORDS = ['device-width', 'device-height'];
+
+/** What in a viewport stops zooming, as axe-core's meta-viewport-scale check reads it. */
+export function zoomProblems(vp: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
+  const scalable = vp.get('user-scalable');
+  if (scalable) {
+    const n = parseFloat(scalable);
+    if ((Number.isNaN(n) && !USER_SCALABLE_WORDS.includes(scalable)) || (n > -1 && n < 1))
+      problems.push(`user-scalable=${scalable}`);
+  }
+  const max = vp.get('maximum-scale');
+  if (max) {
+    const n = parseFloat(max);
+    if (Number.isNaN(n) && !MAXIMUM_SCALE_WORDS.includes(max)) problems.push(`maximum-scale=${max} (not a scale)`);
+    else if (n >= 0 && n < MIN_MAXIMUM_SCALE) problems.push(`maximum-scale=${max} (below ${MIN_MAXIMUM_SCALE})`);
+  }
+  return problems;
+}
 
 export const zoomDisabled = pageAnalyzer('A11Y_ZOOM_DISABLED', (p) => {
   if (!p.isHtml) return null;
   const meta = viewportMeta(p);
   if (!meta) return null; // without a viewport the page zooms (BP_VIEWPORT_MISSING covers it)
-  const vp = parseViewport(attr(meta, 'content') ?? '');
-  const problems: string[] = [];
-  const scalable = vp.get('user-scalable');
-  if (scalable !== undefined && (scalable === 'no' || Math.abs(parseFloat(scalable)) < 1))
-    problems.push(`user-scalable=${scalable}`);
-  const max = parseFloat(vp.get('maximum-scale') ?? '');
-  if (!Number.isNaN(max) && max < MIN_MAXIMUM_SCALE)
-    problems.push(`maximum-scale=${vp.get('maximum-scale')} (below ${MIN_MAXIMUM_SCALE})`);
+  const problems = zoomProblems(parseViewport(attr(meta, 'content') ?? ''));
   if (problems.length === 0) return PAGE_PASS;
   // Subject: which settings prevent zooming (not their values).
   const settings = problems.map((s) => s.split('=')[0]!).join(' ');

@@ -391,7 +391,7 @@ describe('accessibility analyzers', () => {
     );
   });
 
-  it('A11Y_ZOOM_DISABLED: user-scalable=no or maximum-scale < 5', () => {
+  it('A11Y_ZOOM_DISABLED: user-scalable=no or maximum-scale < 2', () => {
     const vp = (content: string) =>
       page({
         body: `<!DOCTYPE html><html lang="en"><head><meta name="viewport" content="${content}"></head><body></body></html>`,

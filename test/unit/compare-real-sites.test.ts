@@ -56,7 +56,10 @@ describe('expected agreement arithmetic (bench/compare/expected.ts)', () => {
       first.disagreements.map((d) => [d.path, d.check, d.kind, d.class]),
       [['/', 'link-text', 'FP', 'unclassified']],
     );
-    const classified = { ...first, disagreements: [{ ...first.disagreements[0]!, class: 'rule-differs' as const, note: 'why' }] };
+    const classified = {
+      ...first,
+      disagreements: [{ ...first.disagreements[0]!, class: 'rule-differs' as const, note: 'why' }],
+    };
     const again = buildExpected(before, origins, classified, 'x');
     assert.equal(again.disagreements[0]?.class, 'rule-differs');
     assert.equal(again.disagreements[0]?.note, 'why');
@@ -95,14 +98,19 @@ describe('compare:lighthouse on real sites (expected agreement)', function () {
   });
 
   it('lists every site of the manifest, each disagreement classified by hand', () => {
-    assert.deepEqual(Object.keys(expected.pages).sort(), loadManifest().map((s) => s.id).sort());
+    assert.deepEqual(
+      Object.keys(expected.pages).sort(),
+      loadManifest()
+        .map((s) => s.id)
+        .sort(),
+    );
     for (const d of expected.disagreements) {
       assert.ok(d.class in CLASSES && d.class !== 'unclassified', `${d.site} ${d.path} ${d.check}: ${d.class}`);
       assert.ok(d.note.length > 0, `${d.site} ${d.path} ${d.check}: a classified disagreement says why`);
     }
   });
 
-  it("reads the same Lighthouse verdicts from the committed reports as the expected file records", () => {
+  it('reads the same Lighthouse verdicts from the committed reports as the expected file records', () => {
     for (const [page, checks] of Object.entries(expected.verdicts)) {
       const report = reports[page];
       assert.ok(report, `no Lighthouse report for ${page}`);
@@ -143,7 +151,9 @@ describe('compare:lighthouse on real sites (expected agreement)', function () {
         const pairs = pairsOf({ site: site.id, ours, lighthouse });
         const drift = driftFrom(expected, pairs, new Map([[site.id, server.origin]]), (c) => !browserStage.has(c));
         if (drift.improvements.length > 0)
-          console.log(`    now agreeing with Lighthouse (write the expected file again):\n      ${drift.improvements.join('\n      ')}`);
+          console.log(
+            `    now agreeing with Lighthouse (write the expected file again):\n      ${drift.improvements.join('\n      ')}`,
+          );
         assert.deepEqual(drift.regressions, []);
       } finally {
         await server.close();

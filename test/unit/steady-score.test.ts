@@ -99,7 +99,7 @@ describe('steady performance score (median of runs near a grade boundary)', () =
     assert.equal((result as MeasuredPage).metrics.tbtMs, 58);
   });
 
-  it("ranks runs by the score the audit publishes for the page (pageLabScore)", () => {
+  it('ranks runs by the score the audit publishes for the page (pageLabScore)', () => {
     const fast: LabMetrics = { fcpMs: 900, lcpMs: 1200, cls: 0, tbtMs: 0, speedIndexMs: 1000 };
     const slow: LabMetrics = { fcpMs: 3000, lcpMs: 5000, cls: 0.2, tbtMs: 700, speedIndexMs: 6000 };
     assert.equal(pageLabScore(fast), 100);

@@ -34,7 +34,7 @@ export const ACCESSIBILITY_ROWS = [
     'A11Y_ZOOM_DISABLED',
     'H',
     'Zooming is disabled',
-    '`user-scalable=no` or a maximum-scale below 5 stops people with low vision from enlarging the page on phones and tablets.',
+    '`user-scalable=no` or a maximum-scale below 2 stops people with low vision from enlarging the page on phones and tablets.',
     'Use `<meta name="viewport" content="width=device-width, initial-scale=1">` without user-scalable=no or a low maximum-scale.',
   ],
   [

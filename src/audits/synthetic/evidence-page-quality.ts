@@ -108,7 +108,7 @@ export const PAGE_QUALITY_EVIDENCE = {
     ]),
   A11Y_ZOOM_DISABLED: (ctx) => [
     {
-      message: `The viewport prevents zooming: user-scalable=no, maximum-scale=1 (below 5).${everywhere(ctx)}`,
+      message: `The viewport prevents zooming: user-scalable=no, maximum-scale=1 (below 2).${everywhere(ctx)}`,
       evidence:
         '<meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no">',
       subject: 'user-scalable maximum-scale',
