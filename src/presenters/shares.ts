@@ -17,3 +17,8 @@ export function presentShare(row: ShareRow, now: Date) {
 export function presentCreatedShare(row: ShareRow, url: string, now: Date) {
   return { ...presentShare(row, now), url };
 }
+
+/** An audit's share links as `GET /audits/{audit_id}/shares` answers them. */
+export function presentShareList(rows: readonly ShareRow[], now: Date) {
+  return { data: rows.map((row) => presentShare(row, now)) };
+}

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
-import { presentCreatedShare, presentShare } from '../../presenters/shares';
+import { presentCreatedShare, presentShareList } from '../../presenters/shares';
 import { createShareBodySchema, type CreateShareBody } from '../../schemas/api';
 import { createShare, listShares, revokeShare, type ShareActor, type ShareServiceDeps } from '../../shares/service';
 import { caller, type ApiContext, type ApiState } from '../context';
@@ -34,7 +34,7 @@ export function shareRoutes(deps: { db: Db; config: Config; clock: Clock; baseUr
   router.get('/audits/:auditId/shares', tierGate('shares'), async (ctx) => {
     const rows = await listShares(service, actor(ctx), ctx.params.auditId);
     const now = deps.clock.now();
-    ctx.body = { data: rows.map((row) => presentShare(row, now)) };
+    ctx.body = presentShareList(rows, now);
   });
 
   router.delete('/shares/:shareId', tierGate('shares'), async (ctx) => {
