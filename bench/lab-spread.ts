@@ -3,7 +3,8 @@ import { DEFAULT_CHROMIUM_PATH } from '../src/browser/chromium';
 import type { MeasuredPage } from '../src/browser/stage-result';
 import { pageLabScore } from '../src/analyzers/browser-stage';
 import { parseCidrList } from '../src/outbound/policy';
-import { serveFixtureSite, type FixtureServer } from '../test/support/fixture-server';
+import { serveFixtureSite } from '../test/support/fixture-server';
+import { serveRealSites } from './compare/real-run';
 
 /**
  * `node --import tsx bench/lab-spread.ts [--runs N] [site:path …]`: the run-to-run spread of the
@@ -12,7 +13,8 @@ import { serveFixtureSite, type FixtureServer } from '../test/support/fixture-se
  * median rule), and its performance score computed as the audit publishes it (pageLabScore).
  * Prints per page the scores and each metric's range, and the spread: the largest distance of a
  * run's score from the page's median (SCORE_SPREAD in src/browser/steady-score.ts, docs/analyzers.md
- * "How stable a score is"). Default pages: the three static-site fixtures, light to heavy.
+ * "How stable a score is"). Default pages: the three static-site fixtures, light to heavy; `real:<id>:<path>`
+ * names a page of a real site of bench/compare/real-sites.json.
  */
 const DEFAULT_PAGES = ['ssg-docs:/', 'ssg-docs:/getting-started/', 'ssg-blog:/', 'ssg-shop:/', 'ssg-shop:/products/'];
 
@@ -26,14 +28,17 @@ async function main(): Promise<void> {
   const at = argv.indexOf('--runs');
   const runs = at >= 0 ? Number(argv.splice(at, 2)[1]) : 8;
   const pages = argv.length > 0 ? argv : DEFAULT_PAGES;
-  const servers = new Map<string, FixtureServer>();
+  const servers = new Map<string, { origin: string; close(): Promise<void> }>();
+  const serve = async (site: string) =>
+    site.startsWith('real:') ? (await serveRealSites([site.slice(5)], {}))[0]! : serveFixtureSite(site);
   const pool = new BrowserPool({ executablePath: DEFAULT_CHROMIUM_PATH, size: 1, allow: parseCidrList('127.0.0.0/8') });
   const deviations: number[] = [];
   try {
     await pool.warm();
     for (const page of pages) {
-      const [site, path] = page.split(':') as [string, string];
-      if (!servers.has(site)) servers.set(site, await serveFixtureSite(site));
+      const at = page.lastIndexOf(':');
+      const [site, path] = [page.slice(0, at), page.slice(at + 1)];
+      if (!servers.has(site)) servers.set(site, await serve(site));
       const url = `${servers.get(site)!.origin}${path}`;
       const measured: MeasuredPage[] = [];
       for (let i = 0; i < runs; i++) {

@@ -10,8 +10,15 @@ export interface Difference {
   /** The disagreement it explains: we fail and Lighthouse does not (FP), or the reverse (FN). */
   kind: 'FP' | 'FN';
   reason: string;
-  /** Whether it explains the disagreement on this page (its HTML as crawled, Lighthouse's audits). */
-  applies(page: { body: string | null }, lighthouse: Readonly<Record<string, LhAudit | undefined>>): boolean;
+  /**
+   * Whether it explains the disagreement on this page (its HTML as crawled, Lighthouse's audits, and
+   * the messages of our findings of the check that name the page).
+   */
+  applies(
+    page: { body: string | null },
+    lighthouse: Readonly<Record<string, LhAudit | undefined>>,
+    ours: readonly string[],
+  ): boolean;
 }
 
 export const DIFFERENCES: readonly Difference[] = [
@@ -21,6 +28,14 @@ export const DIFFERENCES: readonly Difference[] = [
     reason:
       "we match a link's text against every language's list; Lighthouse only against the language the page or link declares",
     applies: (page) => /<html\b[^>]*\slang\s*=\s*["']?[a-z]/i.test(page.body ?? ''),
+  },
+  {
+    check: 'canonical',
+    kind: 'FP',
+    reason:
+      'we request the canonical URL and report that it redirects or fails (a Docusaurus canonical /docs/x that GitHub Pages redirects to /docs/x/); Lighthouse does not request it',
+    applies: (_page, _lh, ours) =>
+      ours.length > 0 && ours.every((m) => /canonical URL (redirects|answers HTTP)/.test(m)),
   },
   {
     check: 'errors-in-console',
@@ -41,8 +56,9 @@ export function differenceFor(
   lighthouse: Verdict,
   page: { body: string | null },
   audits: Readonly<Record<string, LhAudit | undefined>> = {},
+  ourMessages: readonly string[] = [],
 ): Difference | undefined {
   const kind = ours === 'fail' && lighthouse !== 'fail' ? 'FP' : ours === 'pass' && lighthouse === 'fail' ? 'FN' : null;
   if (kind === null) return undefined;
-  return DIFFERENCES.find((d) => d.check === check && d.kind === kind && d.applies(page, audits));
+  return DIFFERENCES.find((d) => d.check === check && d.kind === kind && d.applies(page, audits, ourMessages));
 }

@@ -4,7 +4,7 @@
  * (test/unit/compare-real-sites.test.ts).
  */
 import type { Pair, SiteScore } from './agreement';
-import { CHECKS, lighthouseVerdict, ourVerdict } from './checks';
+import { CHECKS, lighthouseVerdict, ourVerdict, type Check, type OurFinding } from './checks';
 import { differenceFor } from './differences';
 import type { LighthousePage } from './lighthouse';
 import type { OurAudit } from './our-side';
@@ -54,11 +54,27 @@ export function pairsOf(run: SiteRun): Pair[] {
     for (const check of CHECKS) {
       const ours = ourVerdict(check, page, run.ours.findings, run.ours.statuses);
       const lighthouse = lighthouseVerdict(check, lhPage.audits);
-      const difference = differenceFor(check.id, ours, lighthouse, page, lhPage.audits)?.reason;
+      const messages = namingMessages(check, page, run.ours.findings);
+      const difference = differenceFor(check.id, ours, lighthouse, page, lhPage.audits, messages)?.reason;
       pairs.push({ check: check.id, site: run.site, url: lhPage.url, ours, lighthouse, difference });
     }
   }
   return pairs;
+}
+
+/** The messages of our findings of a check that name the page (what a documented difference may read). */
+function namingMessages(
+  check: Check,
+  page: { url: string; finalUrl: string },
+  findings: readonly OurFinding[],
+): string[] {
+  return findings
+    .filter((f) => check.ours.includes(f.analyzer) && (check.matches ? check.matches(f) : true))
+    .filter((f) => {
+      const urls = check.pagesOf ? check.pagesOf(f) : f.urls;
+      return urls.includes(page.url) || urls.includes(page.finalUrl);
+    })
+    .map((f) => f.message);
 }
 
 /** Lighthouse's side: the mean performance score of the compared pages that answered 2xx, as our stage samples. */

@@ -170,6 +170,12 @@ describe('compare:lighthouse mapping and agreement', () => {
     );
     const appError = favicon(['http://127.0.0.1:1/favicon.ico', 'http://127.0.0.1:1/js/app.js']);
     assert.equal(differenceFor('errors-in-console', 'pass', 'fail', english, appError), undefined);
+    // A canonical we fail because requesting it redirects (Lighthouse never requests it); a canonical we
+    // fail for its form (relative, conflicting) is no such difference.
+    const redirecting = ['The canonical URL redirects (HTTP 301) instead of answering 200.'];
+    assert.match(differenceFor('canonical', 'fail', 'pass', english, {}, redirecting)?.reason ?? '', /request/);
+    const conflicting = ['The page declares 2 conflicting canonical URLs.'];
+    assert.equal(differenceFor('canonical', 'fail', 'pass', english, {}, conflicting), undefined);
   });
 
   it('counts TP/FP/FN/TN with Lighthouse as the reference', () => {

@@ -12,6 +12,7 @@ import {
   medianRun,
   nearGradeBoundary,
   renderSteadily,
+  sameBand,
   SCORE_SPREAD,
 } from '../../src/browser/steady-score';
 import type { BrowserPageResult, LabMetrics, MeasuredPage } from '../../src/browser/stage-result';
@@ -73,13 +74,31 @@ describe('steady performance score (median of runs near a grade boundary)', () =
     assert.throws(() => medianRun([], scoreOf));
   });
 
-  it('renders a page near a boundary three times and keeps the median run', async () => {
+  it('renders a page near a boundary again; runs either side of it take a third run, the median kept', async () => {
     const r = renderer([run(59), run(64), run(61)]);
     const result = await renderSteadily(r.render, 'http://127.0.0.1:1/', scoreOf, 6);
     assert.equal(r.calls.length, MAX_RUNS);
     assert.equal(result.status, 'measured');
     assert.equal((result as MeasuredPage).metrics.tbtMs, 61);
     assert.equal(gradeFor((result as MeasuredPage).metrics.tbtMs), 'D');
+    // The F-to-D flip of issue 23: an outlier first run (57) is outvoted by the two others.
+    const flip = renderer([run(57), run(62), run(63)]);
+    assert.equal(
+      ((await renderSteadily(flip.render, 'http://127.0.0.1:1/', scoreOf, 5)) as MeasuredPage).metrics.tbtMs,
+      62,
+    );
+  });
+
+  it('stops after two runs with no boundary between them, keeping the lower', async () => {
+    const r = renderer([run(62), run(64), run(55)]);
+    const result = await renderSteadily(r.render, 'http://127.0.0.1:1/', scoreOf, 5);
+    assert.equal(r.calls.length, 2);
+    assert.equal((result as MeasuredPage).metrics.tbtMs, 62);
+    assert.equal((result as MeasuredPage).durationMs, 2000);
+    assert.equal(sameBand(62, 64), true);
+    assert.equal(sameBand(59, 60), false);
+    assert.equal(sameBand(96, 97), false);
+    assert.equal(sameBand(40, 59), true);
   });
 
   it('renders a page far from every boundary once', async () => {
@@ -97,6 +116,12 @@ describe('steady performance score (median of runs near a grade boundary)', () =
     const result = await renderSteadily(flaky.render, 'http://127.0.0.1:1/', scoreOf, 6);
     assert.equal(flaky.calls.length, MAX_RUNS);
     assert.equal((result as MeasuredPage).metrics.tbtMs, 58);
+    // Only the first run measured: it is kept.
+    const alone = renderer([run(61), unrenderable, unrenderable]);
+    assert.equal(
+      ((await renderSteadily(alone.render, 'http://127.0.0.1:1/', scoreOf, 6)) as MeasuredPage).metrics.tbtMs,
+      61,
+    );
   });
 
   it('ranks runs by the score the audit publishes for the page (pageLabScore)', () => {
