@@ -18,6 +18,7 @@ import { completeAudit } from '../src/audits/completion';
 import { assertValidAuditJson } from '../src/audits/validate-audit';
 import type { AuditJson } from '../src/schemas/audit';
 import { mergeBrowserStage } from '../src/analyzers/browser-stage';
+import { judgedOnEveryPage } from '../src/analyzers/browser-rendered';
 import { attachMonitoring } from '../src/monitoring/previous';
 import { browserPageDuration } from '../src/observability/metrics';
 import type { ProjectionRun } from '../workflows/contracts';
@@ -153,7 +154,8 @@ export function createBrowserCompletionActivities(deps: {
         if (row?.status === 'completed') return { score: row.score ?? 0, grade: row.grade ?? '' };
         throw new Error(`audit ${input.auditId} attempt ${input.attempt} has no analysed result`);
       }
-      const merge = deps.merge ?? mergeBrowserStage;
+      // What the analysis judged on every rendered page (render: "all") stands beside the sample.
+      const merge = deps.merge ?? ((audit, stage) => mergeBrowserStage(audit, stage, judgedOnEveryPage(audit)));
       const merged = withStage(JSON.parse(pending) as AuditJson, result, merge, input.auditId);
       // The stage changed findings and scores: the comparison with the previous audit is made again.
       const audit = await compared(deps.db, input.auditId, merged);

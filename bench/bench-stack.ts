@@ -31,6 +31,8 @@ export interface Receipt {
   auditId: string;
   attempt: number;
   at: number;
+  /** Signatures in the Standard Webhooks header: two while a rotated secret is in its grace period. */
+  signatures: number;
 }
 
 export interface BenchReceiver {
@@ -105,6 +107,9 @@ async function startBenchReceiver(): Promise<BenchReceiver> {
         auditId: String(req.headers['x-service-audit-id']),
         attempt: Number(req.headers['x-service-attempt']),
         at: Date.now(),
+        signatures: String(req.headers['webhook-signature'] ?? '')
+          .split(' ')
+          .filter(Boolean).length,
       });
       res.writeHead(200).end();
     });

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
+import { streakCost } from './webhook-streak-cost';
 import { benchWorkspace, percentiles, printPercentiles, sleep, startBenchStack, type BenchStack } from './bench-stack';
 
 /**
@@ -9,6 +10,9 @@ import { benchWorkspace, percentiles, printPercentiles, sleep, startBenchStack, 
  *     arriving, p50/p95, and from the Temporal histories the audit workflow's first task dispatch and
  *     the DeliveryWorkflows started (none, while every first attempt is acknowledged).
  *  2. Fan-out: WEBHOOKS webhooks × AUDITS audits triggered at once; deliveries per second received.
+ *  3. The same fan-out with every webhook's secret just rotated (in its grace period), so every
+ *     delivery is signed twice in each signature header.
+ *  4. What keeping the failing streak costs an attempt (bench/webhook-streak-cost.ts).
  * The baseline printed beside the figures is the issue's: 210 ms p50 and 27 deliveries/s.
  */
 const LATENCY_AUDITS = Number(process.env.BENCH_LATENCY_AUDITS || 30);
@@ -74,10 +78,13 @@ async function latency(stack: BenchStack): Promise<number> {
   return p50;
 }
 
-async function fanOut(stack: BenchStack): Promise<number> {
+async function fanOut(stack: BenchStack, rotated: boolean): Promise<{ perS: number; workspaceId: string }> {
   const { db, api, receiver } = stack;
   const ws = await benchWorkspace(db);
-  for (let i = 0; i < WEBHOOKS; i++) await addWebhook(stack, ws.headers, i);
+  for (let i = 0; i < WEBHOOKS; i++) {
+    const webhookId = await addWebhook(stack, ws.headers, i);
+    if (rotated) await rotate(stack, ws.headers, webhookId);
+  }
   receiver.receipts.length = 0;
   const expected = WEBHOOKS * AUDITS;
   const started = Date.now();
@@ -94,7 +101,8 @@ async function fanOut(stack: BenchStack): Promise<number> {
   const first = Math.min(...ats);
   const last = Math.max(...ats);
   const endToEnd = received / ((last - started) / 1000);
-  console.log(`\n2. fan-out: ${WEBHOOKS} webhooks × ${AUDITS} audits triggered at once (${completed} completed)`);
+  const heading = rotated ? '3. fan-out during a secret rotation' : '2. fan-out';
+  console.log(`\n${heading}: ${WEBHOOKS} webhooks × ${AUDITS} audits triggered at once (${completed} completed)`);
   console.log(
     `  ${received}/${expected} deliveries received, first after ${first - started} ms, last after ${last - started} ms`,
   );
@@ -102,13 +110,17 @@ async function fanOut(stack: BenchStack): Promise<number> {
   console.log(`  first → last delivery:   ${(received / ((last - first) / 1000)).toFixed(0)} deliveries/s`);
   const duplicates = received - new Set(receiver.receipts.map((r) => r.deliveryId)).size;
   console.log(`  duplicate first attempts: ${duplicates}`);
+  const signed = new Map<number, number>();
+  for (const r of receiver.receipts) signed.set(r.signatures, (signed.get(r.signatures) ?? 0) + 1);
+  const bySignatures = [...signed].map(([n, count]) => `${count} with ${n} signature${n === 1 ? '' : 's'}`);
+  console.log(`  webhook-signature: ${bySignatures.join(', ')}`);
   console.log(
     `  baseline (issue 15): ${BASELINE.deliveriesPerS} deliveries/s → now ${endToEnd.toFixed(0)} (${(endToEnd / BASELINE.deliveriesPerS).toFixed(1)}×)`,
   );
-  return endToEnd;
+  return { perS: endToEnd, workspaceId: ws.workspaceId };
 }
 
-async function addWebhook(stack: BenchStack, headers: Record<string, string>, i: number): Promise<void> {
+async function addWebhook(stack: BenchStack, headers: Record<string, string>, i: number): Promise<string> {
   const response = await fetch(`${stack.api.url}/v1/webhooks`, {
     method: 'POST',
     headers,
@@ -116,6 +128,17 @@ async function addWebhook(stack: BenchStack, headers: Record<string, string>, i:
   });
   if (response.status !== 201)
     throw new Error(`webhook creation answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { webhook_id: string }).webhook_id;
+}
+
+/** A new secret, the old one signing beside it for an hour. */
+async function rotate(stack: BenchStack, headers: Record<string, string>, webhookId: string): Promise<void> {
+  const response = await fetch(`${stack.api.url}/v1/webhooks/${webhookId}/rotate-secret`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ grace_seconds: 3600 }),
+  });
+  if (response.status !== 200) throw new Error(`rotation answered ${response.status}: ${await response.text()}`);
 }
 
 async function trigger(apiUrl: string, headers: Record<string, string>, domain: string): Promise<string> {
@@ -139,7 +162,9 @@ async function main(): Promise<void> {
   try {
     console.log(`webhook delivery bench (node ${process.version}, test mode, local receiver)`);
     await latency(stack);
-    await fanOut(stack);
+    await fanOut(stack, false);
+    const { workspaceId } = await fanOut(stack, true);
+    await streakCost(stack.db, workspaceId);
   } finally {
     await stack.stop();
   }

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { createAccount, createApiKey } from '../src/accounts/repository';
 import type { Db } from '../src/db/knex';
 import { TreeMemory, type ProcessPeak } from './wholesite-memory';
@@ -29,6 +30,8 @@ export interface SizeResult {
   /** Growth of pg_total_relation_size over the tables of the schema, by table. */
   tableGrowth: Map<string, number>;
   served: Record<string, number>;
+  /** The machine's 1-minute load average when the audit was triggered and when it completed (others share the cores). */
+  load: { start: number; end: number };
 }
 
 /** A progress line this often while an audit runs; no change in pages or status this long is a failure. */
@@ -46,6 +49,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
   const memory = new TreeMemory(stack.pid);
   let peaks: ProcessPeak[] = [];
   try {
+    const loadAtStart = os.loadavg()[0]!;
     const started = performance.now();
     const response = await fetch(`${stack.url}/v1/audits`, {
       method: 'POST',
@@ -70,6 +74,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
       peaks,
       tableGrowth: new Map(),
       served: site.served,
+      load: { start: loadAtStart, end: os.loadavg()[0]! },
     };
     if (row.status !== 'completed') {
       result.failure = `${row.error_code ?? row.status}: ${row.error_message ?? ''}`;

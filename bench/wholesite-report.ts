@@ -51,6 +51,9 @@ export function printSize(r: SizeResult): void {
     );
   const served = Object.entries(r.served).map(([kind, count]) => `${count} ${kind}`);
   console.log(`    the site answered ${served.join(', ')}`);
+  console.log(
+    `    load average (1 min) ${r.load.start.toFixed(2)} at the trigger, ${r.load.end.toFixed(2)} at completion`,
+  );
 }
 
 /** The summary table, with the flatness against the smallest size and the ratio to the in-process crawl. */

@@ -76,13 +76,19 @@ export async function superviseWorker(
  * that allocates its own malloc arena (a Temporal worker has many: the SDK's core, workflow threads),
  * so two arenas instead of eight per core; and a young generation of at most 2 × 16 MiB, where V8
  * grows it to 2 × 64 MiB under a crawl's allocation rate. Measured with bench:wholesite: a
- * 100,000-page crawl at 400–480 MiB instead of 500–820 MiB. An operator's own settings win.
+ * 100,000-page crawl at 400–480 MiB instead of 500–820 MiB. The audit worker's old generation may
+ * grow to twice what the last full collection left live, where V8 allows up to four times: the
+ * analysis of a large site makes garbage fast, and four times its live heap was most of its peak
+ * (analysis of a stored 100,000-page crawl alone: 722 → 623 MiB for 5 % more CPU time;
+ * docs/architecture.md, "Durable crawl", Memory). An operator's own settings win.
  */
 function memoryLayout(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; execArgv: string[] } {
   const execArgv = [...process.execArgv];
-  const flag = '--max-semi-space-size';
-  if (!execArgv.some((arg) => arg.startsWith(flag)) && !(env.NODE_OPTIONS ?? '').includes(flag))
-    execArgv.push(`${flag}=16`);
+  const unset = (flag: string) =>
+    !execArgv.some((arg) => arg.startsWith(flag)) && !(env.NODE_OPTIONS ?? '').includes(flag);
+  if (unset('--max-semi-space-size')) execArgv.push('--max-semi-space-size=16');
+  const auditWorker = env.WORKER_KIND === undefined || env.WORKER_KIND === 'audits';
+  if (auditWorker && unset('--heap-growing-percent')) execArgv.push('--heap-growing-percent=100');
   // The report worker collects garbage after each render (src/reports/pdf/memory.ts).
   if (env.WORKER_KIND === 'reports') execArgv.push('--expose-gc');
   return { env: { MALLOC_ARENA_MAX: '2', ...env }, execArgv };

@@ -32,6 +32,9 @@ const completion = proxyLocalActivities<BrowserCompletionActivities>({
  */
 const BROWSER_STAGE_QUEUED = 'browser-stage-queued';
 
+/** The sample's wait is bounded from the crawl's end, not the attempt's start, for `render: "all"` audits. */
+const RENDER_ALL = 'render-all';
+
 type AttemptRun = ProjectionRun & { auditId: string; attempt: number; finalAttempt: boolean };
 type BrowserStage = NonNullable<AuditWorkflowInput['browserStage']>;
 /** The attempt's crawl and analysis: one activity (before patch durable-crawl), or the durable crawl then the analysis. */
@@ -105,7 +108,9 @@ async function withQueuedStage(
     throw err;
   }
   await home;
-  const remainingMs = deadline - Date.now();
+  // With render: "all" the crawl renders every page itself, which may take longer than the bound:
+  // the sample's Lighthouse runs get the whole bound from the crawl's end (patch render-all).
+  const remainingMs = input.render === 'all' && patched(RENDER_ALL) ? stage.timeoutMs : deadline - Date.now();
   if (!sample || remainingMs <= 0) return;
   await browserSteps(stage, remainingMs)
     .renderSampledPages({ ...stageInput, sample })
@@ -171,8 +176,11 @@ async function crawlThenAnalyze(
           stepPages: settings.stepPages,
           heartbeatTimeoutMs: input.heartbeatTimeoutMs,
           stepsPerRun: settings.stepsPerRun ?? CRAWL_STEPS_PER_RUN,
-          // Only a browser stage has browser workers to render application shells (patch app-shell-render).
-          ...(run.browserStage && input.browserStage ? { render: input.browserStage } : {}),
+          // Only a browser stage has browser workers to render application shells (patch app-shell-render),
+          // and every page with render: "all" (patch render-all, in the crawl).
+          ...(run.browserStage && input.browserStage
+            ? { render: { ...input.browserStage, ...(input.render === 'all' ? { all: true } : {}) } }
+            : {}),
         },
       ],
     }).catch((err: unknown) => {

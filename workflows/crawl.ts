@@ -15,6 +15,20 @@ import {
  * (docs/architecture.md, "Durable crawl"); before, no page was rendered during the crawl.
  */
 const APP_SHELL_RENDER = 'app-shell-render';
+/**
+ * With `render: "all"` (its `render.all`), every HTML page a step finds is rendered and checked on the
+ * browser task queue, in chunks of RENDER_CHUNK_PAGES spread over the browser workers, before the
+ * step counts as done; before, only its application shells were rendered, in one activity.
+ */
+const RENDER_ALL = 'render-all';
+/** Pages one rendering activity takes with `render: "all"`: a step's 500 pages spread over 20 tasks. */
+const RENDER_CHUNK_PAGES = 25;
+/**
+ * Chunks of one step in flight at once (two steps in flight: 8 chunks, 200 pages, a crawl's share of
+ * the browser queue): up to 8 browser slots work for one audit, and one worker alone renders what
+ * waits in about 5 minutes, well within the browser stage's bound.
+ */
+const RENDER_CHUNKS_IN_FLIGHT = 4;
 
 /**
  * One audit attempt's crawl, as checkpointed steps (docs/architecture.md "Durable crawl"): a sliding
@@ -38,13 +52,19 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
     stepPages: input.stepPages,
   });
   const render = input.render && patched(APP_SHELL_RENDER) ? shellRendering(input, steps) : undefined;
+  // patched() only where the input asks for it: an execution's input never changes, so replay agrees.
+  const renderAll = render !== undefined && input.render?.all === true && patched(RENDER_ALL);
   // A step's shells are rendered within the step: the window does not end a phase while a rendering
   // may still find pages, and the claims wait for links it finds shallower.
   const shellsOf = async <T extends { shells?: string[] }>(step: number, result: T): Promise<T> => {
-    if (render && result.shells?.length) await render(step, result.shells);
+    if (render && result.shells?.length) await render(step, result.shells, renderAll);
     return result;
   };
-  const pageInput = (step: number) => ({ ...stepInput(step), ...(render ? { renderShells: true } : {}) });
+  const pageInput = (step: number) => ({
+    ...stepInput(step),
+    ...(render ? { renderShells: true } : {}),
+    ...(renderAll ? { renderAll: true } : {}),
+  });
   const pageStep = async (step: number) => shellsOf(step, await steps.crawlPageStep(pageInput(step)));
   let cursor: CrawlCursor;
   let startedSteps = 0;
@@ -115,10 +135,15 @@ async function slidingWindow(
   }
 }
 
+/** A rendering activity's pages: a step's shells, or one chunk of its pages. */
+type RenderStepInput = Parameters<ShellRenderActivities['renderCrawledPages']>[0];
+
 /**
  * Renders one step's shells on the browser task queue (a lost browser worker is retried), waiting at
- * most the browser stage's bound; past it the shells are released unrendered: infrastructure delays
- * the crawl, never fails it.
+ * most the browser stage's bound; past it the pages are released unrendered: infrastructure delays
+ * the crawl, never fails it. With `all` the step's pages go in chunks, each an activity of its own
+ * that any browser worker may take, RENDER_CHUNKS_IN_FLIGHT at a time, rendered with their checks and
+ * released on their own.
  */
 function shellRendering(input: CrawlWorkflowInput, steps: ReturnType<typeof proxyActivities<CrawlActivities>>) {
   const browser = proxyActivities<ShellRenderActivities>({
@@ -127,14 +152,35 @@ function shellRendering(input: CrawlWorkflowInput, steps: ReturnType<typeof prox
     heartbeatTimeout: '1 minute',
     retry: BROWSER_STAGE_RETRY,
   });
-  return async (step: number, urls: string[]): Promise<void> => {
-    const shells = { crawlId: input.crawlId, step, urls };
+  const renderOrRelease = async (pages: RenderStepInput, rendering: Promise<unknown>): Promise<void> => {
     try {
-      await browser.renderShellPages(shells);
+      await rendering;
     } catch (err) {
       if (isCancellation(err)) throw err;
-      await steps.releaseShellPages({ ...shells, reason: 'no browser rendered the page within the time allowed' });
+      await steps.releaseShellPages({ ...pages, reason: 'no browser rendered the page within the time allowed' });
     }
+  };
+  return async (step: number, urls: string[], all: boolean): Promise<void> => {
+    if (!all) {
+      const shells = { crawlId: input.crawlId, step, urls };
+      return renderOrRelease(shells, browser.renderShellPages(shells));
+    }
+    const chunks: RenderStepInput[] = [];
+    for (let at = 0; at < urls.length; at += RENDER_CHUNK_PAGES)
+      chunks.push({
+        crawlId: input.crawlId,
+        step,
+        chunk: chunks.length,
+        urls: urls.slice(at, at + RENDER_CHUNK_PAGES),
+      });
+    // A few chunks of the step at a time: the queue holds what browser workers can take soon, so a
+    // chunk's bound measures a missing worker, not this crawl's own backlog.
+    let next = 0;
+    const lane = async () => {
+      for (let chunk = chunks[next++]; chunk; chunk = chunks[next++])
+        await renderOrRelease(chunk, browser.renderCrawledPages(chunk));
+    };
+    await Promise.all(Array.from({ length: Math.min(RENDER_CHUNKS_IN_FLIGHT, chunks.length) }, lane));
   };
 }
 

@@ -66,7 +66,7 @@ export async function auditSite(origin: string, opts: AuditOptions): Promise<Our
     completedAt: new Date().toISOString(),
     pageBudget: opts.pageBudget,
     crawlDurationMs: crawlMs,
-    pages,
+    pages: [...pages],
     analyzers,
     findings,
   });

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors';
-import type { Tier } from '../schemas/audit';
+import { TIERS, type Tier } from '../schemas/audit';
 import { FEATURE_MIN_TIER, tierAtLeast } from './tiers';
 
 export type GatedFeature = keyof typeof FEATURE_MIN_TIER;
@@ -17,6 +17,11 @@ const FEATURE_NAMES: Record<GatedFeature, string> = {
   shares: 'Share links',
 };
 
+/** Options of an audit (POST /v1/audits) gated by tier: the minimum tier, and how messages name them. */
+const AUDIT_OPTIONS = {
+  render_all: { minimum: 'team', name: 'Audits that render every page (render: "all")' },
+} as const satisfies Record<string, { minimum: Tier; name: string }>;
+
 /** The gate of every surface that offers `feature` (API routes, pages, admin commands): one rule, one message. */
 export function requireFeature(account: TierHolder, feature: GatedFeature): void {
   requireTier(account, feature, FEATURE_NAMES[feature]);
@@ -27,9 +32,22 @@ export function featureIncluded(account: TierHolder, feature: GatedFeature): boo
   return !!account && tierAtLeast(account.tier, FEATURE_MIN_TIER[feature]);
 }
 
+/** The tiers an account may run an audit at: its own and those below (src/audits/trigger.ts refuses the others). */
+export function tiersWithin(account: TierHolder): Tier[] {
+  return TIERS.filter((tier) => tierAtLeast(account?.tier ?? 'free', tier));
+}
+
+/** An audit option's gate: the same 403 tier_required as a feature's. */
+export function requireAuditOption(account: TierHolder, option: keyof typeof AUDIT_OPTIONS): void {
+  refuseBelow(account, AUDIT_OPTIONS[option].minimum, AUDIT_OPTIONS[option].name);
+}
+
 /** 403 tier_required, naming the minimum tier, unless the account's tier includes the feature. */
 export function requireTier(account: TierHolder, feature: GatedFeature, name: string): void {
-  const minimum = FEATURE_MIN_TIER[feature];
+  refuseBelow(account, FEATURE_MIN_TIER[feature], name);
+}
+
+function refuseBelow(account: TierHolder, minimum: Tier, name: string): void {
   if (!account || !tierAtLeast(account.tier, minimum)) {
     throw new ApiError(
       'tier_required',

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerAccountCommands } from './commands/account';
 import { registerBrandingCommands } from './commands/branding';
+import { registerChannelCommands } from './commands/channel';
 import { registerKeyCommands } from './commands/key';
 import { registerReportKeyCommands } from './commands/report-key';
 import { registerUserCommands } from './commands/user';
@@ -11,6 +12,7 @@ const program = new Command('admin').description('Administer accounts, workspace
 registerAccountCommands(program);
 registerKeyCommands(program);
 registerBrandingCommands(program);
+registerChannelCommands(program);
 registerReportKeyCommands(program);
 registerUserCommands(program);
 

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
 import { createDb, migrateLatest, type Db } from '../db/knex';
 import { openDatabase } from '../db/open';
 import { NotFoundError } from '../accounts/repository';
@@ -10,14 +10,14 @@ import { ApiError } from '../errors';
  */
 export async function run(
   json: boolean | undefined,
-  action: (db: Db) => Promise<{ json: object; text: string }>,
+  action: (db: Db, config: Config) => Promise<{ json: object; text: string }>,
 ): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config, { startEmbedded: true });
   const db = createDb(database.url, { max: 2 });
   try {
     await migrateLatest(db);
-    const result = await action(db);
+    const result = await action(db, config);
     process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,7 @@
 import type { AnalyzerResult, Finding } from '../schemas/audit';
 import { FindingIdAllocator, makeAnalyzerResult, makeFinding } from './findings';
 import { ObservationSpill } from './observation-spill';
+import { PageSummaries } from './page-summaries';
 import { summarizePage, type PageSummary } from './page-summary';
 import { parsePage, type StylesheetTexts } from './parse';
 import type { CrawlSnapshot, SnapshotPage } from './snapshot';
@@ -18,8 +19,11 @@ export interface RunOptions {
 export interface AnalysisResult {
   analyzers: AnalyzerResult[];
   findings: Finding[];
-  /** Per-page summaries for `crawl.pages` and the pages listing (titles come from the same parse). */
-  pages: PageSummary[];
+  /**
+   * Per-page summaries for `crawl.pages` and the pages listing (titles come from the same parse), in
+   * crawl order; held outside the heap (PageSummaries), so they are gone over rather than indexed.
+   */
+  pages: Iterable<PageSummary> & { readonly length: number };
 }
 
 /**
@@ -36,7 +40,7 @@ export class AnalysisRun {
   private readonly seen: Array<{ -readonly [K in keyof Observed<unknown>]: Observed<unknown>[K] }> = [];
   private readonly spill: ObservationSpill;
   private readonly failed: boolean[];
-  private readonly pages: PageSummary[] = [];
+  private readonly pages = new PageSummaries();
 
   constructor(
     private readonly list: readonly Analyzer[],
@@ -115,6 +119,9 @@ export class AnalysisRun {
         outcome = analyzer.finish(snapshot, this.seen);
       } catch (error) {
         this.fail(i, error);
+      } finally {
+        // Its values go as soon as it has finished, not when the next analyzer's replace them.
+        for (const o of this.seen) o.value = undefined;
       }
     }
     if (!outcome) return void result.analyzers.push(makeAnalyzerResult(analyzer.code, 'error', 0));

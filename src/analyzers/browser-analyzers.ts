@@ -1,4 +1,4 @@
-import type { ConsoleError, MeasuredPage, RenderedRuleId } from '../browser/stage-result';
+import type { ConsoleError, MeasuredPage, RenderedPageChecks, RenderedRuleId } from '../browser/stage-result';
 import type { AnalyzerCode } from './catalog';
 import { LAB_CONTROL_POINTS, type LabMetricKey } from './lab-scoring';
 import { truncate } from './parse';
@@ -188,7 +188,7 @@ export function axeIssues(result: AxeResult, max = MAX_ISSUES_PER_PAGE): Issue[]
   });
 }
 
-function renderedRuleCheck(rule: RenderedRuleId): (p: MeasuredPage) => PageResult {
+function renderedRuleCheck(rule: RenderedRuleId): (p: RenderedPageChecks) => PageResult {
   return (p) => {
     const nodes = p.violations
       .filter((v) => v.rule === rule)
@@ -205,7 +205,7 @@ const SOURCE_LABEL: Record<ConsoleError['source'], string> = {
   network: 'Failed request logged as an error',
 };
 
-function consoleErrorCheck(p: MeasuredPage): PageResult {
+function consoleErrorCheck(p: RenderedPageChecks): PageResult {
   const issues: Issue[] = [];
   for (const e of p.consoleErrors) {
     if (issues.length >= MAX_ISSUES_PER_PAGE) break;
@@ -221,13 +221,31 @@ function consoleErrorCheck(p: MeasuredPage): PageResult {
   return pageIssues(issues);
 }
 
+/**
+ * The browser analyzers judged on a page's rendered DOM (its axe rules and console errors), as against
+ * its lab metrics: with `render: "all"` they are judged on every rendered page (browser-rendered.ts).
+ */
+export const RENDERED_CHECK_CODES = [
+  'A11Y_COLOR_CONTRAST',
+  'A11Y_LINK_IN_TEXT_BLOCK',
+  'A11Y_TARGET_SIZE',
+  'BP_CONSOLE_ERRORS',
+] as const satisfies readonly BrowserAnalyzerCode[];
+
+export type RenderedCheckCode = (typeof RENDERED_CHECK_CODES)[number];
+
+/** One page's verdict for a rendered-DOM analyzer, a sampled page's or a crawled one's alike. */
+export function renderedPageCheck(code: RenderedCheckCode): (p: RenderedPageChecks) => PageResult {
+  return code === 'BP_CONSOLE_ERRORS' ? consoleErrorCheck : renderedRuleCheck(RULE_OF[code]);
+}
+
 /** Every browser analyzer's outcome on the measured pages (none measured: all not_applicable). */
 export function runBrowserAnalyzers(pages: readonly MeasuredPage[]): Map<BrowserAnalyzerCode, AnalyzerOutcome> {
   const out = new Map<BrowserAnalyzerCode, AnalyzerOutcome>();
+  const rendered = new Set<string>(RENDERED_CHECK_CODES);
   for (const code of BROWSER_ANALYZER_CODES) {
     if (pages.length === 0) out.set(code, notApplicable());
-    else if (code === 'BP_CONSOLE_ERRORS') out.set(code, perPage(pages, consoleErrorCheck));
-    else if (code in RULE_OF) out.set(code, perPage(pages, renderedRuleCheck(RULE_OF[code as keyof typeof RULE_OF])));
+    else if (rendered.has(code)) out.set(code, perPage(pages, renderedPageCheck(code as RenderedCheckCode)));
     else out.set(code, metricOutcome(METRIC_RULES[code as keyof typeof METRIC_RULES], pages));
   }
   return out;

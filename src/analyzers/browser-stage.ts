@@ -12,15 +12,21 @@ import { analyzerWeight, scoreAudit } from './scoring';
  * With at least one measured page the performance category is the mean Lighthouse score of the
  * measured pages (`performance_basis: "lab"`) and the performance analyzers become recommendations
  * (weight 0); otherwise (`stage` null: it did not run, or no page rendered) the browser analyzers are
- * not_applicable and performance stays scored from the HTML diagnostics. Pure and idempotent: a
- * result merged again (a retried activity) gives the same JSON.
+ * not_applicable and performance stays scored from the HTML diagnostics. `judged`: browser analyzers
+ * the analysis already judged on every rendered page (`render: "all"`, browser-rendered.ts): their
+ * results and findings stay as the audit has them, whatever the sample showed. Pure and idempotent:
+ * a result merged again (a retried activity) gives the same JSON.
  */
-export function mergeBrowserStage(audit: AuditJson, stage: BrowserStageResult | null): AuditJson {
+export function mergeBrowserStage(
+  audit: AuditJson,
+  stage: BrowserStageResult | null,
+  judged: ReadonlySet<string> = new Set(),
+): AuditJson {
   const measured = (stage?.pages ?? []).filter((p): p is MeasuredPage => p.status === 'measured');
   const browser = browserJson(stage, measured);
   const lab = browser.performance_basis === 'lab';
-  const outcomes = runBrowserAnalyzers(measured);
-  const own = new Set<string>(BROWSER_ANALYZER_CODES);
+  const outcomes = [...runBrowserAnalyzers(measured)].filter(([code]) => !judged.has(code));
+  const own = new Set<string>(BROWSER_ANALYZER_CODES.filter((code) => !judged.has(code)));
 
   const analyzers: AnalyzerResult[] = audit.analyzers.filter((a) => !own.has(a.code));
   for (const [code, o] of outcomes) analyzers.push(makeAnalyzerResult(code, o.status, o.score));

@@ -88,10 +88,38 @@ export function subjectKeys(selector: readonly Selector[]): CompoundKeys {
   return compoundKeys(selector, selector.length - 1).keys;
 }
 
+/**
+ * For a selector that is one compound of a tag, an id, classes and `[attribute]` presence tests
+ * (`.sm\:hidden`, `img`, `[hidden]`, `input.toggle[checked]`): the attributes it tests, which the
+ * element's own attributes decide without css-select (none: its tag, id and classes alone decide).
+ * Null for any other selector. `[class]` is left to css-select, which sees a script-rewritten class.
+ */
+export function ownAttributeTests(selector: readonly Selector[]): string[] | null {
+  const tested: string[] = [];
+  let ids = 0;
+  for (const t of selector) {
+    if ((t.type === SelectorType.Tag || t.type === SelectorType.Universal) && t.namespace === null) continue;
+    if (t.type !== SelectorType.Attribute || t.namespace !== null || t.ignoreCase === true) return null;
+    if (t.action === 'exists' && t.name !== 'class') tested.push(t.name);
+    else if (t.name === 'id' && t.action === 'equals') ids++;
+    else if (!(t.name === 'class' && t.action === 'element')) return null;
+  }
+  // `#a#b` names two ids, and the keys keep one: css-select decides it.
+  return ids > 1 ? null : tested;
+}
+
 // ── the ancestor filter ─────────────────────────────────────────────────────────────────────────
 
-/** 128 bits: enough that a typical chain of ancestors sets few of them. */
-export type Bloom = [number, number, number, number];
+/**
+ * 256 bits, two per key: a chain of 40 ancestor keys (a deep documentation page) lets about 7 % of
+ * the selectors that need an absent key through to css-select, which then rejects them. Words of 16
+ * bits stay small integers, which V8 keeps unboxed.
+ */
+export type Bloom = number[];
+
+export function emptyBloom(): Bloom {
+  return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+}
 
 /** FNV-1a, seeded by the kind of key (id, class, tag), so no key string is built. */
 function keyHash(text: string, seed: number): number {
@@ -102,8 +130,13 @@ function keyHash(text: string, seed: number): number {
 
 const SEED = { id: 0x811c9dc5, cls: 0x050c5d1f, tag: 0x2b9c0e3a } as const;
 
-function setBit(bloom: Bloom, hash: number): void {
-  bloom[(hash >>> 5) & 3]! |= 1 << (hash & 31);
+/** Sets the key's two bits, from its hash mixed (MurmurHash3's finaliser) so that every bit of it counts. */
+function setKey(bloom: Bloom, hash: number): void {
+  let h = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  h ^= h >>> 16;
+  bloom[(h >>> 4) & 15]! |= 1 << (h & 15);
+  bloom[(h >>> 12) & 15]! |= 1 << ((h >>> 8) & 15);
 }
 
 /** Adds an element's own id, classes (a list, or a class attribute read in place) and tag. */
@@ -113,10 +146,10 @@ export function addElementKeys(
   classes: readonly string[] | string | undefined,
   tag?: string,
 ): void {
-  if (id !== undefined) setBit(bloom, keyHash(id, SEED.id));
+  if (id !== undefined) setKey(bloom, keyHash(id, SEED.id));
   if (typeof classes === 'string') addClassAttribute(bloom, classes);
-  else for (const c of classes ?? []) setBit(bloom, keyHash(c, SEED.cls));
-  if (tag !== undefined) setBit(bloom, keyHash(tag, SEED.tag));
+  else for (const c of classes ?? []) setKey(bloom, keyHash(c, SEED.cls));
+  if (tag !== undefined) setKey(bloom, keyHash(tag, SEED.tag));
 }
 
 /** keyHash of each class of a class attribute, without cutting the tokens out (no garbage per element). */
@@ -129,19 +162,22 @@ function addClassAttribute(bloom: Bloom, text: string): void {
       h = Math.imul(h ^ code, 16777619);
       length++;
     } else if (length > 0) {
-      setBit(bloom, h >>> 0);
+      setKey(bloom, h >>> 0);
       h = SEED.cls;
       length = 0;
     }
   }
 }
 
+/** The words of a filter that have bits set, as (index, bits) pairs: what a selector requires of ancestors. */
+export type RequiredBits = readonly number[];
+
 /**
  * The keys that ancestors must have: those of the compounds joined to the subject by descendant or
  * child combinators only (a sibling combinator ends the chain). Null when there are none.
  */
-export function ancestorBloom(selector: readonly Selector[]): Bloom | null {
-  const bloom: Bloom = [0, 0, 0, 0];
+export function ancestorBits(selector: readonly Selector[]): RequiredBits | null {
+  const bloom = emptyBloom();
   let any = false;
   let end = compoundKeys(selector, selector.length - 1).start;
   while (end >= 0) {
@@ -154,16 +190,5 @@ export function ancestorBloom(selector: readonly Selector[]): Bloom | null {
     }
     end = start;
   }
-  return any ? bloom : null;
-}
-
-/** Whether every key the filter requires may be among the ancestors' (false: certainly not). */
-export function mayHaveAncestors(required: Bloom, ancestors: Bloom): boolean {
-  return (
-    ((required[0] & ~ancestors[0]) |
-      (required[1] & ~ancestors[1]) |
-      (required[2] & ~ancestors[2]) |
-      (required[3] & ~ancestors[3])) ===
-    0
-  );
+  return any ? bloom.flatMap((bits, i) => (bits === 0 ? [] : [i, bits])) : null;
 }

@@ -1,7 +1,15 @@
 import { parse as parseCss, type CssNode, type List } from 'css-tree';
 import { parse as parseSelectors, type Selector } from 'css-what';
 import { mediaListMatches, supportsMatches } from './css-conditions';
-import { ancestorBloom, isPseudoElement, specificityOf, subjectKeys, type Bloom } from './css-selector';
+import {
+  ancestorBits,
+  isPseudoElement,
+  ownAttributeTests,
+  specificityOf,
+  subjectKeys,
+  type RequiredBits,
+  type CompoundKeys,
+} from './css-selector';
 
 /**
  * A stylesheet parsed once (css-tree) into what the cascade needs: the style rules that declare a
@@ -30,7 +38,14 @@ export interface SelectorInfo {
   /** a·10⁶ + b·10³ + c. */
   readonly specificity: number;
   /** Ids, classes and tags the element's ancestors must have; null when the selector requires none. */
-  readonly ancestors: Bloom | null;
+  readonly ancestors: RequiredBits | null;
+  /** The id, classes and tag the element itself must have. */
+  readonly subject: CompoundKeys;
+  /**
+   * For one compound of those keys and `[attribute]` tests, the attributes tested: the element's own
+   * tag, id, classes and attributes decide whether it matches. Null when css-select must decide.
+   */
+  readonly ownAttributes: readonly string[] | null;
   /** The compiled selector, made on first use; null when css-select cannot evaluate it. */
   match?: ((el: unknown) => boolean) | null;
 }
@@ -54,6 +69,8 @@ export interface RuleIndex {
 }
 
 export interface ParsedSheet {
+  /** Distinct per parse: the cascade's rules are shared by the pages with the same sheets (css-rules.ts). */
+  readonly id: number;
   readonly origin: 'user-agent' | 'author';
   readonly hiding: RuleIndex;
   readonly sizing: RuleIndex;
@@ -65,13 +82,14 @@ const PROPERTIES = new Set<string>([...HIDING_PROPERTIES, ...SIZING_PROPERTIES])
 const HIDING = new Set<string>(HIDING_PROPERTIES);
 
 let anonymousLayers = 0;
+let sheetsParsed = 0;
 
 function emptyIndex(): RuleIndex {
   return { byId: new Map(), byClass: new Map(), byTag: new Map(), rest: [], size: 0 };
 }
 
 export function parseStylesheet(text: string, origin: ParsedSheet['origin'] = 'author'): ParsedSheet {
-  const sheet: ParsedSheet = { origin, hiding: emptyIndex(), sizing: emptyIndex(), layers: [] };
+  const sheet: ParsedSheet = { id: sheetsParsed++, origin, hiding: emptyIndex(), sizing: emptyIndex(), layers: [] };
   let ast: CssNode;
   try {
     ast = parseCss(text, { parseRulePrelude: false, parseValue: false, parseCustomProperty: false });
@@ -82,15 +100,25 @@ export function parseStylesheet(text: string, origin: ParsedSheet['origin'] = 'a
   return sheet;
 }
 
+/** `style` attributes repeat from element to element: their declarations, parsed once (a bounded memo). */
+const inlineStyles = new Map<string, readonly CssDeclaration[]>();
+const INLINE_STYLES_KEPT = 1024;
+
 /** The declarations of a `style` attribute the analyzers read. */
-export function parseInlineStyle(text: string): CssDeclaration[] {
+export function parseInlineStyle(text: string): readonly CssDeclaration[] {
   if (!/display|visibility|width|height|aspect-ratio/i.test(text)) return [];
-  try {
-    const list = parseCss(text, { context: 'declarationList', parseValue: false, parseCustomProperty: false });
-    return list.type === 'DeclarationList' ? declarationsOf(list.children) : [];
-  } catch {
-    return [];
+  let declarations = inlineStyles.get(text);
+  if (!declarations) {
+    if (inlineStyles.size >= INLINE_STYLES_KEPT) inlineStyles.clear();
+    try {
+      const list = parseCss(text, { context: 'declarationList', parseValue: false, parseCustomProperty: false });
+      declarations = list.type === 'DeclarationList' ? declarationsOf(list.children) : [];
+    } catch {
+      declarations = [];
+    }
+    inlineStyles.set(text, declarations);
   }
+  return declarations;
 }
 
 function declarationsOf(children: List<CssNode>): CssDeclaration[] {
@@ -172,7 +200,13 @@ function selectorsOf(text: string): SelectorInfo[] | null {
       .map((tokens) => {
         const [a, b, c] = specificityOf(tokens);
         const specificity = Math.min(a, 999) * 1e6 + Math.min(b, 999) * 1e3 + Math.min(c, 999);
-        return { tokens, specificity, ancestors: ancestorBloom(tokens) };
+        return {
+          tokens,
+          specificity,
+          ancestors: ancestorBits(tokens),
+          subject: subjectKeys(tokens),
+          ownAttributes: ownAttributeTests(tokens),
+        };
       });
   } catch {
     return null;
@@ -180,7 +214,7 @@ function selectorsOf(text: string): SelectorInfo[] | null {
 }
 
 function addEntry(index: RuleIndex, entry: StyleEntry): void {
-  const { id, cls, tag } = subjectKeys(entry.selector.tokens);
+  const { id, cls, tag } = entry.selector.subject;
   index.size++;
   if (id !== undefined) return push(index.byId, id, entry);
   if (cls !== undefined) return push(index.byClass, cls[0]!, entry);

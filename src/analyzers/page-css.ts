@@ -1,7 +1,8 @@
 import { isTag, type Element } from 'domhandler';
 import { textContent } from 'domutils';
 import { mediaAttributeMatches } from './css-conditions';
-import { overrideClass, PageCascade, type Computed, type Winner } from './css-cascade';
+import { overrideClass, PageCascade } from './css-cascade';
+import { cascadeRules, type Winner } from './css-rules';
 import { parseInlineStyle, parseStylesheet, type CssDeclaration, type ParsedSheet } from './css-sheet';
 import { attr, hasAncestor, type ParsedPage, type StylesheetTexts } from './parse';
 
@@ -11,7 +12,7 @@ import { attr, hasAncestor, type ParsedPage, type StylesheetTexts } from './pars
  * computed `visibility:hidden|collapse`, or `aria-hidden="true"`) and whether its computed width and
  * height (or aspect-ratio) are set. The cascade (css-cascade.ts) runs over the user-agent rules that
  * hide elements, the site stylesheets the page links and its <style> elements, in document order,
- * with inline `style` attributes; a page script that swaps `no-js` for `js` on <html> is applied
+ * with inline `style` attributes; on a page that runs a script, `no-js` on <html> is read as `js`
  * first (docs/analyzers.md "Accuracy rules").
  */
 
@@ -99,82 +100,102 @@ function pageSheets(p: ParsedPage): ParsedSheet[] {
   return sheets;
 }
 
-/**
- * An inline script that takes `no-js` off <html>: `className.replace(/no-js/, 'js')` and its string
- * and RegExp spellings, Modernizr's `new RegExp(… 'no-js' …)` then `.replace(`, `classList.remove('no-js')`
- * and `.replace('no-js', …)`. Conservative and textual: a script that only mentions no-js does not count.
- */
-const NO_JS_SWAP = new RegExp(
-  [
-    /classList\s*\.\s*(?:remove|replace)\s*\(\s*(['"`])no-js\1/.source,
-    /className[^;]{0,200}?\.replace\s*\(\s*(?:new\s+RegExp\s*\(\s*)?(?:\/[^/\n]{0,80}|['"`][^'"`\n]{0,80})no-js/.source,
-    /RegExp\s*\([^;]{0,80}no-js[^;]{0,80}\)\s*;?[^;]{0,60}className[^;]{0,60}\.replace\s*\(/.source,
-  ].join('|'),
-);
+/** HTML's JavaScript MIME type essences and `module`: a <script> of another type (JSON, a template…) never runs. */
+const SCRIPT_TYPES = new Set([
+  'module',
+  'application/ecmascript',
+  'application/javascript',
+  'application/x-ecmascript',
+  'application/x-javascript',
+  'text/ecmascript',
+  'text/javascript',
+  'text/javascript1.0',
+  'text/javascript1.1',
+  'text/javascript1.2',
+  'text/javascript1.3',
+  'text/javascript1.4',
+  'text/javascript1.5',
+  'text/jscript',
+  'text/livescript',
+  'text/x-ecmascript',
+  'text/x-javascript',
+]);
 
-/** `no-js` on <html> becomes `js` when the page's own script swaps it, as it does before first paint. */
+/**
+ * Whether a browser with JavaScript runs this <script> as the page loads: a classic or module script
+ * (HTML's type, or legacy `language`, rules) with a src or some code, outside <template> and
+ * <noscript>; `nomodule` ones are skipped by every browser that runs modules.
+ */
+function runs(script: Element): boolean {
+  const type = attr(script, 'type');
+  const language = attr(script, 'language');
+  const kind =
+    type !== undefined ? type : language !== undefined && language !== '' ? `text/${language}` : 'text/javascript';
+  const essence = kind.split(';')[0]!.trim().toLowerCase();
+  if (essence !== '' && !SCRIPT_TYPES.has(essence)) return false;
+  if (attr(script, 'nomodule') !== undefined && essence !== 'module') return false;
+  const src = attr(script, 'src');
+  if (src !== undefined ? src.trim() === '' : textContent(script).trim() === '') return false;
+  return !hasAncestor(script, 'template') && !hasAncestor(script, 'noscript');
+}
+
+/**
+ * `no-js` on <html> becomes `js` on a page that runs any script, inline or external: that is the
+ * convention (Modernizr, Material for MkDocs' bundle, the themes that copy them), and the swap
+ * happens before the user sees the page. A page that runs no script keeps `no-js`.
+ */
 function applyScriptClasses(p: ParsedPage): void {
   const html = p.elements('html')[0];
   const classes = html ? (attr(html, 'class') ?? '').split(/\s+/) : [];
-  if (!html || !classes.includes('no-js')) return;
-  const swaps = p.elements('script').some((s) => {
-    if (attr(s, 'src') !== undefined) return false;
-    const type = (attr(s, 'type') ?? '').trim().toLowerCase();
-    return (type === '' || type === 'module' || /javascript|ecmascript/.test(type)) && NO_JS_SWAP.test(textContent(s));
-  });
-  if (swaps) overrideClass(html, classes.map((c) => (c === 'no-js' ? 'js' : c)).join(' '));
+  if (!html || !classes.includes('no-js') || !p.elements('script').some(runs)) return;
+  overrideClass(html, classes.map((c) => (c === 'no-js' ? 'js' : c)).join(' '));
 }
 
-/** What the cascade said about one element, worked out as the analyzers ask. */
-interface ElementState {
-  computed: Computed;
-  /** display:none (or aria-hidden) on it or an ancestor. */
-  removed?: boolean;
-  /** Computed visibility hidden or collapse. */
-  invisible?: boolean;
-}
+/** An element's hidden state, worked out once: display:none (or aria-hidden) on it or an ancestor… */
+const REMOVED = 1;
+/** …or its computed visibility is hidden or collapse… */
+const INVISIBLE = 2;
+/** …and that it has been worked out. */
+const KNOWN = 4;
 
 function buildPageCss(p: ParsedPage): PageCss {
   applyScriptClasses(p);
-  const cascade = new PageCascade(pageSheets(p));
-  const states = new Map<Element, ElementState>();
-  const state = (el: Element): ElementState => {
-    let known = states.get(el);
-    if (!known) states.set(el, (known = { computed: cascade.compute(el, 'hiding', inlineOf(el)) }));
-    return known;
-  };
-  const parentOf = (el: Element) => (el.parent !== null && isTag(el.parent) ? el.parent : null);
-  // display:none (or aria-hidden) takes the whole subtree out, whatever the descendants say.
-  const removed = (el: Element): boolean => {
-    const s = state(el);
-    if (s.removed === undefined) {
-      const parent = parentOf(el);
-      s.removed =
-        (attr(el, 'aria-hidden') ?? '').trim().toLowerCase() === 'true' ||
-        /^none\b/.test(s.computed.display?.value ?? '') ||
-        closedDetails(el, parent) ||
-        (parent !== null && removed(parent));
+  const cascade = new PageCascade(cascadeRules(pageSheets(p)));
+  // By the element's offset in the source (the parser records it; no two elements share one): an
+  // array, not a map, since the analyzers may ask about every element of the page.
+  const states = new Uint8Array(p.source.length);
+  const stateOf = (el: Element): number => {
+    let state = states[el.startIndex!]!;
+    if (state === 0) {
+      const parent = el.parent !== null && isTag(el.parent) ? el.parent : null;
+      const above = parent === null ? 0 : stateOf(parent);
+      // display:none (or aria-hidden) takes the whole subtree out, whatever the descendants say.
+      if (above & REMOVED) state = REMOVED;
+      else {
+        const { display, visibility } = cascade.hiding(el, inlineOf(el));
+        const removed =
+          (attr(el, 'aria-hidden') ?? '').trim().toLowerCase() === 'true' ||
+          (display !== undefined && /^none\b/.test(display.value)) ||
+          closedDetails(el, parent);
+        // visibility is inherited: `visible` on a child of a `hidden` element shows the child.
+        const value = visibility?.value;
+        const inherited = (above & INVISIBLE) !== 0;
+        const invisible =
+          value === undefined
+            ? inherited
+            : /^(hidden|collapse)\b/.test(value) || (!/^(visible|initial)\b/.test(value) && inherited);
+        state = (removed ? REMOVED : 0) | (invisible ? INVISIBLE : 0);
+      }
+      states[el.startIndex!] = state |= KNOWN;
     }
-    return s.removed;
-  };
-  // visibility is inherited: `visible` on a child of a `hidden` element shows the child.
-  const invisible = (el: Element): boolean => {
-    const s = state(el);
-    if (s.invisible === undefined) {
-      const value = s.computed.visibility?.value ?? 'inherit';
-      const parent = parentOf(el);
-      if (/^(hidden|collapse)\b/.test(value)) s.invisible = true;
-      else if (/^(visible|initial)\b/.test(value)) s.invisible = false;
-      else s.invisible = parent !== null && invisible(parent);
-    }
-    return s.invisible;
+    return state;
   };
   const isSizedByCss = (el: Element): boolean => {
-    const sized = cascade.compute(el, 'sizing', inlineOf(el));
+    const sized = cascade.sizing(el, inlineOf(el));
     const set = (w: Winner | undefined) => w !== undefined && !/^(auto|initial|unset|inherit|revert)/.test(w.value);
     return set(sized['aspect-ratio']) || (set(sized.width) && set(sized.height));
   };
-  return { isHidden: (el) => removed(el) || invisible(el), isSizedByCss };
+  return { isHidden: (el) => (stateOf(el) & (REMOVED | INVISIBLE)) !== 0, isSizedByCss };
 }
 
 const NO_DECLARATIONS: readonly CssDeclaration[] = Object.freeze([]);

@@ -24,3 +24,9 @@ export interface UnrenderablePage {
   /** Why, in plain words (a time-out, no browser worker in time, …). */
   readonly reason: string;
 }
+
+/**
+ * The rendered-DOM checks of a page rendered with `render: "all"` (src/browser/stage-result.ts),
+ * named here for the crawl, which stores them and does not know the browser stage.
+ */
+export type { RenderedChecks, RenderedPageChecks } from '../browser/stage-result';

@@ -70,7 +70,8 @@ export const contentNeedsJs = siteAnalyzer('SEO_CONTENT_NEEDS_JS', (snapshot, ob
     });
   if (unrenderable.length > 0)
     findings.push({
-      message: `${plural(unrenderable.length, 'page')} built by JavaScript could not be rendered, so what ${unrenderable.length === 1 ? 'it shows' : 'they show'} was not checked.`,
+      // Application shells, or with render: "all" any page: what a visitor with JavaScript sees is unknown.
+      message: `${plural(unrenderable.length, 'page')} could not be rendered in the browser, so what ${unrenderable.length === 1 ? 'it shows' : 'they show'} once JavaScript has run was not checked.`,
       evidence: listed(unrenderable, snapshot.origin),
       urls: unrenderable.map((p) => p.url),
       severity: 'info',

@@ -24,8 +24,12 @@ const MAX_LINKS = 5_000;
 
 interface RefObservation {
   indexable: boolean;
-  /** hash52 of each distinct URL the page's <a href> and <area href> resolve to (with <base href>). */
-  links: number[];
+  /**
+   * hash52 of each distinct URL the page's <a href> and <area href> resolve to (with <base href>).
+   * A typed array: read back from the analysis' scratch file it is a view on the chunk's bytes, not
+   * a heap number per link (docs/architecture.md, "Durable crawl", Memory).
+   */
+  links: Float64Array;
   /** hash52 of the resolved canonical URL. */
   canonical: number | null;
   /** hash52 of each distinct resolved hreflang alternate. */
@@ -93,17 +97,17 @@ function baseOf(p: ParsedPage): string {
   return (href !== undefined && normalizeUrl(href, p.url)) || p.url;
 }
 
-function linkHashes(p: ParsedPage): number[] {
+function linkHashes(p: ParsedPage): Float64Array {
   const base = baseOf(p);
   const out = new Set<number>();
   for (const tag of ['a', 'area'])
     for (const el of p.elements(tag)) {
-      if (out.size >= MAX_LINKS) return [...out];
+      if (out.size >= MAX_LINKS) return Float64Array.from(out);
       const href = attr(el, 'href');
       const url = href === undefined ? null : normalizeUrl(href, base);
       if (url !== null && /^https?:/.test(url)) out.add(hash52(url));
     }
-  return [...out];
+  return Float64Array.from(out);
 }
 
 /** Pages linking here: the crawl's exact count, or the pages seen linking where that is more (a 3xx hop). */

@@ -9,7 +9,9 @@ export function normalizeUrl(href: string, base?: string): string | null {
   try {
     const u = new URL(href.trim(), base);
     u.hash = '';
-    return u.href;
+    // The same text as given keeps the given string: a site's URLs are mostly normal already, and
+    // the maps of every page's URLs then share the page's own strings instead of copies.
+    return u.href === href ? href : u.href;
   } catch {
     return null;
   }

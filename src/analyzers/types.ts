@@ -152,16 +152,26 @@ export function perPage<T extends { readonly url: string }>(
   pages: readonly T[],
   check: (p: T) => PageResult | null,
 ): AnalyzerOutcome {
-  let applicable = 0;
-  let total = 0;
-  let worst: PageResult['outcome'] = 'pass';
-  const groups = new Map<string, { issue: Issue; urls: string[]; seen: Set<string> }>();
-  for (const p of pages) {
-    const r = check(p);
-    if (r === null) continue;
-    applicable++;
-    total += OUTCOME_SCORE[r.outcome];
-    if (r.outcome === 'fail' || (r.outcome === 'warn' && worst === 'pass')) worst = r.outcome;
+  const tally = new PageTally();
+  for (const p of pages) tally.add(p.url, check(p));
+  return tally.outcome();
+}
+
+/**
+ * perPage one page at a time, for pages that are never all in memory (the rendered-DOM checks of a
+ * `render: "all"` crawl, read back from Postgres): it keeps the counts and each finding's URLs only.
+ */
+export class PageTally {
+  private applicable = 0;
+  private total = 0;
+  private worst: PageResult['outcome'] = 'pass';
+  private readonly groups = new Map<string, { issue: Issue; urls: string[]; seen: Set<string> }>();
+
+  add(url: string, r: PageResult | null): void {
+    if (r === null) return;
+    this.applicable++;
+    this.total += OUTCOME_SCORE[r.outcome];
+    if (r.outcome === 'fail' || (r.outcome === 'warn' && this.worst === 'pass')) this.worst = r.outcome;
     for (const issue of r.issues) {
       // Issues naming a subject group by it, so one subject is one finding (its fingerprint unique in
       // the audit); the wording shown is the first page's, a failing page's over a warning one's.
@@ -169,21 +179,25 @@ export function perPage<T extends { readonly url: string }>(
         issue.subject !== undefined
           ? `s\u0000${issue.subject.trim().replace(/\s+/g, ' ')}`
           : `${issue.outcome}\u0000${issue.severity ?? ''}\u0000${issue.message}\u0000${issue.evidence}`;
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { issue, urls: [], seen: new Set() }));
+      let g = this.groups.get(key);
+      if (!g) this.groups.set(key, (g = { issue, urls: [], seen: new Set() }));
       else if (issue.outcome === 'fail' && g.issue.outcome === 'warn') g.issue = issue;
-      if (!g.seen.has(p.url)) {
-        g.seen.add(p.url);
-        g.urls.push(p.url);
+      if (!g.seen.has(url)) {
+        g.seen.add(url);
+        g.urls.push(url);
       }
     }
   }
-  if (applicable === 0) return notApplicable();
-  const ordered = [...groups.values()].sort(
-    (a, b) =>
-      (a.issue.outcome === b.issue.outcome ? 0 : a.issue.outcome === 'fail' ? -1 : 1) || b.urls.length - a.urls.length,
-  );
-  return { status: worst, score: total / applicable, findings: toDrafts(ordered) };
+
+  outcome(): AnalyzerOutcome {
+    if (this.applicable === 0) return notApplicable();
+    const ordered = [...this.groups.values()].sort(
+      (a, b) =>
+        (a.issue.outcome === b.issue.outcome ? 0 : a.issue.outcome === 'fail' ? -1 : 1) ||
+        b.urls.length - a.urls.length,
+    );
+    return { status: this.worst, score: this.total / this.applicable, findings: toDrafts(ordered) };
+  }
 }
 
 function toDrafts(groups: { issue: Issue; urls: string[] }[]): FindingDraft[] {

@@ -9,42 +9,50 @@ import type { FindingUrlFact, PageFact } from './crawl-facts';
  */
 export const JSON_LIST_CAP = 100;
 
-/** The crawled pages as listing rows: a redirecting URL is a row of its own, pointing at its final URL. */
-export function pageFactsOf(summaries: readonly PageSummary[]): PageFact[] {
-  const rows: PageFact[] = [];
-  const listed = new Set<string>();
-  const add = (row: PageFact) => {
-    if (listed.has(row.url)) return;
-    listed.add(row.url);
-    rows.push(row);
+/**
+ * The crawled pages as listing rows: a redirecting URL is a row of its own, pointing at its final URL.
+ * Made from the summaries each time they are gone over (the write, and a write retried after an
+ * outage), never held all at once.
+ */
+export function pageFactsOf(summaries: Iterable<PageSummary>): Iterable<PageFact> {
+  return {
+    *[Symbol.iterator](): Iterator<PageFact> {
+      const listed = new Set<string>();
+      for (const page of summaries)
+        for (const row of pageRows(page))
+          if (!listed.has(row.url)) {
+            listed.add(row.url);
+            yield row;
+          }
+    },
   };
-  for (const page of summaries) {
-    page.redirects.forEach((hop, index) =>
-      add({
-        ...EMPTY_ROW,
-        url: hop.url,
-        status: hop.status,
-        depth: page.depth,
-        // The links counted lead to the URL first requested; later hops are reached only by redirect.
-        inlinks: index === 0 ? page.inlinks : 0,
-        redirect_to: page.url,
-      }),
-    );
-    add({
-      url: page.url,
-      status: page.status_code,
-      depth: page.depth,
-      inlinks: page.redirects.length > 0 ? 0 : page.inlinks,
-      outlinks: page.outlinks,
-      title: page.title ?? null,
-      content_type: page.content_type,
-      bytes: page.bytes,
-      response_ms: page.ttfb_ms,
-      indexable: page.indexable,
-      canonical: page.canonical,
-      redirect_to: null,
-    });
-  }
+}
+
+/** A page's redirect hops, then the page at its final URL. */
+function pageRows(page: PageSummary): PageFact[] {
+  const rows = page.redirects.map((hop, index): PageFact => ({
+    ...EMPTY_ROW,
+    url: hop.url,
+    status: hop.status,
+    depth: page.depth,
+    // The links counted lead to the URL first requested; later hops are reached only by redirect.
+    inlinks: index === 0 ? page.inlinks : 0,
+    redirect_to: page.url,
+  }));
+  rows.push({
+    url: page.url,
+    status: page.status_code,
+    depth: page.depth,
+    inlinks: page.redirects.length > 0 ? 0 : page.inlinks,
+    outlinks: page.outlinks,
+    title: page.title ?? null,
+    content_type: page.content_type,
+    bytes: page.bytes,
+    response_ms: page.ttfb_ms,
+    indexable: page.indexable,
+    canonical: page.canonical,
+    redirect_to: null,
+  });
   return rows;
 }
 
@@ -59,8 +67,13 @@ const EMPTY_ROW = {
 } as const;
 
 /** The first pages of the crawl, which the audit JSON's `crawl.pages` lists (assembly keeps its fields only). */
-export function jsonPages(summaries: readonly PageSummary[]): readonly CrawledPage[] {
-  return summaries.slice(0, JSON_LIST_CAP);
+export function jsonPages(summaries: Iterable<PageSummary>): readonly CrawledPage[] {
+  const first: CrawledPage[] = [];
+  for (const summary of summaries) {
+    if (first.length === JSON_LIST_CAP) break;
+    first.push(summary);
+  }
+  return first;
 }
 
 interface UrlFacts {
@@ -69,7 +82,7 @@ interface UrlFacts {
 }
 
 /** Depth and referrer count of every URL the crawl knows: pages, redirect hops, checked targets. */
-export function urlFactsIndex(pages: readonly PageFact[], snapshot: CrawlSnapshot): Map<string, UrlFacts> {
+export function urlFactsIndex(pages: Iterable<PageFact>, snapshot: CrawlSnapshot): Map<string, UrlFacts> {
   const index = new Map<string, UrlFacts>();
   for (const page of pages) index.set(page.url, { depth: page.depth, referrers: page.inlinks });
   for (const check of snapshot.linkChecks ?? [])

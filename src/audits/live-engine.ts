@@ -1,4 +1,5 @@
 import { runAnalyzersOverBodies } from '../analyzers';
+import { foldRenderedChecks, withRenderedChecks } from '../analyzers/browser-rendered';
 import type { Config } from '../config';
 import { crawlSite } from '../crawl/crawler';
 import { DEFAULT_USER_AGENT } from '../outbound/client';
@@ -59,7 +60,11 @@ export async function analyzeCrawl(
   const analyzing = () =>
     heartbeat({ phase: 'analyzing', pagesCrawled, pagesDiscovered: snapshot.pagesDiscovered ?? pagesCrawled });
   analyzing();
-  const analysis = await runAnalyzersOverBodies(snapshot, crawl.bodies, { onSlice: analyzing });
+  // With render: "all", the rendered-DOM analyzers are judged on every rendered page (docs/analyzers.md).
+  const analysis = withRenderedChecks(
+    await runAnalyzersOverBodies(snapshot, crawl.bodies, { onSlice: analyzing }),
+    crawl.renderedChecks ? await foldRenderedChecks(crawl.renderedChecks) : null,
+  );
   // Each step below is a pass over every page: the event loop (and the heartbeat) gets a turn between them.
   const pages = pageFactsOf(analysis.pages);
   await beat(analyzing);

@@ -3,6 +3,7 @@ import type { AuditJson } from '../schemas/audit';
 import type { AuditRow } from './repository';
 import type { CrawlSnapshot, SnapshotPage } from '../analyzers/snapshot';
 import type { CrawlFacts } from './crawl-facts';
+import type { RenderedPageChecks } from '../browser/stage-result';
 import { syntheticAudit } from './synthetic';
 import { assertValidAuditJson } from './validate-audit';
 
@@ -27,6 +28,8 @@ export interface FinishedCrawl {
   snapshot: CrawlSnapshot;
   bodies: AsyncIterable<string | null>;
   crawlDurationMs: number;
+  /** The rendered-DOM checks of every page it rendered with `render: "all"` (none otherwise), in crawl order. */
+  renderedChecks?: AsyncIterable<RenderedPageChecks>;
 }
 
 /** Live audits: the audit JSON (analyzers + scoring) and crawl facts of a row's domain. */

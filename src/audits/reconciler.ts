@@ -32,7 +32,7 @@ export async function reconcilePendingStarts(deps: ReconcilerDeps): Promise<Reco
     const audit = await deps
       .db<AuditRow>('audits')
       .where({ id: start.auditId })
-      .first('id', 'workspace_id', 'mode', 'domain', 'tier', 'run_generation');
+      .first('id', 'workspace_id', 'mode', 'domain', 'tier', 'render', 'run_generation');
     // The owed row goes with its audit (ON DELETE CASCADE): a pruned audit owes nothing.
     if (!audit) continue;
     const outcome = await startAuditWorkflow(deps, start, audit);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { storableJson, storableText } from '../text/storable';
 import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
+import type { RenderMode } from '../schemas/api-audits';
 import type { AuditFailureCode, AuditStatus, ProjectionRun } from '../../workflows/contracts';
 
 export interface AuditRow {
@@ -13,6 +14,11 @@ export interface AuditRow {
   /** The site the first-free rule is keyed on (src/registrable-domain.ts); null on rows not written by a trigger. */
   site_key: string | null;
   tier: Tier;
+  /**
+   * Which pages are rendered in the browser: the sample (the column's default), or every crawled page
+   * (`render: "all"`). Rows made outside the database (tests, benches) may leave it out: the sample.
+   */
+  render?: RenderMode;
   status: AuditStatus;
   score: number | null;
   grade: string | null;

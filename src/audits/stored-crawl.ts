@@ -1,10 +1,12 @@
 import type { Db } from '../db/knex';
+import { storedRenderedChecks } from '../crawl/durable/render-checks';
 import { loadStoredSnapshot, storedPageBodies } from '../crawl/durable/stored-snapshot';
 import type { FinishedCrawl } from './produce';
 
 /**
  * A durable crawl's stored facts as the analysis takes them: the snapshot, its pages' bodies streamed
- * in order. `wait` runs each read until the database answers (an outage delays the analysis).
+ * in order, and the rendered-DOM checks of the pages it rendered with `render: "all"`. `wait` runs
+ * each read until the database answers (an outage delays the analysis).
  */
 export async function storedCrawl(
   db: Db,
@@ -15,6 +17,7 @@ export async function storedCrawl(
   return {
     snapshot,
     bodies: storedPageBodies(db, crawlId, wait),
+    renderedChecks: storedRenderedChecks(db, crawlId, wait),
     crawlDurationMs: Date.now() - startedAt.getTime(),
   };
 }

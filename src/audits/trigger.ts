@@ -10,6 +10,7 @@ import { publishChange } from '../db/change-feed';
 import { newLiveAuditId, testAuditId } from '../ids';
 import type { Tier } from '../schemas/audit';
 import type { TriggerAuditBody } from '../schemas/api';
+import type { RenderMode } from '../schemas/api-audits';
 import { checkAuditable, parseDomainInput } from './domain-input';
 import { currentBacklog, estimateCompletion } from './estimate';
 import { currentMsPerPage } from './crawl-speed';
@@ -20,7 +21,7 @@ import { startAuditWorkflow, type StartableAudit } from './workflow-start';
 import { registrableDomain } from '../registrable-domain';
 import { TriggerSlots } from './trigger-slots';
 import { checkWebhookUrl } from '../outbound/url-policy';
-import { requireTier } from '../accounts/tier-gate';
+import { requireAuditOption, requireTier } from '../accounts/tier-gate';
 import type { AuditScheduler } from './scheduler';
 
 // Of the pool's 10 connections, at most 4 wait on trigger locks: the rest stay free for reads.
@@ -60,9 +61,10 @@ export async function triggerAudit(
   const domain = parseDomainInput(body.domain);
   const now = deps.clock.now();
   const webhookUrl = body.webhook_url ? await checkOverride(body.webhook_url, caller.usage, deps.config) : null;
+  const render = requestedRender(body.render, caller.usage);
   if (identity.mode === 'test') {
     const tier = requestedTier(body.tier, caller.usage.tier);
-    const response = await triggerTestAudit(deps, identity, { domain, tier, webhookUrl, now });
+    const response = await triggerTestAudit(deps, identity, { domain, tier, render, webhookUrl, now });
     // Test audits consume nothing: the caller's usage is unchanged.
     return { response, usage: caller.usage, replayed: false };
   }
@@ -89,6 +91,7 @@ export async function triggerAudit(
         accountId: identity.accountId,
         siteKey,
         requested: body.tier,
+        render,
         now,
       });
       const auditId = newLiveAuditId();
@@ -99,6 +102,7 @@ export async function triggerAudit(
         mode: 'live',
         domain: domain.origin,
         tier,
+        render,
         run_generation: 0,
       };
       await insertAudit(trx, {
@@ -132,7 +136,7 @@ export async function triggerAudit(
  */
 async function admitUnderAccountLock(
   trx: Knex.Transaction,
-  request: { accountId: string; siteKey: string; requested: Tier | undefined; now: Date },
+  request: { accountId: string; siteKey: string; requested: Tier | undefined; render: RenderMode; now: Date },
 ): Promise<{ usage: Usage; tier: Tier; firstOfSite: boolean }> {
   const { now } = request;
   const position = await lockAccountPosition(trx, {
@@ -145,6 +149,7 @@ async function admitUnderAccountLock(
   const firstOfSite = !position.siteSeen;
   const { usage } = position;
   const tier = requestedTier(request.requested, usage.tier);
+  requestedRender(request.render, usage);
   if (!firstOfSite && usage.remaining <= 0) {
     throw new ApiError(
       'audit_quota_exceeded',
@@ -162,7 +167,13 @@ interface OwedStart {
 async function triggerTestAudit(
   deps: TriggerDeps,
   identity: KeyIdentity,
-  input: { domain: { origin: string; host: string }; tier: Tier; webhookUrl: string | null; now: Date },
+  input: {
+    domain: { origin: string; host: string };
+    tier: Tier;
+    render: RenderMode;
+    webhookUrl: string | null;
+    now: Date;
+  },
 ): Promise<TriggerResult['response']> {
   const auditId = testAuditId(identity.workspaceId, input.domain.origin);
   const estimated = estimateCompletion('test', input.tier, input.now, 0, await currentBacklog(deps.db, 'test'));
@@ -179,6 +190,7 @@ async function triggerTestAudit(
           domain: input.domain.origin,
           site_key: registrableDomain(input.domain.host),
           tier: input.tier,
+          render: input.render,
           status: 'queued',
           charged: false,
           webhook_url: input.webhookUrl,
@@ -189,6 +201,7 @@ async function triggerTestAudit(
         .onConflict('id')
         .merge({
           tier: input.tier,
+          render: input.render,
           status: 'queued',
           webhook_url: input.webhookUrl,
           estimated_completion: estimated,
@@ -211,6 +224,7 @@ async function triggerTestAudit(
     mode: 'test',
     domain: input.domain.origin,
     tier: input.tier,
+    render: input.render,
     run_generation: generation,
   };
   await startAfterCommit(deps, { pending, audit });
@@ -232,6 +246,13 @@ function requestedTier(requested: Tier | undefined, accountTier: Tier): Tier {
     );
   }
   return requested;
+}
+
+/** `render: "all"` is for team and up (the account's tier, read again under its lock); the default renders the sample. */
+function requestedRender(requested: RenderMode | undefined, usage: Usage): RenderMode {
+  if (requested !== 'all') return 'sample';
+  requireAuditOption(usage, 'render_all');
+  return 'all';
 }
 
 function enforceBurst(recentTriggers: Date[], now: Date): void {

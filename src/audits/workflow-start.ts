@@ -4,6 +4,7 @@ import type { Mode, Tier } from '../schemas/audit';
 import { confirmStarted, oweStartAgain, refundUnstarted, releaseClaim, type PendingStart } from './pending-starts';
 import { SchedulerRejectedError, SchedulerUnavailableError, type AuditScheduler } from './scheduler';
 import type { AuditWorkflowInput } from '../../workflows/contracts';
+import type { RenderMode } from '../schemas/api-audits';
 
 export interface WorkflowStartDeps {
   db: Db;
@@ -18,6 +19,8 @@ export interface StartableAudit {
   mode: Mode;
   domain: string;
   tier: Tier;
+  /** `all`: the crawl renders and checks every HTML page (audits.render); absent or `sample`: the sample. */
+  render?: RenderMode;
   /** The trigger count the run is started for (audits.run_generation). */
   run_generation: number;
 }
@@ -93,6 +96,7 @@ function workflowInput(audit: StartableAudit, config: Config): AuditWorkflowInpu
     heartbeatTimeoutMs: config.auditHeartbeatTimeoutMs,
     reportTaskQueue: config.reportTaskQueue,
     ...(config.browserStage ? { browserStage: config.browserStage } : {}),
+    ...(audit.render === 'all' ? { render: 'all' as const } : {}),
     delivery: deliverySettings(config),
     generation: audit.run_generation,
     crawl: { pageBudget: config.pageBudgets[audit.tier], stepPages: config.crawl.stepPages },

@@ -81,9 +81,10 @@ export class BrowserPool {
   /**
    * A page's DOM once its scripts have run (application shells, docs/architecture.md "Durable crawl"),
    * on the next free browser; never throws for the page's own sake. A browser that crashed under it
-   * is replaced and the page tried once more; one stuck past the hard time-out is replaced.
+   * is replaced and the page tried once more; one stuck past the hard time-out is replaced. With
+   * `checks` (`render: "all"`) the page's rendered-DOM checks come with it.
    */
-  async renderDom(url: string): Promise<DomRender> {
+  async renderDom(url: string, options: { checks?: boolean } = {}): Promise<DomRender> {
     const slot = await this.acquire();
     try {
       for (let attempt = 1; ; attempt++) {
@@ -91,7 +92,7 @@ export class BrowserPool {
         let timer: NodeJS.Timeout | undefined;
         const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), HARD_TIMEOUT_MS)));
         try {
-          const outcome = await Promise.race([renderDom(browser.port, url), stuck]);
+          const outcome = await Promise.race([renderDom(browser.port, url, options), stuck]);
           if (outcome !== 'stuck') return outcome;
           await this.replace(slot);
           return { status: 'unrenderable', reason: `the page did not finish rendering in ${HARD_TIMEOUT_MS / 1000} s` };

@@ -41,7 +41,9 @@ export interface LabMetrics {
   speedIndexMs: number;
 }
 
-export type RenderedRuleId = 'color-contrast' | 'link-in-text-block' | 'target-size';
+/** axe's rules for control and image names: run on every page with `render: "all"` only, never in the sample. */
+export type NameRuleId = 'image-alt' | 'input-image-alt' | 'link-name' | 'button-name' | 'input-button-name';
+export type RenderedRuleId = 'color-contrast' | 'link-in-text-block' | 'target-size' | NameRuleId;
 
 export interface RenderedViolation {
   rule: RenderedRuleId;
@@ -54,4 +56,24 @@ export interface ConsoleError {
   source: 'exception' | 'console' | 'network';
   text: string;
   url?: string;
+}
+
+/**
+ * The rendered-DOM checks of one page the crawl rendered with `render: "all"` (docs/analyzers.md,
+ * "Browser stage"): what the stage's axe rules and console reading found there, every page judged
+ * as a sampled page is (src/browser/dom-checks.ts). Stored per page in Postgres until the analysis.
+ */
+export interface RenderedChecks {
+  violations: RenderedViolation[];
+  /**
+   * The name rules that found an element to judge on the page (a page without images has nothing to
+   * name). Absent on checks stored before the crawl ran the name rules.
+   */
+  nameRulesApplied?: NameRuleId[];
+  consoleErrors: ConsoleError[];
+}
+
+/** A page's rendered-DOM checks as stored and analysed: named by the page's final URL, as the analyzers name pages. */
+export interface RenderedPageChecks extends RenderedChecks {
+  url: string;
 }

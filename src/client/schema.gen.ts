@@ -907,6 +907,11 @@ export interface components {
       tier?: 'free' | 'pro' | 'team' | 'enterprise';
       /** @description Overrides the default webhook(s) for this audit. */
       webhook_url?: string;
+      /**
+       * @description Which pages are rendered in Chromium. sample (default): the sampled pages (Lighthouse lab metrics and the rendered checks), plus any page that is an application shell. all (team and enterprise; other tiers get 403 tier_required): every crawled HTML page is rendered, the links that appear only after rendering are crawled too, and the rendered checks (colour contrast, links in text blocks, tap targets, console errors) run on every page; lab metrics stay on the sample.
+       * @enum {string}
+       */
+      render?: 'sample' | 'all';
     };
     TriggerAuditResponse: {
       audit_id: string;

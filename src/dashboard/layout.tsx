@@ -8,6 +8,7 @@ const NAV = [
   ['Sites', '/sites'],
   ['API keys', '/keys'],
   ['Webhooks', '/webhooks'],
+  ['Notifications', '/notification-channels'],
   ['Branding', '/branding'],
   ['Members', '/members'],
   ['Plan', '/plan'],

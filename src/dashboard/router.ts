@@ -15,6 +15,7 @@ import { auditPageRoutes } from './pages/audits-routes';
 import { webhookPageRoutes } from './pages/webhooks-routes';
 import { brandingPageRoutes } from './pages/branding-routes';
 import { sitePageRoutes } from './pages/sites-routes';
+import { channelPageRoutes } from './pages/channels-routes';
 import { fallbackRoutes } from './not-found';
 import { signupRoutes } from './pages/signup';
 import { refuseUnreadableInput } from './input';
@@ -60,6 +61,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Koa.Middleware {
   auditPageRoutes(pages, deps);
   sitePageRoutes(pages, deps);
   webhookPageRoutes(pages, deps);
+  channelPageRoutes(pages, deps);
   brandingPageRoutes(pages, deps);
   fallbackRoutes(router, deps);
 

@@ -3,6 +3,7 @@ import type { Db } from '../db/knex';
 import { ApiError } from '../errors';
 import { hasIdShape, newNotificationChannelId } from '../ids';
 import type { CidrList } from '../outbound/policy';
+import type { RefusalLog } from '../outbound/refusal';
 import type { LookupAllFn } from '../outbound/resolve';
 import type { NotificationEvent } from '../../workflows/contracts';
 import {
@@ -19,7 +20,7 @@ import { checkChannelTarget } from './targets';
 
 /**
  * The notification-channel actions a customer takes, one implementation each for every surface that
- * offers them (the API's routes now; the dashboard and the admin CLI are to call the same functions).
+ * offers them: the API's routes, the dashboard's page and the admin CLI's `channel` commands.
  * Each applies its rules (the target for its type, the number of channels) and throws ApiError with
  * the spec's codes; nothing is stored when a rule refuses. Request shapes are the caller's to validate
  * (the API with ajv, src/schemas/api-notifications.ts). Every tier has channels (docs/decisions.md,
@@ -32,6 +33,8 @@ export interface NotificationServiceDeps {
   outboundAllow: CidrList;
   /** Replaces the system resolver (tests). */
   lookup?: LookupAllFn;
+  /** Where a refused host's addresses are logged: the process log unless set (the admin CLI: stderr, as stdout is its answer). */
+  refusalLog?: RefusalLog;
 }
 
 /** Who acts: the workspace and environment of the key or session. */
@@ -47,7 +50,10 @@ export async function createChannel(
   actor: Actor,
   input: { type: ChannelType; target: string; events: NotificationEvent[] },
 ): Promise<NotificationChannelRow> {
-  const target = await checkChannelTarget(input.type, input.target, deps.outboundAllow, { lookup: deps.lookup });
+  const target = await checkChannelTarget(input.type, input.target, deps.outboundAllow, {
+    lookup: deps.lookup,
+    log: deps.refusalLog,
+  });
   if ((await countChannels(deps.db, actor.scope)) >= MAX_CHANNELS)
     throw new ApiError(
       'invalid_request',

@@ -37,9 +37,18 @@ export const triggerAuditBodySchema = {
       maxLength: 2048,
       description: 'Overrides the default webhook(s) for this audit.',
     },
+    render: {
+      type: 'string',
+      enum: ['sample', 'all'],
+      description:
+        'Which pages are rendered in Chromium. sample (default): the sampled pages (Lighthouse lab metrics and the rendered checks), plus any page that is an application shell. all (team and enterprise; other tiers get 403 tier_required): every crawled HTML page is rendered, the links that appear only after rendering are crawled too, and the rendered checks (colour contrast, links in text blocks, tap targets, console errors) run on every page; lab metrics stay on the sample.',
+    },
   },
 } as const;
 export type TriggerAuditBody = FromSchema<typeof triggerAuditBodySchema>;
+
+/** How an audit's pages are rendered (`render` of POST /v1/audits). */
+export type RenderMode = NonNullable<TriggerAuditBody['render']>;
 
 export const listAuditsQuerySchema = {
   $id: 'ListAuditsQuery',

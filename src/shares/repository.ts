@@ -15,19 +15,23 @@ export interface ShareRow {
   revoked_at: Date | null;
 }
 
-/** What a visitor's request needs of a link: the row, its audit's headline and its owner's tier. */
+/**
+ * What a visitor's request needs of a link, read in one statement per request: the row's few columns
+ * that decide whether it opens, its audit's headline, its owner's tier, and the revision of the
+ * branding it shows (0 for none), which names the rendering a cache may hold.
+ */
 export interface OpenedShare {
-  share: ShareRow;
+  share: Pick<ShareRow, 'id' | 'workspace_id' | 'mode' | 'audit_id' | 'password_hash' | 'expires_at' | 'revoked_at'>;
   audit: {
     id: string;
     domain: string;
-    mode: Mode;
     status: AuditRow['status'];
     score: number | null;
     grade: string | null;
     completed_at: Date | null;
   };
   ownerTier: Tier;
+  brandingRevision: number;
 }
 
 export async function insertShare(db: Db, row: ShareRow): Promise<void> {
@@ -61,38 +65,43 @@ export async function markShareRevoked(
   return updated > 0;
 }
 
-/** The unrevoked link whose token has this digest, with its audit and owner; undefined when none. */
+/**
+ * Every visit runs this, the one query of a page or badge served from what is kept rendered: one
+ * fixed statement (no query building per request) on the token_hash index, the columns it needs only.
+ */
+const OPEN_SHARE_SQL = `
+  SELECT s.id, s.workspace_id, s.mode, s.audit_id, s.password_hash, s.expires_at, s.revoked_at,
+         a.domain, a.status, a.score, a.grade, a.completed_at, acc.tier, b.revision AS branding_revision
+  FROM audit_shares s
+  JOIN audits a ON a.id = s.audit_id
+  JOIN accounts acc ON acc.id = a.account_id
+  LEFT JOIN workspace_branding b ON b.workspace_id = s.workspace_id AND b.mode = s.mode
+  WHERE s.token_hash = ?`;
+
+/** The link whose token has this digest (revoked ones too: the caller closes them), with its audit and owner. */
 export async function findShareByTokenHash(db: Db, tokenHash: Buffer): Promise<OpenedShare | undefined> {
-  const row = await db('audit_shares as s')
-    .join('audits as a', 'a.id', 's.audit_id')
-    .join('accounts as acc', 'acc.id', 'a.account_id')
-    .where('s.token_hash', tokenHash)
-    .whereNull('s.revoked_at')
-    .first(
-      's.*',
-      'a.domain as audit_domain',
-      'a.mode as audit_mode',
-      'a.status as audit_status',
-      'a.score as audit_score',
-      'a.grade as audit_grade',
-      'a.completed_at as audit_completed_at',
-      'acc.tier as owner_tier',
-    );
+  const row = (await db.raw(OPEN_SHARE_SQL, [tokenHash])).rows[0];
   if (!row) return undefined;
-  const { audit_domain, audit_mode, audit_status, audit_score, audit_grade, audit_completed_at, owner_tier, ...share } =
-    row;
   return {
-    share: share as ShareRow,
-    audit: {
-      id: share.audit_id,
-      domain: audit_domain,
-      mode: audit_mode,
-      status: audit_status,
-      score: audit_score,
-      grade: audit_grade,
-      completed_at: audit_completed_at,
+    share: {
+      id: row.id,
+      workspace_id: row.workspace_id,
+      mode: row.mode,
+      audit_id: row.audit_id,
+      password_hash: row.password_hash,
+      expires_at: row.expires_at,
+      revoked_at: row.revoked_at,
     },
-    ownerTier: owner_tier,
+    audit: {
+      id: row.audit_id,
+      domain: row.domain,
+      status: row.status,
+      score: row.score,
+      grade: row.grade,
+      completed_at: row.completed_at,
+    },
+    ownerTier: row.tier,
+    brandingRevision: row.branding_revision === null ? 0 : Number(row.branding_revision),
   };
 }
 

@@ -103,18 +103,29 @@ export async function revokeShare(deps: ShareServiceDeps, actor: ShareActor, sha
 /**
  * The link a visitor's token opens, or null when it opens nothing: malformed, unknown, revoked,
  * expired, or its account no longer on a tier with share links. The page and the badge answer every
- * null alike (404), so a visitor cannot tell a revoked link from one that never existed.
+ * null alike (404), so a visitor cannot tell a revoked link from one that never existed. Read on every
+ * request, before anything kept of the link is served; `onClosed` hears of a known link that no
+ * longer opens (so what was kept of it can go).
  */
 export async function openShare(
   deps: Pick<ShareServiceDeps, 'db' | 'clock'>,
   token: string,
+  onClosed?: (shareId: string) => void,
 ): Promise<OpenedShare | null> {
   if (!isShareToken(token)) return null;
   const opened = await findShareByTokenHash(deps.db, shareTokenHash(token));
   if (!opened) return null;
-  if (deps.clock.now().getTime() >= new Date(opened.share.expires_at).getTime()) return null;
-  if (!tierAtLeast(opened.ownerTier, FEATURE_MIN_TIER.shares)) return null;
-  return opened;
+  if (opens(opened, deps.clock.now())) return opened;
+  onClosed?.(opened.share.id);
+  return null;
+}
+
+function opens(opened: OpenedShare, now: Date): boolean {
+  return (
+    opened.share.revoked_at === null &&
+    now.getTime() < new Date(opened.share.expires_at).getTime() &&
+    tierAtLeast(opened.ownerTier, FEATURE_MIN_TIER.shares)
+  );
 }
 
 export type UnlockOutcome =

@@ -5,7 +5,7 @@ import type { Db } from '../db/knex';
 import { ApiError } from '../errors';
 import { newSiteId } from '../ids';
 import type { Usage } from '../accounts/usage';
-import { requireFeature } from '../accounts/tier-gate';
+import { featureIncluded, requireFeature, type TierHolder } from '../accounts/tier-gate';
 import { tierAtLeast } from '../accounts/tiers';
 import { checkAuditable, parseDomainInput } from '../audits/domain-input';
 import type { Mode, Tier } from '../schemas/audit';
@@ -39,6 +39,11 @@ export interface SiteCaller {
   accountId: string;
   mode: Mode;
   usage: Usage;
+}
+
+/** Whether the account's tier includes monitored sites: pages offer their controls only then. */
+export function sitesIncluded(account: TierHolder): boolean {
+  return featureIncluded(account, 'sites');
 }
 
 /**

@@ -239,4 +239,45 @@ describe('dashboard: monitored sites', function () {
     await page.goto('/sites');
     await page.getByText('No sites yet.').waitFor();
   });
+
+  it('changes a site’s schedule on its page: a refusal opens the form with the service’s message, then it saves', async () => {
+    const page = await newPage();
+    const workspaceId = await proUser(page);
+    await page.goto('/test/sites');
+    await page.getByLabel('Domain').fill('https://scheduled.example');
+    await page.getByLabel('Schedule').selectOption('weekly');
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin');
+    await page.getByLabel('Time of day').fill('09:00');
+    await page.getByLabel('Weekday (weekly)').selectOption('fri');
+    await page.getByRole('button', { name: 'Add site' }).click();
+    await page.getByRole('link', { name: 'https://scheduled.example' }).click();
+    await page.getByText('Audited weekly, fri 09:00 Europe/Berlin').waitFor();
+
+    await page.getByText('Change the schedule').click();
+    const schedule = page.getByRole('combobox', { name: 'Schedule' });
+    await schedule.selectOption('daily');
+    await page.getByRole('button', { name: 'Save schedule' }).click();
+    await page
+      .getByRole('alert')
+      .getByText('field weekday applies to weekly schedules only, and this schedule is daily')
+      .waitFor();
+    assert.equal(await schedule.inputValue(), 'daily', 'the form keeps what was chosen');
+    assert.deepEqual(await axe(page), []);
+    const { db } = await getStack();
+    const before = await db('sites').where({ workspace_id: workspaceId }).first();
+    assert.deepEqual([before.schedule, before.weekday], ['weekly', 'fri']);
+
+    await page.getByLabel('Weekday (weekly)').selectOption('');
+    await page.getByLabel('Time zone').selectOption('America/New_York');
+    await page.getByRole('button', { name: 'Save schedule' }).click();
+    await page.getByText('Schedule saved.').waitFor();
+    await page.getByText('Audited daily, 09:00 America/New_York').waitFor();
+    await screenshot(page, 'site-schedule');
+    assert.deepEqual(await axe(page), []);
+    const after = await db('sites').where({ workspace_id: workspaceId }).first();
+    assert.deepEqual(
+      [after.schedule, after.time_zone, after.at, after.weekday],
+      ['daily', 'America/New_York', '09:00', null],
+    );
+  });
 });

@@ -157,4 +157,115 @@ describe('admin CLI (test contract)', function () {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('creates, lists and deletes notification channels per workspace and mode through the service; bad input stores nothing', async function () {
+    this.timeout(180_000);
+    const account = JSON.parse((await admin('account', 'create', '--tier', 'free', '--json')).stdout);
+    const workspace = ['--workspace', account.workspace_id];
+    const create = (...args: string[]) => admin('channel', 'create', ...workspace, ...args, '--json');
+    const email = await create(
+      '--mode',
+      'live',
+      '--type',
+      'email',
+      '--target',
+      'Ops@Example.COM',
+      '--events',
+      'audit.failed,site.regressed',
+    );
+    assert.equal(email.code, 0, email.stderr + email.stdout);
+    const created = JSON.parse(email.stdout);
+    assert.match(created.channel_id, /^nch_/);
+    assert.deepEqual(
+      [created.type, created.target, created.events],
+      ['email', 'Ops@example.com', ['audit.failed', 'site.regressed']],
+    );
+    const slack = await create(
+      '--mode',
+      'test',
+      '--type',
+      'slack',
+      '--target',
+      'https://93.184.215.14/services/T0/B0/x',
+      '--events',
+      'webhook.disabled',
+    );
+    assert.equal(slack.code, 0, slack.stderr + slack.stdout);
+    const slackId = JSON.parse(slack.stdout).channel_id;
+    const liveKey = JSON.parse((await admin('key', 'create', ...workspace, '--mode', 'live', '--json')).stdout).key;
+    const viaApi = await api('GET', '/v1/notification-channels', { key: liveKey });
+    assert.deepEqual(viaApi.body.data, [created]);
+    const listed = JSON.parse((await admin('channel', 'list', ...workspace, '--json')).stdout);
+    assert.deepEqual(
+      [
+        listed.live.map((c: { channel_id: string }) => c.channel_id),
+        listed.test.map((c: { channel_id: string }) => c.channel_id),
+      ],
+      [[created.channel_id], [slackId]],
+    );
+    const text = await admin('channels', 'list', ...workspace, '--mode', 'test');
+    assert.match(
+      text.stdout,
+      new RegExp(`^${slackId}  test  slack  https://93\\.184\\.215\\.14/services/T0/B0/x  webhook\\.disabled$`, 'm'),
+    );
+    assert.doesNotMatch(text.stdout, new RegExp(created.channel_id));
+
+    const { db } = await getStack();
+    const stored = async () =>
+      (await db('notification_channels').where({ workspace_id: account.workspace_id }).whereNull('deleted_at')).length;
+    const valid = { '--mode': 'live', '--type': 'email', '--target': 'ops@example.com', '--events': 'audit.failed' };
+    const argsOf = (changes: Record<string, string>) => Object.entries({ ...valid, ...changes }).flat();
+    const usage: Array<[Record<string, string>, RegExp]> = [
+      [{ '--type': 'discord' }, /--type.*must be one of email, slack, teams/],
+      [{ '--events': 'audit.completed' }, /--events.*must be events from site\.regressed/],
+      [{ '--events': 'audit.failed,audit.failed' }, /must name each event once/],
+    ];
+    for (const [changes, message] of usage) {
+      const refused = await create(...argsOf(changes));
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, message);
+    }
+    // The service's refusals, in the API's words and codes.
+    const refusals: Array<[Record<string, string>, RegExp]> = [
+      [{ '--target': 'ops@example.com, boss@example.com' }, /e-mail address for type email/],
+      [{ '--type': 'slack', '--target': 'https://10.0.0.1/hook' }, /^field target cannot receive webhooks/],
+    ];
+    for (const [changes, message] of refusals) {
+      const refused = await create(...argsOf(changes));
+      assert.notEqual(refused.code, 0);
+      // One JSON object on stdout: the refused host's addresses go to stderr.
+      assert.equal(refused.stdout.trim().split('\n').length, 1, refused.stdout);
+      assert.equal(JSON.parse(refused.stdout).error.code, 'invalid_request');
+      assert.match(JSON.parse(refused.stdout).error.message, message);
+    }
+    const nowhere = await admin('channel', 'create', '--workspace', 'ws_nope', ...argsOf({}), '--json');
+    assert.equal(JSON.parse(nowhere.stdout).error.code, 'not_found');
+    assert.equal(await stored(), 2);
+
+    // Another mode's channel is not found, and stays; its own mode deletes it.
+    const wrongMode = await admin(
+      'channel',
+      'delete',
+      ...workspace,
+      '--mode',
+      'test',
+      '--channel',
+      created.channel_id,
+      '--json',
+    );
+    assert.equal(JSON.parse(wrongMode.stdout).error.code, 'notification_channel_not_found');
+    assert.equal(await stored(), 2);
+    const deleted = await admin(
+      'channel',
+      'delete',
+      ...workspace,
+      '--mode',
+      'live',
+      '--channel',
+      created.channel_id,
+      '--json',
+    );
+    assert.equal(deleted.code, 0, deleted.stderr + deleted.stdout);
+    assert.deepEqual((await api('GET', '/v1/notification-channels', { key: liveKey })).body.data, []);
+  });
 });

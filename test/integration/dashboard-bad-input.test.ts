@@ -30,6 +30,7 @@ const TABLES = [
   'webhooks',
   'workspace_branding',
   'site_finding_triage',
+  'notification_channels',
   'mail_outbox',
   'audits',
   'throttle_attempts',
@@ -47,6 +48,11 @@ async function snapshot(): Promise<Record<string, string>> {
   counts.throttle_attempts = String(newest);
   const [{ changed }] = await db('users').max('password_changed_at as changed');
   counts.password_changed_at = String(changed);
+  // Changes that keep the count: a site's schedule (its revision) and a channel's removal (deleted_at).
+  const [{ revisions }] = await db('sites').sum('revision as revisions');
+  counts.site_revisions = String(revisions);
+  const [{ removed }] = await db('notification_channels').whereNotNull('deleted_at').count('* as removed');
+  counts.removed_channels = String(removed);
   return counts;
 }
 
@@ -145,6 +151,15 @@ describe('dashboard: bad input on every form', function () {
     const hook = await owner.post('/test/webhooks', { url: 'http://127.0.0.1:9/hook', events: 'audit.completed' });
     assert.equal(hook.status, 201, pageMessage(hook.text));
     const webhookId = (await db('webhooks').where({ workspace_id: membership.workspace_id }).first('id')).id;
+    await owner.open('/test/notification-channels');
+    const channel = await owner.post('/test/notification-channels', {
+      type: 'email',
+      target: 'ops@example.com',
+      events: 'audit.failed',
+    });
+    assert.equal(channel.status, 303, pageMessage(channel.text));
+    const channelId = (await db('notification_channels').where({ workspace_id: membership.workspace_id }).first('id'))
+      .id;
     await owner.open('/test/branding');
 
     forms = [
@@ -166,6 +181,10 @@ describe('dashboard: bad input on every form', function () {
       { path: `/test/sites/${siteId}/pause`, fields: {} },
       { path: `/test/sites/${siteId}/resume`, fields: {} },
       { path: `/test/sites/${siteId}/findings/fp_0123abcd`, fields: { status: 'ignored', note: 'seen' } },
+      {
+        path: `/test/sites/${siteId}/schedule`,
+        fields: { schedule: 'weekly', time_zone: 'Europe/Berlin', at: '09:30', weekday: 'mon', day_of_month: '' },
+      },
       { path: `/test/sites/${siteId}/delete`, fields: {} },
       { path: '/test/webhooks', fields: { url: 'http://127.0.0.1:9/other', events: 'audit.failed' } },
       { path: `/test/webhooks/${webhookId}/deliveries/dlv_0123abcd/retry`, fields: {} },
@@ -173,6 +192,11 @@ describe('dashboard: bad input on every form', function () {
       { path: `/test/webhooks/${webhookId}/rotate-secret`, fields: { grace_seconds: '3600' } },
       { path: `/test/webhooks/${webhookId}/enable`, fields: {} },
       { path: `/test/webhooks/${webhookId}/remove`, fields: {} },
+      {
+        path: '/test/notification-channels',
+        fields: { type: 'slack', target: 'http://127.0.0.1:9/hook', events: 'site.regressed' },
+      },
+      { path: `/test/notification-channels/${channelId}/remove`, fields: {} },
       {
         path: '/test/branding',
         fields: { display_name: 'Acme', primary_color: '#112233', footer_text: 'Footer', contact_line: 'Contact' },
@@ -209,7 +233,7 @@ describe('dashboard: bad input on every form', function () {
     const before = await snapshot();
     const failures: string[] = [];
     // Every form whose address names something (an id or a token): a NUL at the end of that name.
-    const named = /\/((?:usr|inv|key|site|wh|dlv|fp)_[0-9A-Za-z]+|[\w-]{43})(?=\/|$)/;
+    const named = /\/((?:usr|inv|key|site|wh|dlv|fp|nch)_[0-9A-Za-z]+|[\w-]{43})(?=\/|$)/;
     for (const form of forms.filter((f) => named.test(f.path))) {
       const path = form.path.replace(named, '/$1%00');
       const answer = await send({ ...form, path, page: form.path }, form.fields);

@@ -96,6 +96,22 @@ async function create(account: TestAccount, body: Record<string, unknown>) {
   return response.body;
 }
 
+/** A dashboard page over plain HTTP with a session cookie and our Origin; a form POST when fields are given. */
+async function dashboardPage(url: string, cookie: string, path: string, fields?: Record<string, string>) {
+  const response = await fetch(`${url}${path}`, {
+    method: fields ? 'POST' : 'GET',
+    redirect: 'manual',
+    headers: {
+      Cookie: cookie,
+      Origin: url,
+      Accept: 'text/html',
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: fields ? new URLSearchParams(fields).toString() : undefined,
+  });
+  return { status: response.status, location: response.headers.get('location'), text: await response.text() };
+}
+
 describe("sites in the customer's time", function () {
   this.timeout(60_000);
 
@@ -313,6 +329,93 @@ describe("sites in the customer's time", function () {
     assert.deepEqual([row.time_zone, row.at, row.weekday, row.day_of_month], ['Europe/Berlin', '02:30', 'sun', null]);
     assert.equal(calendarOf(await describeSchedule(row.id)).timezone, 'Europe/Berlin');
     assert.match((await page('GET')).text, /weekly, sun 02:30 Europe\/Berlin/);
+  });
+
+  it("changes a site's schedule from its dashboard page, by the service PATCH uses, with CSRF", async () => {
+    const account = await newAccount('pro');
+    const { db, url } = await getStack();
+    const cookie = await ownerSessionCookie(account);
+    const site = await create(account, {
+      domain: 'https://tz-dashboard-edit.example.com',
+      schedule: 'weekly',
+      time_zone: 'Europe/Berlin',
+      at: '09:00',
+      weekday: 'fri',
+    });
+    const path = `/test/sites/${site.site_id}`;
+    const page = (sent: string, fields?: Record<string, string>, sessionCookie = cookie) =>
+      dashboardPage(url, sessionCookie, sent, fields);
+    const shown = await page(path);
+    assert.equal(shown.status, 200, pageMessage(shown.text));
+    assert.match(shown.text, /Audited weekly, fri 09:00 Europe\/Berlin/);
+    assert.match(shown.text, /<option value="Europe\/Berlin" selected>/);
+    assert.match(shown.text, /<option value="fri" selected>/);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(shown.text)![1];
+    const stored = await db('sites').where({ id: site.site_id }).first();
+    const spec = (await describeSchedule(site.site_id)).spec;
+    const unchanged = async (what: string) => {
+      assert.deepEqual(await db('sites').where({ id: site.site_id }).first(), stored, what);
+      assert.deepEqual((await describeSchedule(site.site_id)).spec, spec, what);
+    };
+
+    const fields = { _csrf: csrf, schedule: 'weekly', time_zone: 'Europe/Berlin', at: '09:00', weekday: 'fri' };
+    const forged = await page(`${path}/schedule`, { ...fields, _csrf: 'not-the-token', at: '10:00' });
+    assert.equal(forged.status, 403);
+    assert.match(pageMessage(forged.text), /This form has expired/);
+    await unchanged('forged');
+    for (const [bad, status, message] of [
+      [{ time_zone: 'Mars/Olympus' }, 400, /^field time_zone must be an IANA time zone name/],
+      [{ at: '25:00' }, 400, /^field at must be a time of day as HH:MM/],
+      [{ schedule: 'daily' }, 400, /^field weekday applies to weekly schedules only, and this schedule is daily/],
+      [{ schedule: 'monthly', weekday: '', day_of_month: '29' }, 400, /^field day_of_month must be a whole number/],
+      [{ schedule: 'hourly' }, 422, /^Choose daily, weekly or monthly\.$/],
+    ] as const) {
+      const refused = await page(`${path}/schedule`, { ...fields, ...bad });
+      assert.equal(refused.status, status, pageMessage(refused.text));
+      assert.match(pageMessage(refused.text), message);
+      // The form stays open with what was typed.
+      assert.match(refused.text, /<details open>/);
+      if ('at' in bad) assert.match(refused.text, /name="at" type="time" value="25:00"/);
+      await unchanged(JSON.stringify(bad));
+    }
+    const stranger = await ownerSessionCookie(await newAccount('pro'));
+    const elsewhere = await page(`${path}/schedule`, fields, stranger);
+    assert.equal(elsewhere.status, 403, 'the CSRF token is the session’s');
+    const strangerPage = await page('/test/sites', undefined, stranger);
+    const strangerCsrf = /name="_csrf" value="([^"]+)"/.exec(strangerPage.text)![1];
+    const notTheirs = await page(`${path}/schedule`, { ...fields, _csrf: strangerCsrf, at: '10:00' }, stranger);
+    assert.equal(notTheirs.status, 404, pageMessage(notTheirs.text));
+    await unchanged('another workspace');
+
+    const saved = await page(`${path}/schedule`, {
+      ...fields,
+      schedule: 'monthly',
+      time_zone: 'America/New_York',
+      at: '21:15',
+      weekday: '',
+      day_of_month: '7',
+    });
+    assert.equal(saved.status, 303, pageMessage(saved.text));
+    assert.equal(saved.location, `${path}?saved=1`);
+    const row = await db('sites').where({ id: site.site_id }).first();
+    assert.deepEqual(
+      [row.schedule, row.time_zone, row.at, row.weekday, row.day_of_month],
+      ['monthly', 'America/New_York', '21:15', null, 7],
+    );
+    const description = await describeSchedule(site.site_id);
+    assert.deepEqual(
+      [calendarOf(description).timezone, calendarOf(description).hour, calendarOf(description).dayOfMonth],
+      ['America/New_York', 21, 7],
+    );
+    const read = await api('GET', `/v1/sites/${site.site_id}`, { key: account.testKey });
+    assert.equal(read.body.next_run_at, description.info.nextActionTimes[0].toISOString());
+    const after = await page(`${path}?saved=1`);
+    assert.match(after.text, /Schedule saved\./);
+    assert.match(after.text, /Audited monthly, day 7 21:15 America\/New_York/);
+    assert.match(
+      after.text,
+      new RegExp(`<time datetime="${read.body.next_run_at}">[^<]* 21:15 America/New_York</time>`),
+    );
   });
 
   it('keeps the schedules of sites from before time zones: the minute and day of their creation in UTC', async () => {

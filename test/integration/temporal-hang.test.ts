@@ -22,7 +22,11 @@ import { api, testEnv, workflowBundle } from '../support/stack';
 
 const HOME =
   '<!doctype html><html lang="en"><head><title>Audited through a Temporal hang</title></head><body><h1>Hi</h1></body></html>';
-const READ_P99_BOUND_MS = 100;
+/**
+ * Not a speed target (that is bench/'s): a read that waited on the stopped server would take the whole
+ * hang, so a p99 under a second shows no read waits on Temporal, however loaded the machine is.
+ */
+const READ_P99_BOUND_MS = 1000;
 
 describe('Temporal hang (dev server SIGSTOPped)', function () {
   this.timeout(240_000);

@@ -110,5 +110,6 @@ export async function axe(page: Page): Promise<string[]> {
 /** A full-page screenshot under .data/screenshots/ (git-ignored), for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  // A long page on a loaded machine can take more than the default 20 s to paint whole.
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, timeout: 90_000 });
 }

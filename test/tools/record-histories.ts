@@ -15,7 +15,8 @@ import { startTestInfrastructure } from '../support/infrastructure';
  * the suite. Record under a new label after a patched() change, keeping the older files; never
  * re-record to make a failing replay pass. Live audits run with the browser stage (labels from
  * v3-browser on; needs Chromium). Names after the label save only those histories, e.g.
- * `v9-app-shell crawl-app-shell` (the crawl of a client-rendered site, patch app-shell-render).
+ * `v9-app-shell crawl-app-shell` (the crawl of a client-rendered site, patch app-shell-render), or
+ * `v10-render-all audit-render-all crawl-render-all` (a team audit with `render: "all"`, patch render-all).
  */
 const OUT_DIR = path.join(__dirname, '..', 'replay', 'histories');
 const HOME =
@@ -43,6 +44,9 @@ async function main(): Promise<void> {
   const site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
   // A client-rendered site: its crawl renders application shells on the browser worker (from v9-app-shell).
   const clientRendered = await serveRenderFixture('client');
+  // A team audit rendering every page of a small site (from v10-render-all).
+  const { serveRenderAllSite } = require('../support/render-all-site') as typeof import('../support/render-all-site');
+  const renderAllSite = await serveRenderAllSite();
   const healthy = await startReceiver(() => 200);
   // Refuses every automatic attempt; accepts once an operator redelivers.
   let accepting = false;
@@ -66,13 +70,14 @@ async function main(): Promise<void> {
   const liveAudit = async (
     webhookUrl: string,
     domain: string,
+    options: { render?: 'all' } = {},
   ): Promise<{ auditId: string; key: string; webhookId: string }> => {
-    const account = await stack.newAccount('pro');
+    const account = await stack.newAccount(options.render ? 'team' : 'pro');
     const webhook = await stack.api('POST', '/v1/webhooks', { key: account.liveKey, body: { url: webhookUrl } });
     if (webhook.status !== 201) throw new Error(webhook.text);
     const trigger = await stack.api('POST', '/v1/audits', {
       key: account.liveKey,
-      body: { domain },
+      body: { domain, ...options },
       baseUrl: auditApi.url,
     });
     if (trigger.status !== 202) throw new Error(trigger.text);
@@ -98,6 +103,7 @@ async function main(): Promise<void> {
     const failed = await liveAudit(healthy.url, `http://127.0.0.1:${await closedPort()}`);
     const redelivered = await liveAudit(flaky.url, site.origin);
     const appShell = await liveAudit(healthy.url, clientRendered.origin);
+    const renderAll = await liveAudit(healthy.url, renderAllSite.origin, { render: 'all' });
     await Promise.all(
       [completed, failed, redelivered, { auditId: testCompleted }].map((a) =>
         client.workflow.getHandle(a.auditId).result(),
@@ -124,6 +130,7 @@ async function main(): Promise<void> {
 
     // Awaited last: its renders take longer than the redelivery window the scenarios above depend on.
     await client.workflow.getHandle(appShell.auditId).result();
+    await client.workflow.getHandle(renderAll.auditId).result();
     await Promise.all([
       save('audit-completed', completed.auditId),
       save('test-audit-completed', testCompleted),
@@ -134,9 +141,11 @@ async function main(): Promise<void> {
       // From v7-durable-crawl on, live audits crawl in a child CrawlWorkflow per attempt.
       save('crawl', (await childrenOf(completed.auditId, CrawlWorkflow))[0]),
       save('crawl-app-shell', (await childrenOf(appShell.auditId, CrawlWorkflow))[0]),
+      save('audit-render-all', renderAll.auditId),
+      save('crawl-render-all', (await childrenOf(renderAll.auditId, CrawlWorkflow))[0]),
     ]);
   } finally {
-    await Promise.all([site.close(), clientRendered.close(), healthy.close(), flaky.close()]);
+    await Promise.all([site.close(), clientRendered.close(), renderAllSite.close(), healthy.close(), flaky.close()]);
     await stack.stopStack();
     await infra.stop();
   }

@@ -10,7 +10,7 @@ import {
   monthlyQuota,
   tierAtLeast,
 } from '../../src/accounts/tiers';
-import { requireTier } from '../../src/accounts/tier-gate';
+import { featureIncluded, requireTier, tiersWithin } from '../../src/accounts/tier-gate';
 import type { Usage } from '../../src/accounts/usage';
 import { ApiError } from '../../src/errors';
 import { testAuditId, newLiveAuditId } from '../../src/ids';
@@ -152,6 +152,20 @@ describe('tier gate', () => {
         },
       );
     }
+  });
+
+  it('asks the same question without throwing, for pages that offer controls only when included', () => {
+    assert.equal(featureIncluded(usageOn('pro'), 'sites'), true);
+    assert.equal(featureIncluded(usageOn('free'), 'sites'), false);
+    assert.equal(featureIncluded(usageOn('pro'), 'ip_allowlists'), false);
+    assert.equal(featureIncluded(undefined, 'pdf_reports'), false);
+  });
+
+  it('offers audits at the account’s tier and those below, a missing account at free only', () => {
+    assert.deepEqual(tiersWithin(usageOn('team')), ['free', 'pro', 'team']);
+    assert.deepEqual(tiersWithin(usageOn('free')), ['free']);
+    assert.deepEqual(tiersWithin(usageOn('enterprise')), ['free', 'pro', 'team', 'enterprise']);
+    assert.deepEqual(tiersWithin(undefined), ['free']);
   });
 });
 

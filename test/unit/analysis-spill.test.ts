@@ -59,7 +59,10 @@ describe('analysis observations spilled to a scratch file', function () {
       const { result: spilled, dirs } = await scratchDirsDuring(async () =>
         runAnalyzers(snapshot, { spillChunkPages: 1 }),
       );
-      assert.deepEqual(spilled, kept);
+      // The summaries are compared page by page, not as the stores holding them.
+      const plain = (r: typeof kept) => ({ ...r, pages: [...r.pages] });
+      assert.deepEqual(plain(spilled), plain(kept));
+      assert.equal(spilled.pages.length, snapshot.pages.length);
       assert.equal(dirs.length, 1, 'one scratch file per run');
       assert.equal(fs.existsSync(dirs[0]!), false, 'the scratch file is removed when the run finishes');
     });

@@ -54,7 +54,7 @@ function assemble(analyzers: AnalyzerResult[], findings = runAnalyzers(SNAPSHOT)
     completedAt: '2026-11-21T10:15:09.500Z',
     pageBudget: 10,
     crawlDurationMs: 8123.4,
-    pages: runAnalyzers(SNAPSHOT).pages,
+    pages: [...runAnalyzers(SNAPSHOT).pages],
     analyzers,
     findings,
   });

@@ -539,7 +539,8 @@ describe('runAnalyzers', () => {
     }
     assert.equal(new Set(result.findings.map((f) => f.id)).size, result.findings.length);
     assert.equal(result.pages.length, 2);
-    assert.deepEqual(result.pages[0], {
+    const pages = [...result.pages];
+    assert.deepEqual(pages[0], {
       url: `${ORIGIN}/`,
       status_code: 200,
       depth: 0,
@@ -554,7 +555,7 @@ describe('runAnalyzers', () => {
       inlinks: 0,
       outlinks: 0,
     });
-    assert.equal(result.pages[1]!.title, 'Example home page for testing titles');
+    assert.equal(pages[1]!.title, 'Example home page for testing titles');
   });
 
   it('assigns stable finding ids from (analyzer, urls, evidence)', () => {
@@ -651,7 +652,7 @@ describe('runAnalyzers', () => {
     assert.deepEqual(seen, []);
     assert.ok(r.analyzers.every((a) => a.status !== 'error'));
     for (const f of r.findings) assert.ok(f.evidence.length <= 300 && f.message.length < 1000);
-    assert.equal(r.pages[2]!.title, 'BOM');
+    assert.equal([...r.pages][2]!.title, 'BOM');
   });
 
   it('groups a site-wide problem into one finding listing every page', () => {

@@ -1,10 +1,13 @@
 /**
- * A finding's URLs as the audit JSON names them (the first 100, shallowest first) and as rows for the
+ * The pages listing's rows, made from the summaries each time they are gone over, and
+ * a finding's URLs as the audit JSON names them (the first 100, shallowest first) and as rows for the
  * URL listing: made lazily, a finding at a time, and the same every time they are gone over (a write
  * retried after a database outage goes over them again).
  */
 import assert from 'node:assert/strict';
-import { capFindingUrls, JSON_LIST_CAP } from '../../src/audits/exact-lists';
+import { PageSummaries } from '../../src/analyzers/page-summaries';
+import type { PageSummary } from '../../src/analyzers/page-summary';
+import { capFindingUrls, jsonPages, JSON_LIST_CAP, pageFactsOf } from '../../src/audits/exact-lists';
 import type { Finding } from '../../src/schemas/audit';
 
 const finding = (id: string, urls: string[]) => ({ id, analyzer: 'SEO_TITLE_MISSING', urls }) as unknown as Finding;
@@ -44,5 +47,69 @@ describe('exact finding URL lists', () => {
       referrers: null,
     });
     assert.deepEqual([...findingUrls], first);
+  });
+});
+
+describe('page summaries and the pages listing made from them', () => {
+  const summary = (url: string, depth: number, redirects: { url: string; status: number }[] = []): PageSummary => ({
+    url,
+    status_code: 200,
+    depth,
+    ttfb_ms: 10,
+    bytes: 100,
+    content_type: 'text/html',
+    title: `Title of ${url}`,
+    requestedUrl: redirects[0]?.url ?? url,
+    redirects,
+    indexable: true,
+    canonical: null,
+    inlinks: 3,
+    outlinks: 2,
+  });
+  const list = [
+    summary('https://e.com/', 0),
+    summary('https://e.com/a', 1, [{ url: 'https://e.com/old-a', status: 301 }]),
+    summary('https://e.com/b', 1),
+    // A second redirect to /a: its hop is a row of its own, /a is not listed again.
+    summary('https://e.com/a', 2, [{ url: 'https://e.com/older-a', status: 308 }]),
+    summary('https://e.com/c', 2),
+  ];
+
+  for (const chunkPages of [2, 1_000])
+    it(`reads back every summary in order, as often as asked (${chunkPages} per serialized chunk)`, () => {
+      const summaries = new PageSummaries(chunkPages);
+      for (const s of list) summaries.push(s);
+      assert.equal(summaries.length, list.length);
+      assert.deepEqual([...summaries], list);
+      assert.deepEqual([...summaries], list, 'a second pass reads the same');
+      assert.deepEqual(jsonPages(summaries), list);
+    });
+
+  it('lists each URL once, a redirect hop as a row of its own, the same on every pass', () => {
+    const summaries = new PageSummaries(2);
+    for (const s of list) summaries.push(s);
+    const rows = pageFactsOf(summaries);
+    const first = [...rows];
+    assert.deepEqual(
+      first.map((r) => [r.url, r.redirect_to, r.inlinks]),
+      [
+        ['https://e.com/', null, 3],
+        ['https://e.com/old-a', 'https://e.com/a', 3],
+        ['https://e.com/a', null, 0],
+        ['https://e.com/b', null, 3],
+        ['https://e.com/older-a', 'https://e.com/a', 3],
+        ['https://e.com/c', null, 3],
+      ],
+    );
+    assert.deepEqual([...rows], first);
+  });
+
+  it('names the first 100 pages in the JSON, not more', () => {
+    const summaries = new PageSummaries(7);
+    for (let i = 0; i < 250; i++) summaries.push(summary(`https://e.com/p/${i}`, 1));
+    const named = jsonPages(summaries);
+    assert.equal(named.length, JSON_LIST_CAP);
+    assert.equal(named[99]!.url, 'https://e.com/p/99');
+    assert.equal(summaries.length, 250);
   });
 });

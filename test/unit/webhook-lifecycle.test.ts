@@ -19,7 +19,12 @@ describe('webhook lifecycle: rotation signatures', () => {
   const previous = generateWebhookSecret();
   const current = generateWebhookSecret();
   const body = JSON.stringify({ type: 'webhook.test', webhook_id: 'wh_1', sent_at: '2026-11-28T10:00:00.000Z' });
-  const now = new Date();
+  // Taken per test, not at load: the published library refuses a timestamp 5 minutes off the clock,
+  // and a full run reaches this file's tests long after loading it.
+  let now: Date;
+  beforeEach(() => {
+    now = new Date();
+  });
   const headers = (secrets: string[]) =>
     deliveryHeaders({
       secrets,

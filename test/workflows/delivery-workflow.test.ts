@@ -74,14 +74,13 @@ describe('DeliveryWorkflow', function () {
     const stubs = new ActivityStubs({
       deliveryProgress: async () => ({ attempts: 1, delivered: true, nextAttemptAt: null }),
     });
-    const input: DeliveryWorkflowInput = {
-      ...deliveryInput({ redeliveryWindowMs: 3_000 }),
-      record: undefined,
-      resume: true,
-    };
     const env = await workflowTestEnvironment();
+    let input: DeliveryWorkflowInput | undefined;
 
     const result = await withWorker(stubs.activities, async (taskQueue) => {
+      // The window counts from eventAt: stamped once the worker is up, so a slow start (a loaded
+      // machine bundling the workflows) does not close it before the signal.
+      input = { ...deliveryInput({ redeliveryWindowMs: 5_000 }), record: undefined, resume: true };
       const handle = await env.client.workflow.signalWithStart(DeliveryWorkflow, {
         workflowId: input.deliveryId,
         taskQueue,
@@ -93,7 +92,7 @@ describe('DeliveryWorkflow', function () {
     });
 
     assert.deepEqual(result, { delivered: true, attempts: 2 });
-    assert.deepEqual(stubs.inputsOf('deliveryProgress'), [{ deliveryId: input.deliveryId }]);
+    assert.deepEqual(stubs.inputsOf('deliveryProgress'), [{ deliveryId: input!.deliveryId }]);
     assert.deepEqual(
       stubs.attempts().map((call) => [call.attempt, call.trigger, call.nextDelayMs]),
       [[2, 'manual', null]],

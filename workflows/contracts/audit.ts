@@ -21,6 +21,11 @@ export interface AuditWorkflowInput {
    */
   browserStage?: { taskQueue: string; timeoutMs: number };
   /**
+   * `all`: the audit's crawl renders and checks every HTML page on the browser stage's queue
+   * (`render: "all"`, team and up); absent: only application shells and the sample are rendered.
+   */
+  render?: 'all';
+  /**
    * The audit row's run_generation this run was started for: a re-triggered test audit counts it up,
    * and only the run of the current count writes the projection. Absent in workflows started before.
    */

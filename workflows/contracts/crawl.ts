@@ -16,9 +16,10 @@ export interface CrawlWorkflowInput {
   cursor?: CrawlCursor;
   /**
    * The audit's browser stage (present only when it has one): application shells are rendered on its
-   * task queue, each step's waiting at most `timeoutMs` for a browser worker.
+   * task queue, each step's waiting at most `timeoutMs` for a browser worker. `all` (`render: "all"`,
+   * patch render-all): every HTML page is rendered and checked, not only the shells.
    */
-  render?: { taskQueue: string; timeoutMs: number };
+  render?: { taskQueue: string; timeoutMs: number; all?: boolean };
 }
 
 /** What a crawl carries over continue-as-new: the phase it is in and the next step's number. */
@@ -37,6 +38,8 @@ export interface CrawlStepInput {
   stepPages: number;
   /** Application shells wait to be rendered (src/crawl/durable/page-step.ts). */
   renderShells?: boolean;
+  /** Every HTML page waits to be rendered (`render: "all"`), shells among them. */
+  renderAll?: boolean;
 }
 
 /** What a finished crawl reports to its audit. */

@@ -20,6 +20,8 @@ export interface PageStepInput {
    * as 'rendering' and the result names them, for the workflow to have them rendered.
    */
   renderShells?: boolean;
+  /** Every HTML page waits to be rendered (`render: "all"`): the result names them all, shells among them. */
+  renderAll?: boolean;
 }
 
 /** Rate limiting is judged once this many page requests were made (fewer: too early to tell). */
@@ -52,7 +54,11 @@ export async function runPageStep(db: Db, input: PageStepInput, env: StepEnviron
       return page && links ? [{ pageUrl: page.finalUrl, depth: from.depth, ...links }] : [];
     }),
   );
-  const shells = input.renderShells ? appShells(context, claimed, outcomes) : [];
+  const shells = input.renderAll
+    ? htmlPages(claimed, outcomes)
+    : input.renderShells
+      ? appShells(context, claimed, outcomes)
+      : [];
   const commit = {
     step: input.step,
     pages: claimed.map((page, i) => {
@@ -120,6 +126,11 @@ async function fetchClaimed(
     });
   });
   return outcomes;
+}
+
+/** The claimed URLs of the step's 2xx same-site HTML pages (those whose links were read). */
+function htmlPages(claimed: readonly ClaimedPage[], outcomes: readonly PageOutcome[]): string[] {
+  return claimed.flatMap((from, i) => (outcomes[i]!.page?.body && outcomes[i]!.links ? [from.url] : []));
 }
 
 /**

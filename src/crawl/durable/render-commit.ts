@@ -1,13 +1,20 @@
-import type { RenderedFacts } from '../../analyzers/rendered-facts';
+import type { RenderedFacts, RenderedPageChecks } from '../../analyzers/rendered-facts';
 import type { Db } from '../../db/knex';
+import { storableJson } from '../../text/storable';
 import { upsertLinks, upsertTargets, type LinkFound, type TargetFound } from './frontier-commit';
 
-/** The rendering of one page step's application shells, as it is committed. */
+/** One rendered page: its claimed URL, what rendering showed, and its rendered-DOM checks (`render: "all"`). */
+export interface RenderedPageCommit {
+  url: string;
+  rendered: RenderedFacts;
+  checks?: RenderedPageChecks;
+}
+
+/** The rendering of one page step's application shells (or a chunk of its pages), as it is committed. */
 export interface RenderStepCommit {
-  /** The page step whose shells these are: one rendering per step. */
-  step: number;
-  /** Each shell's claimed URL and what rendering it showed. */
-  pages: { url: string; rendered: RenderedFacts }[];
+  /** The rendering's key among the crawl's steps (render-step.ts renderStepKey): each commits once. */
+  stepKey: string;
+  pages: RenderedPageCommit[];
   /** Links that only the rendered pages have, found on them as a page step finds its pages' links. */
   links: LinkFound[];
   targets: TargetFound[];
@@ -21,22 +28,27 @@ export interface RenderStepResult {
 }
 
 /**
- * Writes a rendering in one transaction: each page's rendered facts, its frontier entry crawled, and
- * the links it showed through the page step's own path (referrers counted, depth kept shallowest,
- * known URLs and aliases not queued again; the budget is spent when they are crawled). A rendering
- * committed before (another try, or the release after a time-out) stands: nothing is written twice.
+ * Writes a rendering in one transaction: each page's rendered facts (and checks), its frontier entry
+ * crawled, and the links it showed through the page step's own path (referrers counted, depth kept
+ * shallowest, known URLs and aliases not queued again; the budget is spent when they are crawled). A
+ * rendering committed before (another try, or the release after a time-out) stands: nothing is
+ * written twice.
  */
 export async function commitRenderStep(db: Db, crawlId: string, commit: RenderStepCommit): Promise<RenderStepResult> {
   return db.transaction(async (trx) => {
     await trx('crawl_runs').where({ crawl_id: crawlId }).forUpdate().first('crawl_id');
-    const stepKey = `render-${commit.step}`;
+    const { stepKey } = commit;
     const done = (await trx('crawl_steps').where({ crawl_id: crawlId, step: stepKey }).first('result')) as
       { result: string } | undefined;
     if (done) return JSON.parse(done.result) as RenderStepResult;
     for (const page of commit.pages)
       await trx('crawl_pages')
         .where({ crawl_id: crawlId, url: page.url })
-        .update({ rendered: JSON.stringify(page.rendered) });
+        .update({
+          rendered: JSON.stringify(page.rendered),
+          // Axe's snippets and the console's text come from the page (docs/decisions.md, "Bytes from outside").
+          ...(page.checks ? { rendered_checks: storableJson(page.checks) } : {}),
+        });
     await trx('crawl_frontier')
       .where({ crawl_id: crawlId, state: 'rendering' })
       .whereRaw('url = ANY(?::text[])', [commit.pages.map((p) => p.url)])

@@ -1,22 +1,31 @@
 import { mainTextWords } from '../../analyzers/main-text-words';
-import type { RenderedFacts } from '../../analyzers/rendered-facts';
+import type { RenderedChecks, RenderedFacts } from '../../analyzers/rendered-facts';
 import type { SnapshotPage } from '../../analyzers/snapshot';
 import type { Db } from '../../db/knex';
 import { extractLinks } from '../page-links';
 import { linksFound, type PageFinds } from './links-found';
-import { commitRenderStep, type RenderStepResult } from './render-commit';
+import { commitRenderStep, type RenderedPageCommit, type RenderStepResult } from './render-commit';
 import { committedStep, loadCrawlRun } from './run-store';
 import { databaseWait, stepContext, type StepEnvironment } from './step-context';
 
-/** The application shells of one page step (its result's `shells`), to render. */
+/** The pages of one page step (its result's `shells`) to render: its application shells, or with `render: "all"` a chunk of its HTML pages. */
 export interface RenderStepInput {
   crawlId: string;
   step: number;
+  /** With `render: "all"`: which chunk of the step's pages these are (each chunk commits on its own). */
+  chunk?: number;
   urls: string[];
 }
 
 /** A page's DOM once its scripts have run, or why it could not be had (src/browser/dom-render.ts). */
-export type DomRender = { status: 'rendered'; url: string; html: string } | { status: 'unrenderable'; reason: string };
+export type DomRender =
+  | { status: 'rendered'; url: string; html: string; checks?: RenderedChecks }
+  | { status: 'unrenderable'; reason: string };
+
+/** One rendering per step, or per chunk of a step with `render: "all"`. */
+export function renderStepKey(input: Pick<RenderStepInput, 'step' | 'chunk'>): string {
+  return input.chunk === undefined ? `render-${input.step}` : `render-${input.step}-${input.chunk}`;
+}
 
 /** A shell as the page step stored it. */
 interface StoredShell {
@@ -26,10 +35,12 @@ interface StoredShell {
 }
 
 /**
- * Renders one page step's application shells (`render`: the browser pool), and commits what they show
- * once JavaScript has run: their rendered facts, and the links only the rendered DOM has, found on the
- * page as the page step finds a response's links, so the crawl goes on through them. A page that
- * cannot render is recorded as such; a retry after the commit returns the committed result.
+ * Renders one page step's application shells, or a chunk of its pages (`render`: the browser pool),
+ * and commits what they show once JavaScript has run: their rendered facts, their rendered-DOM checks
+ * when the render made them (`render: "all"`), and the links only the rendered DOM has, found on the
+ * page as the page step finds a response's links, so the crawl goes on through them. Each page's
+ * rendered DOM is dropped once its facts are counted. A page that cannot render is recorded as such;
+ * a retry after the commit returns the committed result.
  */
 export async function runRenderStep(
   db: Db,
@@ -38,27 +49,34 @@ export async function runRenderStep(
   render: (url: string) => Promise<DomRender>,
 ): Promise<RenderStepResult> {
   const wait = databaseWait(env);
-  const done = await wait(() => committedStep<RenderStepResult>(db, input.crawlId, `render-${input.step}`));
+  const stepKey = renderStepKey(input);
+  const done = await wait(() => committedStep<RenderStepResult>(db, input.crawlId, stepKey));
   if (done) return done;
   const run = await wait(() => loadCrawlRun(db, input.crawlId));
   if (!run) throw new Error(`crawl ${input.crawlId} does not exist`);
   const shells = await wait(() => storedShells(db, input));
-  const doms = await Promise.all(shells.map((shell) => render(shell.page.finalUrl)));
-  const finds: PageFinds[] = [];
-  const pages = input.urls.map((url): { url: string; rendered: RenderedFacts } => {
-    const at = shells.findIndex((shell) => shell.url === url);
-    const dom = doms[at];
-    if (at < 0 || !dom) return { url, rendered: { status: 'unrenderable', reason: 'the page was not stored' } };
-    if (dom.status === 'unrenderable') return { url, rendered: dom };
-    const { facts, onlyRendered } = renderedFacts(shells[at]!, dom);
-    finds.push({ pageUrl: shells[at]!.page.finalUrl, depth: shells[at]!.page.depth, links: onlyRendered });
-    return { url, rendered: facts };
-  });
+  // Each page's finds in its place among the step's pages, however the renders finish.
+  const finds: Array<PageFinds | undefined> = [];
+  const pages = await Promise.all(
+    input.urls.map(async (url, i): Promise<RenderedPageCommit> => {
+      const shell = shells.find((s) => s.url === url);
+      if (!shell) return { url, rendered: { status: 'unrenderable', reason: 'the page was not stored' } };
+      const dom = await render(shell.page.finalUrl);
+      if (dom.status === 'unrenderable') return { url, rendered: dom };
+      const { facts, onlyRendered } = renderedFacts(shell, dom);
+      finds[i] = { pageUrl: shell.page.finalUrl, depth: shell.page.depth, links: onlyRendered };
+      return { url, rendered: facts, ...(dom.checks ? { checks: { url: shell.page.finalUrl, ...dom.checks } } : {}) };
+    }),
+  );
   const { context, robots } = stepContext(run, env);
-  const found = await linksFound(context, robots, finds);
+  const found = await linksFound(
+    context,
+    robots,
+    finds.filter((f): f is PageFinds => f !== undefined),
+  );
   return wait(() =>
     commitRenderStep(db, input.crawlId, {
-      step: input.step,
+      stepKey,
       pages,
       ...found,
       externalCheckBudget: env.externalCheckBudget,
@@ -78,7 +96,7 @@ export async function releaseShells(
   const rendered: RenderedFacts = { status: 'unrenderable', reason: input.reason };
   return databaseWait(env)(() =>
     commitRenderStep(db, input.crawlId, {
-      step: input.step,
+      stepKey: renderStepKey(input),
       pages: input.urls.map((url) => ({ url, rendered })),
       links: [],
       targets: [],

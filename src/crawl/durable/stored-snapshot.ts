@@ -11,6 +11,7 @@ import type { Db } from '../../db/knex';
 import { CRAWL_LIMITS } from '../limits';
 import type { TargetCheck } from './check-step';
 import { loadCrawlRun } from './run-store';
+import { StringPool } from './string-pool';
 
 /** Rows read per query when a crawl's pages are read back (keyset on seq). */
 const READ_CHUNK = 1_000;
@@ -25,8 +26,10 @@ export interface StoredCrawl {
 export async function loadStoredSnapshot(db: Db, crawlId: string): Promise<StoredCrawl> {
   const run = await loadCrawlRun(db, crawlId);
   if (!run) throw new Error(`crawl ${crawlId} does not exist`);
-  const pages = await storedPages(db, crawlId);
-  const targets = await checkedTargets(db, crawlId);
+  // Shared by every row read below: referrer lists name the same pages' URLs over and over.
+  const pool = new StringPool();
+  const pages = await storedPages(db, crawlId, pool);
+  const targets = await checkedTargets(db, crawlId, pool);
   const frontierRows = (state: string, limit?: number) => {
     const query = db('crawl_frontier').where({ crawl_id: crawlId, state }).orderBy('seq');
     return (limit ? query.limit(limit) : query).select(
@@ -43,19 +46,19 @@ export async function loadStoredSnapshot(db: Db, crawlId: string): Promise<Store
       url: row.url,
       depth: row.depth,
       ...(row.in_sitemap ? { inSitemap: true } : {}),
-      foundOn: row.found_on,
+      foundOn: pool.internAll(row.found_on),
       linkedFrom: row.linked_from,
     }),
   );
   const aliases = (await frontierRows('alias')).map((row: FrontierRow): IndexAlias => ({
     url: row.url,
     aliasOf: row.alias_of!,
-    foundOn: row.found_on,
+    foundOn: pool.internAll(row.found_on),
   }));
   const unreachable = (await frontierRows('unreachable')).map((row: FrontierRow): LinkCheck => ({
     url: row.url,
     status: null,
-    foundOn: row.found_on,
+    foundOn: pool.internAll(row.found_on),
     linkedFrom: row.linked_from,
     kind: 'page',
   }));
@@ -87,7 +90,7 @@ interface FrontierRow {
 }
 
 /** Every crawled page in crawl order, its referrers as the whole crawl found them. */
-async function storedPages(db: Db, crawlId: string): Promise<SnapshotPage[]> {
+async function storedPages(db: Db, crawlId: string, pool: StringPool): Promise<SnapshotPage[]> {
   const pages: SnapshotPage[] = [];
   let after = 0;
   for (;;) {
@@ -108,14 +111,14 @@ async function storedPages(db: Db, crawlId: string): Promise<SnapshotPage[]> {
     }[];
     for (const row of rows) {
       const page: SnapshotPage = {
-        ...(JSON.parse(row.page) as Omit<SnapshotPage, 'body'>),
+        ...pool.parse<Omit<SnapshotPage, 'body'>>(row.page),
         body: null,
         // What rendering it in the browser showed (SEO_CONTENT_NEEDS_JS).
-        ...(row.rendered !== null ? { rendered: JSON.parse(row.rendered) as SnapshotPage['rendered'] } : {}),
+        ...(row.rendered !== null ? { rendered: pool.parse<SnapshotPage['rendered']>(row.rendered) } : {}),
       };
       pages.push(
         page.depth !== 0 && row.found_on !== null
-          ? { ...page, foundOn: row.found_on, linkedFrom: row.linked_from ?? 0 }
+          ? { ...page, foundOn: pool.internAll(row.found_on), linkedFrom: row.linked_from ?? 0 }
           : page,
       );
     }
@@ -153,36 +156,43 @@ interface CheckedTargets {
   stylesheets: SiteStylesheet[];
 }
 
-async function checkedTargets(db: Db, crawlId: string): Promise<CheckedTargets> {
+async function checkedTargets(db: Db, crawlId: string, pool: StringPool): Promise<CheckedTargets> {
   const out: CheckedTargets = { resources: [], linkChecks: [], stylesheets: [] };
   const links: LinkCheck[] = [];
-  const rows = (await db('crawl_targets')
-    .where({ crawl_id: crawlId })
-    .whereNotNull('checked')
-    .orderBy('seq')
-    .select('url', 'kind', 'found_on', 'linked_from', 'checked')) as {
-    url: string;
-    kind: 'resource' | 'link';
-    found_on: string[];
-    linked_from: number;
-    checked: string;
-  }[];
-  for (const row of rows) {
-    const check = JSON.parse(row.checked) as TargetCheck;
-    if ('status' in check) {
-      links.push({
-        url: row.url,
-        status: check.status,
-        foundOn: row.found_on,
-        linkedFrom: row.linked_from,
-        kind: 'page',
-      });
-      continue;
+  let after = 0;
+  for (;;) {
+    const rows = (await db('crawl_targets')
+      .where('crawl_id', crawlId)
+      .whereNotNull('checked')
+      .andWhere('seq', '>', after)
+      .orderBy('seq')
+      .limit(READ_CHUNK)
+      .select('seq', 'url', 'found_on', 'linked_from', 'checked')) as {
+      seq: string;
+      url: string;
+      found_on: string[];
+      linked_from: number;
+      checked: string;
+    }[];
+    for (const row of rows) {
+      const check = pool.parse<TargetCheck>(row.checked);
+      if ('status' in check) {
+        links.push({
+          url: pool.intern(row.url),
+          status: check.status,
+          foundOn: pool.internAll(row.found_on),
+          linkedFrom: row.linked_from,
+          kind: 'page',
+        });
+        continue;
+      }
+      for (const resource of check.resources ?? []) out.resources.push(resource);
+      for (const linkCheck of check.linkChecks ?? []) out.linkChecks.push(linkCheck);
+      for (const stylesheet of check.stylesheets ?? []) out.stylesheets.push(stylesheet);
     }
-    out.resources.push(...(check.resources ?? []));
-    out.linkChecks.push(...(check.linkChecks ?? []));
-    out.stylesheets.push(...(check.stylesheets ?? []));
+    if (rows.length < READ_CHUNK) break;
+    after = Number(rows[rows.length - 1]!.seq);
   }
-  out.linkChecks.push(...links);
+  for (const link of links) out.linkChecks.push(link);
   return out;
 }

@@ -1,5 +1,5 @@
 import type { Finding } from '../../schemas/audit';
-import { CodeText } from '../components';
+import { FindingText } from './finding-list';
 import { CATEGORY_LABELS, SEVERITY_LABELS } from './audits-labels';
 import { ProblemNotice } from './audits-notices';
 import { SeverityMark } from './audit-visuals';
@@ -39,12 +39,7 @@ export function FindingUrlsPage(props: FindingUrlsProps) {
         <SeverityMark severity={finding.severity} /> {SEVERITY_LABELS[finding.severity]} ·{' '}
         {CATEGORY_LABELS[finding.category]} · check <code>{finding.analyzer}</code>
       </p>
-      <p>
-        <CodeText text={finding.message} />
-      </p>
-      <p>
-        <strong>How to fix:</strong> <CodeText text={finding.recommendation} />
-      </p>
+      <FindingText finding={finding} />
       {first && last ? (
         <div class="table-wrap">
           <table>

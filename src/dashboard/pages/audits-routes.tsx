@@ -1,5 +1,5 @@
 import { accountUsage } from '../../accounts/usage';
-import { tierAtLeast } from '../../accounts/tiers';
+import { featureIncluded, tiersWithin } from '../../accounts/tier-gate';
 import { listAudits, type AuditRow, type ListFilter } from '../../audits/repository';
 import { triggerAudit } from '../../audits/trigger';
 import { ApiError } from '../../errors';
@@ -85,7 +85,7 @@ async function showAudit(c: DashboardContext, deps: DashboardDeps): Promise<void
         plansHref="/plan"
         status={{ ...presentAuditStatus(row), pages_crawled: row.pages_crawled }}
         result={json === null ? null : (JSON.parse(json) as AuditJson)}
-        pdfAllowed={tierAtLeast(usage.tier, 'pro')}
+        pdfAllowed={featureIncluded(usage, 'pdf_reports')}
       />
     </Layout>,
   );
@@ -152,7 +152,7 @@ async function renderList(
         basePath={modePath(c.state.mode, '')}
         csrfToken={me.csrfToken}
         canRun={may(c, 'developer')}
-        tiers={TIERS.filter((tier) => tierAtLeast(usage.tier, tier))}
+        tiers={tiersWithin(usage)}
         audits={listed.data}
         filters={filters}
         nextCursor={listed.next_cursor}

@@ -1,6 +1,9 @@
-import { When } from '../components';
+import { PostForm, When } from '../components';
+import type { DashboardContext } from '../state';
+import { ProblemNotice } from './audits-notices';
 import { CategoryCharts, ScoreChart, type CategoryPoint, type ChartPoint } from './site-chart';
 import { ComparisonSection, type NamedFinding, type SiteComparison } from './site-compare';
+import { scheduleInWords, TimingFields, type SiteListItem, type TimingValues } from './sites';
 
 export interface SiteHistoryRow extends NamedFinding {
   seenIn: number;
@@ -15,8 +18,19 @@ export interface SkippedRun {
 }
 
 export interface SiteDetailProps {
+  ctx: DashboardContext;
   basePath: string;
-  site: { site_id: string; domain: string; schedule: string; paused: boolean };
+  /** As the API shows it (src/presenters/sites.ts). */
+  site: SiteListItem & { next_run_at: string | null };
+  /** Developers and owners change the schedule; viewers read it. */
+  canEdit: boolean;
+  schedules: readonly string[];
+  /** What the schedule form shows: the site's schedule, or what was typed before a refusal. */
+  scheduleForm: { schedule: string } & TimingValues;
+  /** The schedule was just changed. */
+  saved: boolean;
+  /** Why the schedule was not changed (the site service's message). */
+  problem?: { message: string; requestId?: string };
   /** Oldest first. */
   points: ChartPoint[];
   /** The same audits' scores per category, oldest first. */
@@ -28,7 +42,7 @@ export interface SiteDetailProps {
 }
 
 /**
- * `/sites/{id}`: the score over time (overall and per category), the changes between two audits
+ * `/sites/{id}`: its schedule (changed through the service PATCH /v1/sites/{id} calls), the score over time (overall and per category), the changes between two audits
  * (the latest two unless chosen), skipped runs, and every finding's history.
  */
 export function SiteDetailPage(props: SiteDetailProps) {
@@ -37,9 +51,9 @@ export function SiteDetailPage(props: SiteDetailProps) {
   return (
     <>
       <p>
-        <a href={`${basePath}/sites`}>All sites</a> · Audited {site.schedule}
-        {site.paused ? ' (paused)' : ''}.
+        <a href={`${basePath}/sites`}>All sites</a>
       </p>
+      <ScheduleSection {...props} siteBase={siteBase} />
       <section aria-labelledby="chart-heading">
         <h2 id="chart-heading">Score over time</h2>
         <ScoreChart points={props.points} auditHref={(id) => `${basePath}/audits/${id}`} />
@@ -62,6 +76,65 @@ export function SiteDetailPage(props: SiteDetailProps) {
         )}
       </section>
       <FindingHistory rows={props.findings} audits={props.points.length} siteBase={siteBase} />
+    </>
+  );
+}
+
+const EDIT_HINT =
+  'A weekday is for weekly schedules and a day of the month for monthly ones: leave the other on None or empty. Daylight saving is followed; a time the clocks skip does not run that day.';
+
+/** The schedule in the site's words and its next run in its own zone; the form to change them, open after a refusal. */
+function ScheduleSection(props: SiteDetailProps & { siteBase: string }) {
+  const { site } = props;
+  return (
+    <section aria-labelledby="schedule-heading">
+      <h2 id="schedule-heading">Schedule</h2>
+      {props.saved ? (
+        <p class="notice notice-success" role="status">
+          Schedule saved.
+        </p>
+      ) : null}
+      {props.problem ? <ProblemNotice {...props.problem} /> : null}
+      <p>
+        Audited {scheduleInWords(site)}
+        {site.paused ? ' (paused: no run until resumed)' : null}.{' '}
+        {site.next_run_at ? <NextRun at={site.next_run_at} timeZone={site.time_zone ?? 'UTC'} /> : null}
+      </p>
+      {props.canEdit ? (
+        <details open={!!props.problem}>
+          <summary>Change the schedule</summary>
+          <PostForm ctx={props.ctx} action={`${props.siteBase}/schedule`} class="card">
+            <label for="site-schedule">Schedule</label>
+            <select id="site-schedule" name="schedule">
+              {props.schedules.map((s) => (
+                <option value={s} selected={s === props.scheduleForm.schedule}>
+                  {s}
+                </option>
+              ))}
+            </select>
+            <TimingFields values={props.scheduleForm} emptyDay="None" hint={EDIT_HINT} />
+            <button type="submit">Save schedule</button>
+          </PostForm>
+        </details>
+      ) : null}
+    </section>
+  );
+}
+
+/** "Next run: 21 Mar 2027, 02:30 Europe/Berlin", the instant machine-readable. */
+function NextRun(props: { at: string; timeZone: string }) {
+  const local = new Intl.DateTimeFormat('en-GB', {
+    timeZone: props.timeZone,
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(new Date(props.at));
+  return (
+    <>
+      Next run:{' '}
+      <time dateTime={props.at}>
+        {local} {props.timeZone}
+      </time>
+      .
     </>
   );
 }

@@ -1,34 +1,33 @@
-import { findCatalogEntry } from '../../analyzers/catalog';
-import { accountUsage } from '../../accounts/usage';
-import { tierAtLeast, FEATURE_MIN_TIER } from '../../accounts/tiers';
 import { ApiError } from '../../errors';
-import { hasIdShape, newRequestId } from '../../ids';
+import { hasIdShape } from '../../ids';
 import { fingerprintHistories, siteAuditPoints, siteTriage } from '../../monitoring/site-history';
-import { SITE_SCHEDULES, siteTiming, type SiteSchedule } from '../../sites/cadence';
-import { listRuns, listSites, withLastAudits, type SiteRow } from '../../sites/repository';
-import { createSite, getSite, patchSite, removeSite, type SiteCaller } from '../../sites/service';
-import { setTriage, TRIAGE_STATUSES, type TriageStatus } from '../../sites/triage';
+import { presentSite } from '../../presenters/sites';
+import { SITE_SCHEDULES, type SiteSchedule } from '../../sites/cadence';
+import { listWorkspaceSites, siteRuns } from '../../sites/reads';
+import type { SiteWithLastAudit } from '../../sites/repository';
+import { createSite, patchSite, removeSite, sitesIncluded } from '../../sites/service';
 import { may, requireLogin, requireRole } from '../access';
 import type { DashboardDeps } from '../deps';
 import { featureGate } from '../feature-gate';
 import { field, readForm } from '../form';
 import { Layout } from '../layout';
 import type { PageRoutes } from '../pages';
-import { render, renderStatus } from '../render';
-import { modePath, signedIn, type DashboardContext } from '../state';
+import { render } from '../render';
+import { modePath, type DashboardContext } from '../state';
 import { SiteDetailPage } from './site-detail';
 import { loadComparison, named } from './site-compare';
-import { SiteFindingPage } from './site-finding';
-import { SitesPage, timingOfForm } from './sites';
+import { siteFindingRoutes } from './site-finding-routes';
+import { siteCaller, siteInView, siteNotFound, siteRefusal, siteService, type Problem } from './site-lookup';
+import { SitesPage, timingOfForm, type TimingValues } from './sites';
 
-type Problem = { message: string; requestId: string };
-/** As the API's PUT …/findings/{fingerprint} body (src/schemas/api-sites.ts). */
-const NOTE_MAX = 2000;
+/** A refused schedule change: the site's page again, its form holding what was typed. */
+type ScheduleRefusal = { typed: { schedule: string } & TimingValues; problem: Problem; status: number };
 
 /**
- * `/sites` and `/test/sites` (pro and up): monitored sites — add, pause, resume, delete through the
- * API's site service (one rule, one implementation) — and each site's page: score over time, latest
- * changes, skipped runs, and a page per finding with its history and triage (src/sites/triage.ts).
+ * `/sites` and `/test/sites` (pro and up): monitored sites — add, pause, resume, delete, change the
+ * schedule, through the API's site service (one rule, one implementation) — and each site's page:
+ * its schedule, score over time, latest changes, skipped runs, and a page per finding with its
+ * history and triage (src/sites/triage.ts).
  */
 export function sitePageRoutes(pages: PageRoutes, deps: DashboardDeps): void {
   const gate = featureGate(deps, 'sites', 'Monitored sites need the pro plan');
@@ -38,21 +37,9 @@ export function sitePageRoutes(pages: PageRoutes, deps: DashboardDeps): void {
   pages.post('/sites/:siteId/pause', ...editor, (ctx) => changeSite(ctx as DashboardContext, deps, 'pause'));
   pages.post('/sites/:siteId/resume', ...editor, (ctx) => changeSite(ctx as DashboardContext, deps, 'resume'));
   pages.post('/sites/:siteId/delete', ...editor, (ctx) => changeSite(ctx as DashboardContext, deps, 'delete'));
+  pages.post('/sites/:siteId/schedule', ...editor, (ctx) => changeSchedule(ctx as DashboardContext, deps));
   pages.get('/sites/:siteId', requireLogin, gate, (ctx) => showSite(ctx as DashboardContext, deps));
-  pages.get('/sites/:siteId/findings/:fingerprint', requireLogin, gate, (ctx) =>
-    showFinding(ctx as DashboardContext, deps, {}),
-  );
-  pages.post('/sites/:siteId/findings/:fingerprint', ...editor, (ctx) => saveTriage(ctx as DashboardContext, deps));
-}
-
-async function siteCaller(c: DashboardContext, deps: DashboardDeps): Promise<SiteCaller> {
-  const me = signedIn(c);
-  const usage = await accountUsage(deps.db, me.workspace.accountId, deps.clock.now());
-  return { workspaceId: me.workspace.id, accountId: me.workspace.accountId, mode: c.state.mode, usage };
-}
-
-function service(deps: DashboardDeps) {
-  return { db: deps.db, clock: deps.clock, config: deps.config, schedules: deps.siteSchedules, log: deps.log };
+  siteFindingRoutes(pages, deps, { viewer: [requireLogin, gate], editor: [...editor] });
 }
 
 async function addSite(c: DashboardContext, deps: DashboardDeps): Promise<void> {
@@ -60,16 +47,16 @@ async function addSite(c: DashboardContext, deps: DashboardDeps): Promise<void> 
   const domain = field(form, 'domain');
   const schedule = field(form, 'schedule');
   if (!(SITE_SCHEDULES as readonly string[]).includes(schedule))
-    return renderList(c, deps, { domain, problem: refusal(deps, 'Choose daily, weekly or monthly.'), status: 422 });
+    return renderList(c, deps, { domain, problem: siteRefusal(deps, 'Choose daily, weekly or monthly.'), status: 422 });
   try {
-    await createSite(service(deps), await siteCaller(c, deps), {
+    await createSite(siteService(deps), await siteCaller(c, deps), {
       domain,
       schedule: schedule as SiteSchedule,
       ...timingOfForm(form),
     });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    return renderList(c, deps, { domain, problem: refusal(deps, err.message), status: err.status });
+    return renderList(c, deps, { domain, problem: siteRefusal(deps, err.message), status: err.status });
   }
   c.status = 303;
   c.redirect(modePath(c.state.mode, '/sites'));
@@ -77,15 +64,15 @@ async function addSite(c: DashboardContext, deps: DashboardDeps): Promise<void> 
 
 async function changeSite(c: DashboardContext, deps: DashboardDeps, action: 'pause' | 'resume' | 'delete') {
   const siteId = c.params.siteId ?? '';
-  if (!hasIdShape('site', siteId)) return notFound(c);
+  if (!hasIdShape('site', siteId)) return siteNotFound(c);
   try {
     const caller = await siteCaller(c, deps);
-    if (action === 'delete') await removeSite(service(deps), caller, siteId);
-    else await patchSite(service(deps), caller, siteId, { paused: action === 'pause' });
+    if (action === 'delete') await removeSite(siteService(deps), caller, siteId);
+    else await patchSite(siteService(deps), caller, siteId, { paused: action === 'pause' });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    if (err.code === 'site_not_found') return notFound(c);
-    return renderList(c, deps, { problem: refusal(deps, err.message), status: err.status });
+    if (err.code === 'site_not_found') return siteNotFound(c);
+    return renderList(c, deps, { problem: siteRefusal(deps, err.message), status: err.status });
   }
   c.status = 303;
   c.redirect(modePath(c.state.mode, '/sites'));
@@ -96,12 +83,9 @@ async function renderList(
   deps: DashboardDeps,
   extra: { domain?: string; problem?: Problem; status?: number },
 ): Promise<void> {
-  const me = signedIn(c);
-  const usage = await accountUsage(deps.db, me.workspace.accountId, deps.clock.now());
-  const allowed = tierAtLeast(usage.tier, FEATURE_MIN_TIER.sites);
-  const scope = { workspaceId: me.workspace.id, mode: c.state.mode };
-  const rows = allowed ? (await listSites(deps.db, scope, { limit: 200 })).rows : [];
-  const sites = await withLastAudits(deps.db, rows as SiteRow[]);
+  const caller = await siteCaller(c, deps);
+  const allowed = sitesIncluded(caller.usage);
+  const sites = allowed ? (await listWorkspaceSites(deps.db, caller, { limit: 200 })).rows : [];
   render(
     c,
     <Layout ctx={c} title="Sites">
@@ -111,16 +95,7 @@ async function renderList(
         allowed={allowed}
         canEdit={may(c, 'developer')}
         schedules={SITE_SCHEDULES}
-        sites={sites.map((s) => ({
-          site_id: s.id,
-          domain: s.domain,
-          schedule: s.schedule,
-          ...siteTiming(s),
-          paused: s.paused,
-          paused_reason: s.paused_reason,
-          last_audit_id: s.last_audit_id,
-          created_at: new Date(s.created_at).toISOString(),
-        }))}
+        sites={sites.map((site) => present(deps, site))}
         domain={extra.domain}
         problem={extra.problem}
       />
@@ -129,33 +104,63 @@ async function renderList(
   );
 }
 
-async function siteInView(c: DashboardContext, deps: DashboardDeps): Promise<SiteRow | undefined> {
-  const siteId = c.params.siteId ?? '';
-  if (!hasIdShape('site', siteId)) return undefined;
-  try {
-    return await getSite(deps.db, await siteCaller(c, deps), siteId);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'site_not_found') return undefined;
-    throw err;
-  }
+/** A site as the API shows it: its timing, next run and latest audit. */
+function present(deps: DashboardDeps, site: SiteWithLastAudit) {
+  return presentSite(site, { overrideMs: deps.config.siteScheduleOverrideMs, now: deps.clock.now() });
 }
 
-async function showSite(c: DashboardContext, deps: DashboardDeps): Promise<void> {
-  const site = await siteInView(c, deps);
-  if (!site) return notFound(c);
+/** "Save schedule": the service PATCH /v1/sites/{id} calls, with its checks and messages. */
+async function changeSchedule(c: DashboardContext, deps: DashboardDeps): Promise<void> {
+  const siteId = c.params.siteId ?? '';
+  if (!hasIdShape('site', siteId)) return siteNotFound(c);
+  const form = await readForm(c);
+  const schedule = field(form, 'schedule');
+  const typed = {
+    schedule,
+    time_zone: field(form, 'time_zone'),
+    at: field(form, 'at'),
+    weekday: field(form, 'weekday'),
+    day_of_month: field(form, 'day_of_month'),
+  };
+  if (!(SITE_SCHEDULES as readonly string[]).includes(schedule))
+    return showSite(c, deps, { typed, problem: siteRefusal(deps, 'Choose daily, weekly or monthly.'), status: 422 });
+  try {
+    const body = { schedule: schedule as SiteSchedule, ...timingOfForm(form) };
+    await patchSite(siteService(deps), await siteCaller(c, deps), siteId, body);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code === 'site_not_found') return siteNotFound(c);
+    return showSite(c, deps, { typed, problem: siteRefusal(deps, err.message), status: err.status });
+  }
+  c.status = 303;
+  c.redirect(`${modePath(c.state.mode, `/sites/${siteId}`)}?saved=1`);
+}
+
+async function showSite(c: DashboardContext, deps: DashboardDeps, refused?: ScheduleRefusal): Promise<void> {
+  const caller = await siteCaller(c, deps);
+  const site = await siteInView(c, deps, caller);
+  if (!site) return siteNotFound(c);
   const [points, triage, runs] = await Promise.all([
     siteAuditPoints(deps.db, site),
     siteTriage(deps.db, site.id),
-    listRuns(deps.db, site.id, { limit: 50 }),
+    siteRuns(deps.db, caller, site.id, { limit: 50 }),
   ]);
   const comparison = await loadComparison(deps.db, site, c.query, triage, points);
   const oldestFirst = [...points].reverse();
+  const shown = present(deps, site);
+  const chosen = typeof c.query.from === 'string' || typeof c.query.to === 'string';
   render(
     c,
     <Layout ctx={c} title={site.domain}>
       <SiteDetailPage
+        ctx={c}
         basePath={modePath(c.state.mode, '')}
-        site={{ site_id: site.id, domain: site.domain, schedule: site.schedule, paused: site.paused }}
+        site={shown}
+        canEdit={may(c, 'developer')}
+        schedules={SITE_SCHEDULES}
+        scheduleForm={refused?.typed ?? scheduleFormOf(shown)}
+        saved={c.query.saved === '1'}
+        problem={refused?.problem}
         points={oldestFirst.map((p) => ({
           auditId: p.auditId,
           completedAt: new Date(p.completedAt).toISOString(),
@@ -184,86 +189,17 @@ async function showSite(c: DashboardContext, deps: DashboardDeps): Promise<void>
         }))}
       />
     </Layout>,
-    comparison.problem && Object.keys(c.query).length ? 400 : 200,
+    refused?.status ?? (comparison.problem && chosen ? 400 : 200),
   );
 }
 
-async function showFinding(
-  c: DashboardContext,
-  deps: DashboardDeps,
-  extra: { problem?: Problem; status?: number; note?: string },
-): Promise<void> {
-  const site = await siteInView(c, deps);
-  const fingerprint = c.params.fingerprint ?? '';
-  if (!site || !hasIdShape('fingerprint', fingerprint)) return notFound(c);
-  const [points, triage] = await Promise.all([siteAuditPoints(deps.db, site), siteTriage(deps.db, site.id)]);
-  const history = fingerprintHistories(points).find((h) => h.fingerprint === fingerprint);
-  if (!history) return notFound(c);
-  const entry = findCatalogEntry(history.analyzer);
-  const current = triage.get(fingerprint) ?? { status: 'open', note: null };
-  render(
-    c,
-    <Layout ctx={c} title={entry?.title ?? fingerprint}>
-      <SiteFindingPage
-        ctx={c}
-        basePath={modePath(c.state.mode, '')}
-        site={{ site_id: site.id, domain: site.domain }}
-        finding={{ fingerprint, title: entry?.title ?? fingerprint, severity: history.severity, why: entry?.why ?? '' }}
-        audits={points.map((p) => ({
-          auditId: p.auditId,
-          completedAt: new Date(p.completedAt).toISOString(),
-          score: p.score,
-          found: p.basis ? history.seenIn.includes(p.auditId) : null,
-        }))}
-        triage={extra.note === undefined ? current : { ...current, note: extra.note }}
-        triageStatuses={TRIAGE_STATUSES}
-        canEdit={may(c, 'developer')}
-        saved={c.query.saved === '1'}
-        problem={extra.problem}
-      />
-    </Layout>,
-    extra.status ?? 200,
-  );
-}
-
-/** "Save triage": B2's setTriage, as PUT /v1/sites/{id}/findings/{fingerprint} does, set by this user. */
-async function saveTriage(c: DashboardContext, deps: DashboardDeps): Promise<void> {
-  const site = await siteInView(c, deps);
-  const fingerprint = c.params.fingerprint ?? '';
-  if (!site || !hasIdShape('fingerprint', fingerprint)) return notFound(c);
-  const form = await readForm(c);
-  const status = field(form, 'status');
-  const note = field(form, 'note');
-  if (!(TRIAGE_STATUSES as readonly string[]).includes(status))
-    return showFinding(c, deps, { note, problem: refusal(deps, 'Choose open, ignored or accepted.'), status: 422 });
-  if (note.length > NOTE_MAX)
-    return showFinding(c, deps, {
-      note,
-      problem: refusal(deps, `Keep the note under ${NOTE_MAX} characters.`),
-      status: 422,
-    });
-  try {
-    await setTriage(deps.db, site, {
-      fingerprint,
-      status: status as TriageStatus,
-      note: note === '' ? null : note,
-      setBy: `user:${signedIn(c).user.id}`,
-      now: deps.clock.now(),
-    });
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return showFinding(c, deps, { note, problem: refusal(deps, err.message), status: err.status });
-  }
-  c.status = 303;
-  c.redirect(`${modePath(c.state.mode, `/sites/${site.id}/findings/${fingerprint}`)}?saved=1`);
-}
-
-function refusal(deps: DashboardDeps, message: string): Problem {
-  const requestId = newRequestId();
-  deps.log?.(`dashboard site request refused (${requestId}): ${message}`);
-  return { message, requestId };
-}
-
-function notFound(c: DashboardContext): void {
-  renderStatus(c, 404, 'Not found', 'There is no such site or finding in this workspace and mode.');
+/** The schedule form as the site stands: its schedule and timing, the day it does not use empty. */
+function scheduleFormOf(site: ReturnType<typeof present>): ScheduleRefusal['typed'] {
+  return {
+    schedule: site.schedule,
+    time_zone: site.time_zone,
+    at: site.at,
+    weekday: site.weekday ?? '',
+    day_of_month: site.day_of_month === null ? '' : String(site.day_of_month),
+  };
 }

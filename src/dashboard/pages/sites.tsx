@@ -64,28 +64,42 @@ function AddSiteForm(props: SitesPageProps) {
   );
 }
 
+/** What the timing fields show: a site's timing, or what was typed before a refusal ('' for empty). */
+export interface TimingValues {
+  time_zone: string;
+  at: string;
+  weekday: string;
+  day_of_month: string;
+}
+
+const CREATE_HINT =
+  'Left empty: the time and day you add the site, in its time zone. Daylight saving is followed; a time the clocks skip does not run that day.';
+
 /**
  * When the site runs, in the customer's time: the service's rules (src/sites/service.ts
- * resolveSiteTiming) check and default these as they do for POST /v1/sites.
+ * resolveSiteTiming) check and default these as they do for POST and PATCH /v1/sites.
  */
-function TimingFields() {
+export function TimingFields(props: { values?: TimingValues; emptyDay?: string; hint?: string }) {
+  const values = props.values ?? { time_zone: 'UTC', at: '', weekday: '', day_of_month: '' };
   return (
     <>
       <label for="site-time-zone">Time zone</label>
       <select id="site-time-zone" name="time_zone">
         {timeZones().map((zone) => (
-          <option value={zone} selected={zone === 'UTC'}>
+          <option value={zone} selected={zone === values.time_zone}>
             {zone}
           </option>
         ))}
       </select>
       <label for="site-at">Time of day</label>
-      <input id="site-at" name="at" type="time" aria-describedby="site-timing-hint" />
+      <input id="site-at" name="at" type="time" value={values.at} aria-describedby="site-timing-hint" />
       <label for="site-weekday">Weekday (weekly)</label>
       <select id="site-weekday" name="weekday" aria-describedby="site-timing-hint">
-        <option value="">Day of creation</option>
+        <option value="">{props.emptyDay ?? 'Day of creation'}</option>
         {WEEKDAYS.map((day) => (
-          <option value={day}>{day}</option>
+          <option value={day} selected={day === values.weekday}>
+            {day}
+          </option>
         ))}
       </select>
       <label for="site-day-of-month">Day of month (monthly)</label>
@@ -95,11 +109,11 @@ function TimingFields() {
         type="number"
         min="1"
         max="28"
+        value={values.day_of_month}
         aria-describedby="site-timing-hint"
       />
       <p class="hint" id="site-timing-hint">
-        Left empty: the time and day you add the site, in its time zone. Daylight saving is followed; a time the clocks
-        skip does not run that day.
+        {props.hint ?? CREATE_HINT}
       </p>
     </>
   );
@@ -119,7 +133,7 @@ export function timingOfForm(form: URLSearchParams): SiteTimingInput {
 }
 
 /** "weekly, sun 02:30 Europe/Berlin" */
-function when(site: SiteListItem): string {
+export function scheduleInWords(site: SiteListItem): string {
   const day = site.weekday ?? (site.day_of_month ? `day ${site.day_of_month}` : null);
   return site.at ? `${site.schedule}, ${day ? `${day} ` : ''}${site.at} ${site.time_zone}` : site.schedule;
 }
@@ -144,7 +158,7 @@ function SiteTable(props: SitesPageProps) {
               <th scope="row">
                 <a href={`${props.basePath}/sites/${site.site_id}`}>{site.domain}</a>
               </th>
-              <td>{when(site)}</td>
+              <td>{scheduleInWords(site)}</td>
               <td>
                 {site.paused ? (site.paused_reason === 'tier_limit' ? 'Paused (plan limit)' : 'Paused') : 'Running'}
               </td>

@@ -1,12 +1,10 @@
-import { groupFindings } from '../../audits/finding-groups';
 import type { Branding } from '../../reports/branding';
 import { displayDomain, displayUrl } from '../../reports/pdf/display-names';
 import { formatDate, SAMPLE_NOTICE } from '../../reports/pdf/labels';
 import type { AuditJson, Finding } from '../../schemas/audit';
-import { CodeText } from '../components';
-import { TopIssues } from '../pages/audit-findings';
-import { CategoryBars, ScoreGauge, SeverityMark, SeverityTiles } from '../pages/audit-visuals';
-import { CATEGORY_LABELS, SEVERITY_LABELS } from '../pages/audits-labels';
+import { TopIssues, urlCount } from '../pages/audit-findings';
+import { CategoryBars, ScoreGauge, SeverityTiles } from '../pages/audit-visuals';
+import { FindingItem, FindingsByCategory } from '../pages/finding-list';
 
 /**
  * The body of a share page: the PDF report's sections in its order (src/reports/pdf: cover, summary
@@ -86,73 +84,19 @@ export function ShareStatus(props: { domain: string; status: string; context: Sh
   );
 }
 
+/** The findings as the PDF lists them, each with its first URLS_SHOWN URLs (in Unicode) and no triage note. */
 function ShareFindings(props: { findings: Finding[] }) {
-  const groups = groupFindings(props.findings);
   return (
-    <section aria-labelledby="findings-heading">
-      <h2 id="findings-heading">Findings</h2>
-      {groups.length === 0 ? <p>No findings: every check passed.</p> : null}
-      {groups.map((group) => (
-        <section aria-labelledby={`findings-${group.category}`}>
-          <h3 id={`findings-${group.category}`}>{CATEGORY_LABELS[group.category]}</h3>
-          {group.bySeverity.map(({ severity, findings }) => (
-            <>
-              <h4>
-                <SeverityMark severity={severity} /> {SEVERITY_LABELS[severity]} ({findings.length})
-              </h4>
-              <ul class="findings">
-                {findings.map((finding) => (
-                  <ShareFinding finding={finding} />
-                ))}
-              </ul>
-            </>
-          ))}
-        </section>
-      ))}
-    </section>
-  );
-}
-
-function ShareFinding(props: { finding: Finding }) {
-  const { finding } = props;
-  const count = Math.max(finding.count ?? 0, finding.urls.length);
-  const shown = finding.urls.slice(0, URLS_SHOWN);
-  return (
-    <li class={`finding severity-${finding.severity}`} id={finding.id}>
-      <details>
-        <summary>
-          <SeverityMark severity={finding.severity} /> <span class="severity">{SEVERITY_LABELS[finding.severity]}</span>{' '}
-          <CodeText text={finding.title} />
-          {count > 1 ? <span class="hint"> · {count} URLs</span> : null}
-        </summary>
-        <p>
-          <CodeText text={finding.message} />
-        </p>
-        <p>
-          <strong>How to fix:</strong> <CodeText text={finding.recommendation} />
-        </p>
-        {finding.evidence ? (
-          <p>
-            <strong>Evidence:</strong> <code>{finding.evidence}</code>
-          </p>
-        ) : null}
-        {shown.length > 0 ? (
-          <>
-            <p>
-              <strong>Where:</strong> {count > shown.length ? `${count} URLs, the first ${shown.length}:` : ''}
-            </p>
-            <ul class="urls">
-              {shown.map((url) => (
-                <li>
-                  <code>{displayUrl(url)}</code>
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
-        <p class="analyzer-code">Check: {finding.analyzer}</p>
-      </details>
-    </li>
+    <FindingsByCategory
+      findings={props.findings}
+      item={(finding) => (
+        <FindingItem
+          finding={finding}
+          count={urlCount(finding)}
+          shownUrls={finding.urls.slice(0, URLS_SHOWN).map((url) => displayUrl(url))}
+        />
+      )}
+    />
   );
 }
 

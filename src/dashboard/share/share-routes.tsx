@@ -17,6 +17,7 @@ import { secureCookies } from '../session';
 import type { DashboardContext, DashboardState } from '../state';
 import { renderSharePage, type SharePage } from './share-document';
 import { LinkGone, PasswordForm } from './share-gate';
+import { ShareRenderCache } from './share-cache';
 import { ShareReport, ShareStatus, type ShareContext } from './share-report';
 
 /**
@@ -27,17 +28,27 @@ import { ShareReport, ShareStatus, type ShareContext } from './share-report';
  */
 export function shareRoutes(deps: DashboardDeps): Router<DashboardState> {
   const router = new Router<DashboardState>();
+  const kept = renderedShares();
+  const open = (ctx: DashboardContext) => openShare(deps, ctx.params.token!, kept.forget);
   router.use(shareHeaders(deps));
-  router.get('/share/:token/badge.svg', async (ctx) => serveBadge(ctx, deps));
+  router.get('/share/:token/badge.svg', async (ctx) => {
+    const opened = await open(ctx);
+    if (!opened) return answer(ctx, 404, gone());
+    if (!(await unlocked(ctx, deps, opened)))
+      return answer(ctx, 403, gone('This badge is protected', 'Open the link and enter its password first.'));
+    serveBadge(ctx, opened, await kept.badges.get(opened.share.id, badgeVersion(opened), () => badge(opened)));
+  });
   router.get('/share/:token', async (ctx) => {
-    const opened = await openShare(deps, ctx.params.token!);
+    const opened = await open(ctx);
     if (!opened) return answer(ctx, 404, gone());
     if (!(await unlocked(ctx, deps, opened)))
       return answer(ctx, 200, await passwordPage(deps, opened, ctx, csrfToken(ctx, deps)));
-    return answer(ctx, 200, await reportPage(deps, opened, ctx));
+    const path = sharePath(ctx.params.token!);
+    const page = await kept.pages.get(opened.share.id, pageVersion(opened), () => reportPage(deps, opened, path));
+    answer(ctx, 200, page);
   });
   router.post('/share/:token', async (ctx) => {
-    const opened = await openShare(deps, ctx.params.token!);
+    const opened = await open(ctx);
     if (!opened) return answer(ctx, 404, gone());
     const path = sharePath(ctx.params.token!);
     if (opened.share.password_hash === null) return seeOther(ctx, path);
@@ -64,6 +75,47 @@ export function shareRoutes(deps: DashboardDeps): Router<DashboardState> {
 const CSRF_COOKIE = 'share_csrf';
 // A badge may sit in caches this long: a revoked link's badge lingers at most that (README "Share links").
 const BADGE_MAX_AGE_SECONDS = 300;
+// What this process keeps rendered: a report page is tens to hundreds of KiB, a badge under one.
+const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
+const BADGE_CACHE_BYTES = 1024 * 1024;
+
+/** A page as kept: its bytes, ready to send, and its policy. */
+interface RenderedPage {
+  html: Buffer;
+  csp: string;
+}
+
+interface RenderedBadge {
+  svg: Buffer;
+  etag: string;
+}
+
+/** The report pages and badges this process rendered, per link (./share-cache.ts). */
+function renderedShares() {
+  const pages = new ShareRenderCache<RenderedPage>({
+    maxBytes: PAGE_CACHE_BYTES,
+    sizeOf: (page) => page.html.length + page.csp.length,
+  });
+  const badges = new ShareRenderCache<RenderedBadge>({ maxBytes: BADGE_CACHE_BYTES, sizeOf: (b) => b.svg.length });
+  return {
+    pages,
+    badges,
+    forget: (shareId: string) => {
+      pages.forget(shareId);
+      badges.forget(shareId);
+    },
+  };
+}
+
+/** What a report page is rendered from that can change: the audit's state and completion, and the branding. */
+function pageVersion(opened: OpenedShare): string {
+  const completed = opened.audit.completed_at ? new Date(opened.audit.completed_at).getTime() : '';
+  return `${opened.audit.id} ${opened.audit.status} ${completed} ${opened.brandingRevision}`;
+}
+
+function badgeVersion(opened: OpenedShare): string {
+  return `${opened.audit.status} ${opened.audit.score} ${opened.audit.grade}`;
+}
 
 /** Every answer under /share: never indexed, never framed, no Referer to other sites; the page's own CSP comes with it. */
 function shareHeaders(deps: DashboardDeps): Koa.Middleware<DashboardState> {
@@ -92,7 +144,7 @@ function shareHeaders(deps: DashboardDeps): Koa.Middleware<DashboardState> {
   };
 }
 
-function answer(ctx: Koa.ParameterizedContext<DashboardState>, status: number, page: SharePage): void {
+function answer(ctx: Koa.ParameterizedContext<DashboardState>, status: number, page: SharePage | RenderedPage): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.set('Content-Security-Policy', page.csp);
@@ -153,9 +205,8 @@ async function passwordPage(
   });
 }
 
-async function reportPage(deps: DashboardDeps, opened: OpenedShare, ctx: DashboardContext): Promise<SharePage> {
+async function reportPage(deps: DashboardDeps, opened: OpenedShare, path: string): Promise<RenderedPage> {
   const [{ branding, branded }, audit] = await Promise.all([brandingOf(deps, opened), sharedResult(deps, opened)]);
-  const path = sharePath(ctx.params.token!);
   const context: ShareContext = {
     branding,
     branded,
@@ -170,33 +221,33 @@ async function reportPage(deps: DashboardDeps, opened: OpenedShare, ctx: Dashboa
   ) : (
     <ShareStatus domain={opened.audit.domain} status={opened.audit.status} context={context} />
   );
-  return renderSharePage({ title, branding, children: body });
+  const page = renderSharePage({ title, branding, children: body });
+  return { html: Buffer.from(page.html), csp: page.csp };
+}
+
+async function badge(opened: OpenedShare): Promise<RenderedBadge> {
+  const svg = Buffer.from(badgeSvg(opened.audit));
+  return { svg, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"` };
 }
 
 /**
  * The badge: grade and score as SVG, cacheable for BADGE_MAX_AGE_SECONDS with an ETag (by anyone when
  * the link has no password; by the browser only, and to whoever unlocked the link, when it has one).
  */
-async function serveBadge(ctx: DashboardContext, deps: DashboardDeps): Promise<void> {
-  const opened = await openShare(deps, ctx.params.token!);
-  if (!opened) return answer(ctx, 404, gone());
-  if (!(await unlocked(ctx, deps, opened)))
-    return answer(ctx, 403, gone('This badge is protected', 'Open the link and enter its password first.'));
-  const svg = badgeSvg(opened.audit);
-  const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"`;
+function serveBadge(ctx: DashboardContext, opened: OpenedShare, rendered: RenderedBadge): void {
   const shared = opened.share.password_hash === null;
   ctx.set({
     'Cache-Control': `${shared ? 'public' : 'private'}, max-age=${BADGE_MAX_AGE_SECONDS}`,
-    ETag: etag,
+    ETag: rendered.etag,
     // Anyone's page may show a public badge; a protected one stays on ours.
     'Cross-Origin-Resource-Policy': shared ? 'cross-origin' : 'same-origin',
   });
   if (!shared) ctx.set('Vary', 'Cookie');
   const ifNoneMatch = ctx.get('If-None-Match');
-  if (ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+  if (ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === rendered.etag)) {
     ctx.status = 304;
     return;
   }
   ctx.type = 'image/svg+xml; charset=utf-8';
-  ctx.body = svg;
+  ctx.body = rendered.svg;
 }

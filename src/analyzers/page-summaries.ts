@@ -1,0 +1,39 @@
+import v8 from 'node:v8';
+import zlib from 'node:zlib';
+import type { PageSummary } from './page-summary';
+
+/** Summaries serialized together: about 300 KiB, compressed to a tenth of it (each names every field). */
+export const SUMMARY_CHUNK_PAGES = 1_000;
+
+/**
+ * Every page's summary in crawl order, kept a chunk at a time as serialized bytes outside the V8
+ * heap: a 100,000-page site's summaries would otherwise be live objects for the whole analysis,
+ * and V8 lets its heap grow to a multiple of what is live (docs/architecture.md, "Durable crawl",
+ * Memory). They are read back in order, as often as needed: the audit JSON takes the first ones,
+ * the pages listing every one, and a write retried after a database outage goes over them again.
+ */
+export class PageSummaries implements Iterable<PageSummary> {
+  private readonly chunks: Buffer[] = [];
+  private pending: PageSummary[] = [];
+  private count = 0;
+
+  constructor(private readonly chunkPages = SUMMARY_CHUNK_PAGES) {}
+
+  push(summary: PageSummary): void {
+    this.pending.push(summary);
+    this.count++;
+    if (this.pending.length < this.chunkPages) return;
+    // The fastest level: the field names repeated in every summary are most of the bytes.
+    this.chunks.push(zlib.deflateRawSync(v8.serialize(this.pending), { level: 1 }));
+    this.pending = [];
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  *[Symbol.iterator](): Iterator<PageSummary> {
+    for (const chunk of this.chunks) yield* v8.deserialize(zlib.inflateRawSync(chunk)) as PageSummary[];
+    yield* this.pending;
+  }
+}

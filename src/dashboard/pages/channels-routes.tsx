@@ -1,0 +1,137 @@
+import type Koa from 'koa';
+import { ApiError } from '../../errors';
+import { newRequestId } from '../../ids';
+import {
+  createChannel,
+  listWorkspaceChannels,
+  MAX_CHANNELS,
+  removeChannel,
+  type Actor,
+  type NotificationServiceDeps,
+} from '../../notifications/service';
+import { presentNotificationChannel } from '../../presenters/notification-channels';
+import {
+  createNotificationChannelBodySchema,
+  NOTIFICATION_CHANNEL_TYPES,
+  NOTIFICATION_EVENTS,
+  type CreateNotificationChannelBody,
+} from '../../schemas/api-notifications';
+import { may, requireLogin, requireRole } from '../access';
+import type { DashboardDeps } from '../deps';
+import { field, readForm } from '../form';
+import { Layout } from '../layout';
+import type { PageRoutes } from '../pages';
+import { render } from '../render';
+import { modePath, signedIn, type DashboardContext, type DashboardState } from '../state';
+import { ChannelsPage, type ChannelFormValues } from './channels';
+
+type Problem = { message: string; requestId: string };
+type Page = { c: DashboardContext; deps: DashboardDeps; service: NotificationServiceDeps; actor: Actor };
+
+/** As the API's request body allows (src/schemas/api-notifications.ts). */
+const TARGET_MAX = createNotificationChannelBodySchema.properties.target.maxLength;
+
+/**
+ * `/notification-channels` and `/test/notification-channels` (every plan): add an e-mail, Slack or
+ * Teams channel with its events, list and remove them. Every rule (the target checked for its type
+ * through the outbound policy, the limit per workspace) is src/notifications/service.ts's, the
+ * module the API's routes call; the page checks only that the form is one the API would take.
+ */
+export function channelPageRoutes(pages: PageRoutes, deps: DashboardDeps): void {
+  const service: NotificationServiceDeps = { db: deps.db, clock: deps.clock, outboundAllow: deps.config.outboundAllow };
+  const editor = [requireLogin, requireRole('developer')] as const;
+  const page = (handler: (p: Page) => Promise<void>): Koa.Middleware<DashboardState> => {
+    return async (ctx) => {
+      const c = ctx as DashboardContext;
+      await handler({
+        c,
+        deps,
+        service,
+        actor: { scope: { workspaceId: signedIn(c).workspace.id, mode: c.state.mode } },
+      });
+    };
+  };
+  pages.get(
+    '/notification-channels',
+    requireLogin,
+    page((p) => renderList(p, {})),
+  );
+  pages.post('/notification-channels', ...editor, page(addChannel));
+  pages.post('/notification-channels/:channelId/remove', ...editor, page(remove));
+}
+
+async function addChannel(p: Page): Promise<void> {
+  const form = await readForm(p.c);
+  const typed: ChannelFormValues = {
+    type: field(form, 'type'),
+    target: field(form, 'target'),
+    events: form.getAll('events'),
+  };
+  const shapeProblem = formProblem(typed);
+  if (shapeProblem) return renderList(p, { form: typed, problem: refusal(p.deps, shapeProblem), status: 422 });
+  try {
+    // formProblem has checked the type and events against the same lists.
+    const body = { ...typed, events: [...typed.events] } as CreateNotificationChannelBody;
+    await createChannel(p.service, p.actor, body);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status >= 500) throw err;
+    return renderList(p, { form: typed, problem: refusal(p.deps, err.message), status: err.status });
+  }
+  p.c.status = 303;
+  p.c.redirect(`${modePath(p.c.state.mode, '/notification-channels')}?added=1`);
+}
+
+/** What the API's schema would refuse in the form, said for a person; undefined when it would take it. */
+function formProblem(typed: ChannelFormValues): string | undefined {
+  if (!(NOTIFICATION_CHANNEL_TYPES as readonly string[]).includes(typed.type))
+    return 'Choose the type of channel: e-mail, Slack or Microsoft Teams.';
+  if (typed.target === '') return 'Enter the e-mail address or the incoming-webhook URL to tell.';
+  if (typed.target.length > TARGET_MAX) return `Keep the address or URL under ${TARGET_MAX} characters.`;
+  if (typed.events.length === 0) return 'Choose at least one event to be told of.';
+  const known = typed.events.every((event) => (NOTIFICATION_EVENTS as readonly string[]).includes(event));
+  if (!known || new Set(typed.events).size !== typed.events.length)
+    return 'Choose the events from the list, once each.';
+  return undefined;
+}
+
+async function remove(p: Page): Promise<void> {
+  // Already gone (or never this workspace's): the list shows what there is.
+  await removeChannel(p.service, p.actor, p.c.params.channelId ?? '').catch((err: unknown) => {
+    if (!(err instanceof ApiError && err.code === 'notification_channel_not_found')) throw err;
+  });
+  p.c.status = 303;
+  p.c.redirect(modePath(p.c.state.mode, '/notification-channels'));
+}
+
+async function renderList(
+  p: Page,
+  extra: { form?: ChannelFormValues; problem?: Problem; status?: number },
+): Promise<void> {
+  const { c } = p;
+  // The limit is small: one page holds every channel.
+  const listed = await listWorkspaceChannels(p.service, p.actor, { limit: MAX_CHANNELS });
+  render(
+    c,
+    <Layout ctx={c} title="Notifications">
+      <ChannelsPage
+        ctx={c}
+        basePath={modePath(c.state.mode, '')}
+        canEdit={may(c, 'developer')}
+        types={NOTIFICATION_CHANNEL_TYPES}
+        events={NOTIFICATION_EVENTS}
+        channels={listed.rows.map(presentNotificationChannel)}
+        max={MAX_CHANNELS}
+        form={extra.form}
+        added={c.query.added === '1'}
+        problem={extra.problem}
+      />
+    </Layout>,
+    extra.status ?? 200,
+  );
+}
+
+function refusal(deps: DashboardDeps, message: string): Problem {
+  const requestId = newRequestId();
+  deps.log?.(`dashboard notification channel request refused (${requestId}): ${message}`);
+  return { message, requestId };
+}
