@@ -79,7 +79,7 @@ export async function superviseWorker(
  * 100,000-page crawl at 400–480 MiB instead of 500–820 MiB. The audit worker's old generation may
  * grow to twice what the last full collection left live, where V8 allows up to four times: the
  * analysis of a large site makes garbage fast, and four times its live heap was most of its peak
- * (analysis of a stored 100,000-page crawl alone: 722 → 623 MiB for 5 % more CPU time;
+ * (analysis of a stored 100,000-page crawl alone: 718 → 546 MiB for 11 % more CPU time;
  * docs/architecture.md, "Durable crawl", Memory). An operator's own settings win.
  */
 function memoryLayout(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; execArgv: string[] } {
