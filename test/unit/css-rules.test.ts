@@ -128,6 +128,32 @@ describe('CSS cascade shortcuts agree with css-select', () => {
     assert.ok(hidden > 200 && shown > 200, `${hidden} hidden, ${shown} shown`);
   });
 
+  it('many descendant rules for one tag (the grouped ancestor filter) hide what css-select finds', () => {
+    let hidden = 0;
+    let shown = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      const pick = random(seed);
+      // 40 rules a plain img may meet, each under its own ancestor class; wrappers w40–w59 have none.
+      const selectors = Array.from({ length: 40 }, (_, i) => (i % 4 ? `.w${i} img` : `.w${i} > div > img`));
+      const compiled = selectors.map((s) => compile<unknown, Element>(s));
+      const style = `<style>${selectors.map((s) => `${s} { display: none }`).join('\n')}</style>`;
+      const wrap = (depth: number): string =>
+        Array.from({ length: 3 }, () => {
+          const inner = depth > 0 ? wrap(depth - 1) : '<img src="/i.png">';
+          return `<div class="w${pick(60)} c${pick(3)}">${inner}</div>`;
+        }).join('');
+      const p = page(`<!doctype html><html><head>${style}</head><body>${wrap(2)}</body></html>`);
+      const css = pageCss(p);
+      for (const img of p.elements('img')) {
+        const expected = hiddenByCssSelect(img as Element, compiled);
+        assert.equal(css.isHidden(img as Element), expected, `seed ${seed}`);
+        if (expected) hidden++;
+        else shown++;
+      }
+    }
+    assert.ok(hidden > 20 && shown > 20, `${hidden} hidden, ${shown} shown`);
+  });
+
   it('a rule on <html> sees the class a script swaps; control: the page without a script keeps no-js', () => {
     const html = (script: string) =>
       page(
