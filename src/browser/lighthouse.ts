@@ -36,25 +36,8 @@ let lighthouseModule: Promise<LighthouseFn> | null = null;
 
 /** Lighthouse 13 is an ES module: loaded once, on first use. */
 export function loadLighthouse(): Promise<LighthouseFn> {
-  lighthouseModule ??= import('lighthouse').then((m) => {
-    process.on('unhandledRejection', ignoreClosedTarget);
-    return m.default as unknown as LighthouseFn;
-  });
+  lighthouseModule ??= import('lighthouse').then((m) => m.default as unknown as LighthouseFn);
   return lighthouseModule;
-}
-
-/**
- * Lighthouse's target manager can reject a protocol call nobody awaits when its tab or browser goes
- * away mid-run (a replaced browser): that run already reported its failure, so the rejection is
- * dropped instead of ending the worker. Any other unhandled rejection still ends the process.
- */
-function ignoreClosedTarget(reason: unknown): void {
-  const { name, protocolError } = (reason ?? {}) as { name?: unknown; protocolError?: unknown };
-  if (name === 'TargetCloseError' || name === 'ProtocolError') return;
-  // The same, rewrapped by Lighthouse's session as a plain Error ("Protocol error (Page.navigate): …
-  // Target closed"): a navigation still pending when the browser was replaced or the pool closed.
-  if (typeof protocolError === 'string' && /Target closed/.test(protocolError)) return;
-  throw reason;
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { CidrList } from '../outbound/policy';
 import { ChromiumProcess } from './chromium';
 import { renderDom, type DomRender } from './dom-render';
-import { loadLighthouse, measureWithLighthouse, RENDER_TIMEOUT_MS } from './lighthouse';
+import { RENDER_TIMEOUT_MS } from './lighthouse';
+import { LighthouseProcess, LighthouseProcessEnded } from './lighthouse-process';
 import { startOutboundProxy, type BrowserRefusal, type OutboundProxy } from './proxy';
 import type { BrowserPageResult, LabMetrics } from './stage-result';
 import { renderSteadily } from './steady-score';
@@ -24,6 +25,8 @@ export interface BrowserPoolOptions {
 
 interface Slot {
   browser: ChromiumProcess | null;
+  /** Where this slot's Lighthouse runs (lighthouse-process.ts). */
+  lighthouse: LighthouseProcess;
   busy: boolean;
 }
 
@@ -44,12 +47,18 @@ export class BrowserPool {
   private closed: Promise<void> | null = null;
 
   constructor(private readonly opts: BrowserPoolOptions) {
-    this.slots = Array.from({ length: Math.max(1, opts.size) }, () => ({ browser: null, busy: false }));
+    this.slots = Array.from({ length: Math.max(1, opts.size) }, () => ({
+      browser: null,
+      lighthouse: new LighthouseProcess(),
+      busy: false,
+    }));
   }
 
-  /** Starts the proxy and the browsers and loads Lighthouse now, so the first page does not wait for them. */
+  /** Starts the proxy, the browsers and their Lighthouse processes now, so the first page does not wait for them. */
   async warm(): Promise<void> {
-    await Promise.all([...this.slots.map((slot) => this.browserOf(slot)), this.opts.measure ? null : loadLighthouse()]);
+    await Promise.all(
+      this.slots.map((slot) => Promise.all([this.browserOf(slot), this.opts.measure ? null : slot.lighthouse.start()])),
+    );
   }
 
   /** Chromium process ids (for the bench's memory figures). */
@@ -118,7 +127,7 @@ export class BrowserPool {
   close(): Promise<void> {
     this.closing.abort();
     this.closed ??= (async () => {
-      await Promise.all(this.slots.map((slot) => slot.browser?.close()));
+      await Promise.all(this.slots.flatMap((slot) => [slot.browser?.close(), slot.lighthouse.stop()]));
       if (this.proxy) await (await this.proxy).close();
     })();
     return this.closed;
@@ -126,7 +135,7 @@ export class BrowserPool {
 
   private async renderOn(slot: Slot, url: string, retryOnCrash: boolean): Promise<BrowserPageResult> {
     const browser = await this.browserOf(slot);
-    const measure = this.opts.measure ?? measureWithLighthouse;
+    const measure = this.opts.measure ?? ((port: number, page: string) => slot.lighthouse.measure(port, page));
     let timer: NodeJS.Timeout | undefined;
     let onClose: (() => void) | undefined;
     const stuck = new Promise<'stuck'>((resolve) => {
@@ -141,7 +150,8 @@ export class BrowserPool {
       const outcome = await Promise.race([measure(browser.port, url), stuck, closed]);
       if (outcome === 'closed') throw new PoolClosedError();
       if (outcome !== 'stuck') return outcome;
-      await this.replace(slot);
+      // The stuck run ends with its Lighthouse process rather than going on beside the next page.
+      await Promise.all([this.replace(slot), slot.lighthouse.stop()]);
       return {
         url,
         status: 'unrenderable',
@@ -150,8 +160,8 @@ export class BrowserPool {
     } catch (err) {
       // Not the page's doing: the activity fails and is handed back.
       if (this.closing.signal.aborted) throw new PoolClosedError();
-      // The browser crashed (or was lost) under the page: once more on a fresh one, then it is the page.
-      const crashed = !browser.running;
+      // The browser (or Lighthouse's process) crashed under the page: once more on a fresh one, then it is the page.
+      const crashed = !browser.running || err instanceof LighthouseProcessEnded;
       await this.replace(slot);
       if (crashed && retryOnCrash) return this.renderOn(slot, url, false);
       const reason = crashed ? 'the browser crashed while rendering the page' : (err as Error).message;
