@@ -37,8 +37,15 @@ export function tiersWithin(account: TierHolder): Tier[] {
   return TIERS.filter((tier) => tierAtLeast(account?.tier ?? 'free', tier));
 }
 
+export type GatedAuditOption = keyof typeof AUDIT_OPTIONS;
+
+/** The audit option gate as a question (the plan page lists what each tier includes). */
+export function auditOptionIncluded(account: TierHolder, option: GatedAuditOption): boolean {
+  return !!account && tierAtLeast(account.tier, AUDIT_OPTIONS[option].minimum);
+}
+
 /** An audit option's gate: the same 403 tier_required as a feature's. */
-export function requireAuditOption(account: TierHolder, option: keyof typeof AUDIT_OPTIONS): void {
+export function requireAuditOption(account: TierHolder, option: GatedAuditOption): void {
   refuseBelow(account, AUDIT_OPTIONS[option].minimum, AUDIT_OPTIONS[option].name);
 }
 

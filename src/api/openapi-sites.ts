@@ -14,6 +14,7 @@ const site = {
   weekday: 'mon',
   day_of_month: null,
   tier: null,
+  render: 'sample',
   paused: false,
   paused_reason: null,
   next_run_at: '2026-11-30T08:00:00.000Z',
@@ -48,7 +49,8 @@ function collection(p: OpenApiParts): Record<string, object> {
           'The schedule runs at `at` in `time_zone` (an IANA name; default UTC and the minute of creation), on `weekday` ' +
           '(weekly) or `day_of_month` (monthly, 1–28), following daylight saving: a time the clocks skip does not run ' +
           'that day. A weekday with a daily or monthly schedule, or a day of the month with a daily or weekly one, is ' +
-          'invalid_request.',
+          'invalid_request. `render` is passed to every run as in POST /audits: `all` (team and enterprise; other tiers ' +
+          'get 403 tier_required and nothing is stored) renders every crawled page.',
         requestBody: {
           required: true,
           ...body(p, ref('CreateSiteRequest'), {
@@ -108,7 +110,8 @@ function item(p: OpenApiParts): Record<string, object> {
         description:
           'Fields left out keep their values; a changed time_zone keeps the local `at`. Changing to a weekly or monthly ' +
           'schedule without weekday or day_of_month takes the day of creation in time_zone; changing away drops it. ' +
-          'Pausing pauses its Temporal Schedule. Resuming is refused (site_limit_reached) while the running sites already ' +
+          'Pausing pauses its Temporal Schedule. `render: "all"` is refused below team (tier_required), as on creation. ' +
+          'Resuming is refused (site_limit_reached) while the running sites already ' +
           'fill the tier limit, e.g. after a downgrade paused some (paused_reason tier_limit).',
         parameters: [siteIdParam(p)],
         requestBody: { required: true, ...body(p, ref('PatchSiteRequest'), { paused: true }) },

@@ -1,5 +1,7 @@
-import type { AuditClient } from '../client';
+import type { AuditClient, Schemas } from '../client';
 import { CliError, type Audit, type StatusEnvelope, type Tier, type TriggerResponse } from './types';
+
+type TriggerRequest = Schemas['TriggerAuditRequest'];
 
 /**
  * The CLI's two calls, through the typed client: trigger (POST /audits) and poll (GET
@@ -40,10 +42,17 @@ function unreachable(err: unknown): CliError {
   return new CliError(`cannot reach the API: ${(err as Error).message}${cause ? ` (${cause})` : ''}`);
 }
 
-export async function triggerAudit(client: AuditClient, domain: string, tier?: Tier): Promise<TriggerResponse> {
+export async function triggerAudit(
+  client: AuditClient,
+  domain: string,
+  options: { tier?: Tier; render?: TriggerRequest['render'] } = {},
+): Promise<TriggerResponse> {
+  const { tier, render } = options;
   let result;
   try {
-    result = await client.POST('/audits', { body: { domain, ...(tier ? { tier } : {}) } });
+    result = await client.POST('/audits', {
+      body: { domain, ...(tier ? { tier } : {}), ...(render ? { render } : {}) },
+    });
   } catch (err) {
     throw unreachable(err);
   }

@@ -1,11 +1,18 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FORMATS, SEVERITIES, TIERS, type Format, type Severity, type Tier } from './types';
+import type { Schemas } from '../client';
+
+type Render = NonNullable<Schemas['TriggerAuditRequest']['render']>;
+/** The values of `render`, as the API's schema has them (a value it does not know is a usage error, exit 2). */
+const RENDERS = ['sample', 'all'] as const satisfies readonly Render[];
 
 /** `audit <domain>` as the user asked for it (docs/decisions.md, "Customer CLI"). */
 export interface AuditCommand {
   /** An absolute http(s) URL; a bare host is taken as https://host. */
   domain: string;
   tier?: Tier;
+  /** `render` of POST /audits: `all` renders every crawled page (team and up); the API's default when absent. */
+  render?: Render;
   /** Wait for completion: asked with --wait, or implied by a gate or a format that needs the result. */
   wait: boolean;
   failUnder?: number;
@@ -48,6 +55,11 @@ function program(output: ArgsOutput, onAudit: (command: AuditCommand) => void): 
     .description('Trigger an audit of <domain>; with --wait, wait for it and report it.')
     .argument('<domain>', 'the site, e.g. https://example.com (https:// is assumed for a bare host)')
     .addOption(new Option('--tier <tier>', "audit depth (default: the account's tier)").choices(TIERS))
+    .addOption(
+      new Option('--render <pages>', 'pages rendered in the browser: sample (default) or all (team and up)').choices(
+        RENDERS,
+      ),
+    )
     .option('--wait', 'wait for the audit to complete (implied by --fail-under, --fail-on-new and sarif, junit, csv)')
     .option('--fail-under <score>', 'exit 1 when the score is under this (0-100)', wholeNumber(0, 100))
     .addOption(
@@ -74,6 +86,7 @@ function toCommand(domain: string, options: Record<string, unknown>): AuditComma
   return {
     domain: /^[a-z][a-z0-9+.-]*:\/\//i.test(domain) ? domain : `https://${domain}`,
     tier: options.tier as Tier | undefined,
+    render: options.render as Render | undefined,
     wait: Boolean(options.wait) || failUnder !== undefined || failOnNew !== undefined || RESULT_FORMATS.has(format),
     failUnder,
     failOnNew,

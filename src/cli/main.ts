@@ -64,7 +64,7 @@ async function runAudit(command: AuditCommand, io: CliIo): Promise<number> {
   progress.update(`triggering an audit of ${command.domain}…`);
   let audit;
   try {
-    const trigger = await triggerAudit(client, command.domain, command.tier);
+    const trigger = await triggerAudit(client, command.domain, { tier: command.tier, render: command.render });
     if (!command.wait) {
       progress.clear();
       await emit(command, io, renderTrigger(command.format, trigger), `audit ${trigger.audit_id} ${trigger.status}`);

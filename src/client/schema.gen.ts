@@ -356,7 +356,7 @@ export interface paths {
     put?: never;
     /**
      * Monitor a site: audits on a schedule (pro and up)
-     * @description Creates the site and its Temporal Schedule `site-{site_id}`. Each firing triggers an audit through the same rules as POST /audits (quota, burst limit, first audit of a site free); a firing those rules refuse is recorded as a skipped run with the error code (GET /sites/{site_id}/runs) and never retried. Pro accounts keep 10 sites per environment, team 50, enterprise any number. Test keys create test sites, whose runs are synthetic audits. The schedule runs at `at` in `time_zone` (an IANA name; default UTC and the minute of creation), on `weekday` (weekly) or `day_of_month` (monthly, 1–28), following daylight saving: a time the clocks skip does not run that day. A weekday with a daily or monthly schedule, or a day of the month with a daily or weekly one, is invalid_request.
+     * @description Creates the site and its Temporal Schedule `site-{site_id}`. Each firing triggers an audit through the same rules as POST /audits (quota, burst limit, first audit of a site free); a firing those rules refuse is recorded as a skipped run with the error code (GET /sites/{site_id}/runs) and never retried. Pro accounts keep 10 sites per environment, team 50, enterprise any number. Test keys create test sites, whose runs are synthetic audits. The schedule runs at `at` in `time_zone` (an IANA name; default UTC and the minute of creation), on `weekday` (weekly) or `day_of_month` (monthly, 1–28), following daylight saving: a time the clocks skip does not run that day. A weekday with a daily or monthly schedule, or a day of the month with a daily or weekly one, is invalid_request. `render` is passed to every run as in POST /audits: `all` (team and enterprise; other tiers get 403 tier_required and nothing is stored) renders every crawled page.
      */
     post: operations['createSite'];
     delete?: never;
@@ -388,7 +388,7 @@ export interface paths {
     head?: never;
     /**
      * Change the schedule and its time, or pause and resume the site
-     * @description Fields left out keep their values; a changed time_zone keeps the local `at`. Changing to a weekly or monthly schedule without weekday or day_of_month takes the day of creation in time_zone; changing away drops it. Pausing pauses its Temporal Schedule. Resuming is refused (site_limit_reached) while the running sites already fill the tier limit, e.g. after a downgrade paused some (paused_reason tier_limit).
+     * @description Fields left out keep their values; a changed time_zone keeps the local `at`. Changing to a weekly or monthly schedule without weekday or day_of_month takes the day of creation in time_zone; changing away drops it. Pausing pauses its Temporal Schedule. `render: "all"` is refused below team (tier_required), as on creation. Resuming is refused (site_limit_reached) while the running sites already fill the tier limit, e.g. after a downgrade paused some (paused_reason tier_limit).
      */
     patch: operations['updateSite'];
     trace?: never;
@@ -1265,6 +1265,11 @@ export interface components {
       day_of_month: number | null;
       /** @enum {string|null} */
       tier: 'free' | 'pro' | 'team' | 'enterprise' | null;
+      /**
+       * @description How its runs render pages: sample (the default) or all (every crawled page).
+       * @enum {string}
+       */
+      render: 'sample' | 'all';
       paused: boolean;
       /**
        * @description tier_limit: paused by a downgrade below the number of sites; null: running, or paused by a user.
@@ -1312,6 +1317,11 @@ export interface components {
        * @enum {string}
        */
       tier?: 'free' | 'pro' | 'team' | 'enterprise';
+      /**
+       * @description How each run renders the site's pages, as `render` of POST /audits: sample (default) renders the sampled pages; all (team and enterprise; other tiers get 403 tier_required) renders every crawled HTML page.
+       * @enum {string}
+       */
+      render?: 'sample' | 'all';
     };
     PatchSiteRequest: {
       /**
@@ -1332,6 +1342,11 @@ export interface components {
       day_of_month?: number;
       /** @description true pauses the site and its Temporal Schedule; false resumes both. */
       paused?: boolean;
+      /**
+       * @description How each run renders the site's pages, as `render` of POST /audits: sample (default) renders the sampled pages; all (team and enterprise; other tiers get 403 tier_required) renders every crawled HTML page.
+       * @enum {string}
+       */
+      render?: 'sample' | 'all';
     };
     SiteHistory: {
       data: {
@@ -4016,6 +4031,7 @@ export interface operations {
            *           "weekday": "mon",
            *           "day_of_month": null,
            *           "tier": null,
+           *           "render": "sample",
            *           "paused": false,
            *           "paused_reason": null,
            *           "next_run_at": "2026-11-30T08:00:00.000Z",
@@ -4133,6 +4149,7 @@ export interface operations {
            *       "weekday": "mon",
            *       "day_of_month": null,
            *       "tier": null,
+           *       "render": "sample",
            *       "paused": false,
            *       "paused_reason": null,
            *       "next_run_at": "2026-11-30T08:00:00.000Z",
@@ -4253,6 +4270,7 @@ export interface operations {
            *       "weekday": "mon",
            *       "day_of_month": null,
            *       "tier": null,
+           *       "render": "sample",
            *       "paused": false,
            *       "paused_reason": null,
            *       "next_run_at": "2026-11-30T08:00:00.000Z",
@@ -4429,6 +4447,7 @@ export interface operations {
            *       "weekday": "mon",
            *       "day_of_month": null,
            *       "tier": null,
+           *       "render": "sample",
            *       "paused": true,
            *       "paused_reason": null,
            *       "next_run_at": null,

@@ -11,6 +11,7 @@ export function presentSite(site: SiteWithLastAudit, opts: { overrideMs: number;
     schedule: site.schedule,
     ...siteTiming(site),
     tier: site.tier,
+    render: site.render,
     paused: site.paused,
     paused_reason: site.paused_reason,
     // By Temporal's own rule for the schedule's spec, daylight saving included (src/sites/cadence.ts).

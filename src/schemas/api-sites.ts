@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { timestamp } from './api-common';
 import { TIERS } from './audit';
+import { triggerAuditBodySchema } from './api-audits';
 
 /** Monitored sites: audited on a schedule, their history, runs and the triage of their findings. */
 
@@ -38,6 +39,14 @@ const timing = {
   },
 } as const;
 
+/** How the site's runs render their pages: `render` of POST /audits, under the same tier rule. */
+const render = {
+  type: 'string',
+  enum: triggerAuditBodySchema.properties.render.enum,
+  description:
+    "How each run renders the site's pages, as `render` of POST /audits: sample (default) renders the sampled pages; all (team and enterprise; other tiers get 403 tier_required) renders every crawled HTML page.",
+} as const;
+
 export const createSiteBodySchema = {
   $id: 'CreateSiteRequest',
   type: 'object',
@@ -58,6 +67,7 @@ export const createSiteBodySchema = {
       description:
         "Audit depth of the site's runs (at most the account's tier); the account's tier at each run when omitted.",
     },
+    render,
   },
 } as const;
 export type CreateSiteBody = FromSchema<typeof createSiteBodySchema>;
@@ -71,6 +81,7 @@ export const patchSiteBodySchema = {
     schedule,
     ...timing,
     paused: { type: 'boolean', description: 'true pauses the site and its Temporal Schedule; false resumes both.' },
+    render,
   },
 } as const;
 export type PatchSiteBody = FromSchema<typeof patchSiteBodySchema>;
@@ -87,6 +98,7 @@ export const siteSchema = {
     'weekday',
     'day_of_month',
     'tier',
+    'render',
     'paused',
     'paused_reason',
     'next_run_at',
@@ -111,6 +123,7 @@ export const siteSchema = {
       description: 'The day of a monthly schedule; null for daily and weekly ones.',
     },
     tier: { type: ['string', 'null'], enum: [...TIERS, null] },
+    render: { ...render, description: 'How its runs render pages: sample (the default) or all (every crawled page).' },
     paused: { type: 'boolean' },
     paused_reason: {
       type: ['string', 'null'],

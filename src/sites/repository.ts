@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
+import type { RenderMode } from '../schemas/api-audits';
 import { newSiteRunId } from '../ids';
 import type { SiteSchedule, Weekday } from './cadence';
 
@@ -19,6 +20,8 @@ export interface SiteRow {
   weekday: Weekday | null;
   day_of_month: number | null;
   tier: Tier | null;
+  /** How its runs render pages (`render` of POST /audits); rows from before the column read 'sample'. */
+  render: RenderMode;
   paused: boolean;
   /** 'tier_limit' when a downgrade paused it; null when a user did (or it runs). */
   paused_reason: 'tier_limit' | null;
@@ -104,7 +107,7 @@ export async function updateSite(
   trx: Knex.Transaction,
   siteId: string,
   patch: Partial<
-    Pick<SiteRow, 'schedule' | 'time_zone' | 'at' | 'weekday' | 'day_of_month' | 'paused' | 'paused_reason'>
+    Pick<SiteRow, 'schedule' | 'time_zone' | 'at' | 'weekday' | 'day_of_month' | 'render' | 'paused' | 'paused_reason'>
   > & {
     updated_at: Date;
   },

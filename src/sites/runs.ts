@@ -13,9 +13,9 @@ export type ScheduledRunOutcome =
 /**
  * One firing of a site's schedule (docs/decisions.md, Monitoring): the audit is triggered through
  * THE trigger path of POST /audits (src/audits/trigger.ts) — quota, burst limit, first-free,
- * tier — as if the site's workspace had asked with a key of the site's mode. A refusal is recorded
- * as a skipped run with the error's code and message, never retried: a later firing tries again,
- * and a quota is never overspent by retries. The Idempotency-Key derives from the site and the
+ * tier, and the site's `render` under the same tier rule — as if the site's workspace had asked
+ * with a key of the site's mode. A refusal is recorded as a skipped run with the error's code and
+ * message, never retried: a later firing tries again, and a quota is never overspent by retries. The Idempotency-Key derives from the site and the
  * scheduled time, so a firing whose activity is retried (a worker lost after the commit) gets the
  * same audit back instead of a second charge, and records its run once.
  */
@@ -46,7 +46,13 @@ export async function runScheduledSite(
     const result = await triggerAudit(
       deps,
       { identity, usage },
-      { domain: site.domain, ...(site.tier ? { tier: site.tier } : {}) },
+      // render is sent only when not the default, so a firing retried across the upgrade that added
+      // it keeps its first try's request fingerprint (src/audits/idempotency.ts).
+      {
+        domain: site.domain,
+        ...(site.tier ? { tier: site.tier } : {}),
+        ...(site.render === 'all' ? { render: site.render } : {}),
+      },
       `site-run:${site.id}:${input.scheduledAt.toISOString()}`,
     );
     const run = await recordRun(deps.db, {

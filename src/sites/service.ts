@@ -5,10 +5,11 @@ import type { Db } from '../db/knex';
 import { ApiError } from '../errors';
 import { newSiteId } from '../ids';
 import type { Usage } from '../accounts/usage';
-import { featureIncluded, requireFeature, type TierHolder } from '../accounts/tier-gate';
+import { featureIncluded, requireAuditOption, requireFeature, type TierHolder } from '../accounts/tier-gate';
 import { tierAtLeast } from '../accounts/tiers';
 import { checkAuditable, parseDomainInput } from '../audits/domain-input';
 import type { Mode, Tier } from '../schemas/audit';
+import type { RenderMode } from '../schemas/api-audits';
 import { SITE_LIMITS, siteTiming, WEEKDAYS, type SiteSchedule, type SiteTiming, type TimedSite } from './cadence';
 import { recordOwedSchedule, type OwedSchedule } from './owed-schedules';
 import {
@@ -54,9 +55,10 @@ export function sitesIncluded(account: TierHolder): boolean {
 export async function createSite(
   deps: SiteServiceDeps,
   caller: SiteCaller,
-  body: { domain: string; schedule: SiteSchedule; tier?: Tier } & SiteTimingInput,
+  body: { domain: string; schedule: SiteSchedule; tier?: Tier; render?: RenderMode } & SiteTimingInput,
 ): Promise<SiteWithLastAudit> {
   requireFeature(caller.usage, 'sites');
+  requireRender(caller.usage, body.render); // fail fast, before any DNS or locking
   const domain = parseDomainInput(body.domain);
   const now = deps.clock.now();
   const timing = resolveSiteTiming(body.schedule, body, now);
@@ -68,6 +70,7 @@ export async function createSite(
   if (caller.mode === 'live') await checkAuditable(domain.host, deps.config);
   const { site, owed } = await deps.db.transaction(async (trx) => {
     const tier = await lockAccountTier(trx, caller.accountId);
+    requireRender({ tier }, body.render);
     const limit = SITE_LIMITS[tier];
     const existing = await accountSites(trx, caller.accountId, caller.mode);
     if (limit !== null && existing.length >= limit) throw limitReached(tier, limit, caller.mode, 'delete a site');
@@ -82,6 +85,7 @@ export async function createSite(
       schedule: body.schedule,
       ...timing,
       tier: body.tier ?? null,
+      render: body.render ?? 'sample',
       paused: false,
       paused_reason: null,
       created_at: now,
@@ -102,19 +106,21 @@ export async function getSite(db: Db, caller: SiteCaller, siteId: string): Promi
 }
 
 /**
- * PATCH /sites/{id}: schedule, its timing (resolveSiteTiming) and paused. Resuming a paused site is refused while the account's
- * running sites already fill its limit (after a downgrade); pausing any site makes it a user's pause.
+ * PATCH /sites/{id}: schedule, its timing (resolveSiteTiming), render and paused. Resuming a paused site is refused while
+ * the account's running sites already fill its limit (after a downgrade); pausing any site makes it a user's pause.
  */
 export async function patchSite(
   deps: SiteServiceDeps,
   caller: SiteCaller,
   siteId: string,
-  body: { schedule?: SiteSchedule; paused?: boolean } & SiteTimingInput,
+  body: { schedule?: SiteSchedule; paused?: boolean; render?: RenderMode } & SiteTimingInput,
 ): Promise<SiteWithLastAudit> {
   requireFeature(caller.usage, 'sites');
+  requireRender(caller.usage, body.render);
   const now = deps.clock.now();
   const { site, owed } = await deps.db.transaction(async (trx) => {
     const tier = await lockAccountTier(trx, caller.accountId);
+    requireRender({ tier }, body.render);
     const current = await findSite(trx, caller, siteId);
     if (!current) throw siteNotFound(siteId);
     if (body.paused === false && current.paused) {
@@ -127,6 +133,7 @@ export async function patchSite(
     const updated = await updateSite(trx, siteId, {
       schedule,
       ...resolveSiteTiming(schedule, body, current.created_at, current),
+      render: body.render ?? current.render,
       paused,
       paused_reason: body.paused === undefined ? current.paused_reason : null,
       updated_at: now,
@@ -210,6 +217,15 @@ export async function removeSite(deps: SiteServiceDeps, caller: SiteCaller, site
 
 export function scheduleDeps(deps: SiteServiceDeps) {
   return { db: deps.db, schedules: deps.schedules, overrideMs: deps.config.siteScheduleOverrideMs, log: deps.log };
+}
+
+/**
+ * A site's `render: "all"` passes the gate of POST /audits' render option (src/accounts/tier-gate.ts),
+ * so a site is only given what its account's tier allows; each run is gated again by its trigger (a
+ * downgraded account's runs are skipped as tier_required).
+ */
+function requireRender(account: TierHolder, render: RenderMode | undefined): void {
+  if (render === 'all') requireAuditOption(account, 'render_all');
 }
 
 /** Locks the account row (as triggers do) and reads its tier under the lock. */

@@ -144,6 +144,29 @@ describe('customer CLI against the running service (npm run cli)', function () {
     assert.match(badDomain.stderr, /invalid_domain/);
   });
 
+  it('--render all reaches the API: kept on a team audit, tier_required below team; an unknown value exits 2', async () => {
+    const domain = 'https://cli-render.example.com';
+    const team = await newAccount('team');
+    const accepted = await cli(team.testKey, 'audit', domain, '--render', 'all', '--format', 'json');
+    assert.equal(accepted.code, 0, explain(accepted));
+    const { db } = await getStack();
+    const row = await db('audits')
+      .where({ id: JSON.parse(accepted.stdout).audit_id })
+      .first('render');
+    assert.equal(row.render, 'all');
+
+    const refused = await cli(account.testKey, 'audit', domain, '--render', 'all');
+    assert.equal(refused.code, 2, explain(refused));
+    assert.match(
+      refused.stderr,
+      /^error: the audit was not triggered: tier_required: .*render: "all".* team tier or higher; this account is on pro/,
+    );
+    const unknown = await cli(team.testKey, 'audit', domain, '--render', 'every');
+    assert.equal(unknown.code, 2, explain(unknown));
+    assert.match(unknown.stderr, /'--render <pages>' argument 'every' is invalid\. Allowed choices are sample, all\./);
+    assert.equal(unknown.stdout, '');
+  });
+
   describe('live: --fail-on-new against the domain’s previous audit', () => {
     let site: LocalSite;
     const home = (extra: string) =>

@@ -10,7 +10,13 @@ import {
   monthlyQuota,
   tierAtLeast,
 } from '../../src/accounts/tiers';
-import { featureIncluded, requireTier, tiersWithin } from '../../src/accounts/tier-gate';
+import {
+  auditOptionIncluded,
+  featureIncluded,
+  requireAuditOption,
+  requireTier,
+  tiersWithin,
+} from '../../src/accounts/tier-gate';
 import type { Usage } from '../../src/accounts/usage';
 import { ApiError } from '../../src/errors';
 import { testAuditId, newLiveAuditId } from '../../src/ids';
@@ -159,6 +165,20 @@ describe('tier gate', () => {
     assert.equal(featureIncluded(usageOn('free'), 'sites'), false);
     assert.equal(featureIncluded(usageOn('pro'), 'ip_allowlists'), false);
     assert.equal(featureIncluded(undefined, 'pdf_reports'), false);
+  });
+
+  it('answers whether an audit option is included exactly where its gate lets it through (render: all from team)', () => {
+    for (const tier of ['free', 'pro', 'team', 'enterprise'] as const) {
+      let passes = true;
+      try {
+        requireAuditOption(usageOn(tier), 'render_all');
+      } catch {
+        passes = false;
+      }
+      assert.equal(auditOptionIncluded(usageOn(tier), 'render_all'), passes, tier);
+      assert.equal(passes, tier === 'team' || tier === 'enterprise', tier);
+    }
+    assert.equal(auditOptionIncluded(undefined, 'render_all'), false);
   });
 
   it('offers audits at the account’s tier and those below, a missing account at free only', () => {

@@ -9,10 +9,11 @@ import { cliAudit, withNew } from '../support/cli-audits';
 
 /** A stand-in API: the trigger, then `statuses` envelopes, then the audit; every request recorded. */
 function fakeApi(audit: Audit, statuses: object[] = [], trigger: { status: number; body: object } | null = null) {
-  const requests: Array<{ method: string; url: string; auth: string | null }> = [];
+  const requests: Array<{ method: string; url: string; auth: string | null; body: string }> = [];
   const pending = [...statuses];
   const fetch = async (input: Request) => {
-    requests.push({ method: input.method, url: input.url, auth: input.headers.get('authorization') });
+    const body = await input.text();
+    requests.push({ method: input.method, url: input.url, auth: input.headers.get('authorization'), body });
     const json = (status: number, body: object) =>
       new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
     if (input.method === 'POST')
@@ -148,6 +149,28 @@ describe('CLI main (src/cli/main.ts) against a stand-in API', () => {
     const queued = io(fakeApi(audit));
     assert.equal(await main(['audit', 'shop.example.com', '--format', 'json'], queued.io), 0);
     assert.equal(JSON.parse(queued.out.join('')).status, 'queued');
+  });
+
+  it('sends --render to the API, leaves it out by default, and refuses a value it does not know (exit 2)', async () => {
+    const all = fakeApi(audit);
+    assert.equal(await main(['audit', 'shop.example.com', '--render', 'all'], io(all).io), 0);
+    assert.deepEqual(JSON.parse(all.requests[0]!.body), { domain: 'https://shop.example.com', render: 'all' });
+    const sample = fakeApi(audit);
+    assert.equal(await main(['audit', 'shop.example.com', '--render', 'sample'], io(sample).io), 0);
+    assert.deepEqual(JSON.parse(sample.requests[0]!.body), { domain: 'https://shop.example.com', render: 'sample' });
+    const plain = fakeApi(audit);
+    assert.equal(await main(['audit', 'shop.example.com', '--tier', 'pro'], io(plain).io), 0);
+    assert.deepEqual(JSON.parse(plain.requests[0]!.body), { domain: 'https://shop.example.com', tier: 'pro' });
+
+    const unknown = fakeApi(audit);
+    const run = io(unknown);
+    assert.equal(await main(['audit', 'shop.example.com', '--render', 'every'], run.io), 2);
+    assert.match(
+      run.err.join(''),
+      /'--render <pages>' argument 'every' is invalid\. Allowed choices are sample, all\./,
+    );
+    assert.deepEqual(run.out, []);
+    assert.deepEqual(unknown.requests, [], 'nothing sent');
   });
 
   it('reads AUDIT_API_URL with or without /v1, and the CI variable', () => {

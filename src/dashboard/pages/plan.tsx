@@ -1,4 +1,5 @@
 import { accountUsage } from '../../accounts/usage';
+import { auditOptionIncluded, type GatedAuditOption } from '../../accounts/tier-gate';
 import { BURST_LIMIT, FEATURE_MIN_TIER, monthlyQuota, TIER_RULES, tierAtLeast } from '../../accounts/tiers';
 import { TIERS, type Tier } from '../../schemas/audit';
 import { requireLogin } from '../access';
@@ -19,6 +20,11 @@ const FEATURES: Record<keyof typeof FEATURE_MIN_TIER, string> = {
   shares: 'Share links and badges',
 };
 
+/** How each audit option gated by tier (options of POST /v1/audits) is named to customers. */
+const AUDIT_OPTIONS: Record<GatedAuditOption, string> = {
+  render_all: 'Render every page (render: all)',
+};
+
 function TierCard(props: { tier: Tier; current: Tier }) {
   const rules = TIER_RULES[props.tier];
   const quota = rules.monthlyQuota === null ? 'Negotiated (usually 1,000)' : String(monthlyQuota(props.tier, null));
@@ -34,6 +40,11 @@ function TierCard(props: { tier: Tier; current: Tier }) {
         {(Object.keys(FEATURES) as Array<keyof typeof FEATURES>).map((feature) => (
           <li>
             {FEATURES[feature]}: {tierAtLeast(props.tier, FEATURE_MIN_TIER[feature]) ? 'included' : 'not included'}
+          </li>
+        ))}
+        {(Object.keys(AUDIT_OPTIONS) as GatedAuditOption[]).map((option) => (
+          <li>
+            {AUDIT_OPTIONS[option]}: {auditOptionIncluded({ tier: props.tier }, option) ? 'included' : 'not included'}
           </li>
         ))}
       </ul>
