@@ -64,6 +64,7 @@ describe('the CLI as a package bin and as a GitHub Action (action.yml)', () => {
       'api-url',
       'api-key',
       'tier',
+      'render',
       'wait',
       'fail-under',
       'fail-on-new',
@@ -72,7 +73,16 @@ describe('the CLI as a package bin and as a GitHub Action (action.yml)', () => {
       'timeout',
     ])
       assert.ok(inputs.includes(name), `input ${name}`);
-    for (const option of ['--tier', '--wait', '--fail-under', '--fail-on-new', '--format', '--output', '--timeout'])
+    for (const option of [
+      '--tier',
+      '--render',
+      '--wait',
+      '--fail-under',
+      '--fail-on-new',
+      '--format',
+      '--output',
+      '--timeout',
+    ])
       assert.ok(action.includes(`args+=(${option}`) || action.includes(`${option} "$INPUT_`), option);
     const runScripts = [...action.matchAll(/run: \|\n((?: {8}.*\n)+)/g)].map((m) => m[1]!);
     assert.equal(runScripts.length, 2);
