@@ -4,6 +4,13 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
 import { workspaceTier } from '../../accounts/repository';
 import {
+  CHANNEL_TARGET_MAX,
+  channelCreateRequest,
+  eventsProblem,
+  isChannelType,
+  type ChannelInputProblem,
+} from '../../notifications/channel-input';
+import {
   createChannel,
   listWorkspaceChannels,
   MAX_CHANNELS,
@@ -13,31 +20,32 @@ import {
 } from '../../notifications/service';
 import type { RefusalLog } from '../../outbound/refusal';
 import { presentNotificationChannel } from '../../presenters/notification-channels';
-import {
-  NOTIFICATION_CHANNEL_TYPES,
-  NOTIFICATION_EVENTS,
-  type CreateNotificationChannelBody,
-} from '../../schemas/api-notifications';
+import { NOTIFICATION_CHANNEL_TYPES, NOTIFICATION_EVENTS } from '../../schemas/api-notifications';
 import { MODES, type Mode } from '../../schemas/audit';
 import { modeOption } from '../options';
 import { run } from '../run';
 
-type ChannelType = CreateNotificationChannelBody['type'];
-type ChannelEvents = CreateNotificationChannelBody['events'];
+/** Each option's part of the rule (src/notifications/channel-input.ts), said for the option's usage. */
+const PROBLEMS: Record<ChannelInputProblem, string> = {
+  type_unknown: `must be one of ${NOTIFICATION_CHANNEL_TYPES.join(', ')}`,
+  target_empty: '--target must not be empty',
+  target_too_long: `--target must be at most ${CHANNEL_TARGET_MAX} characters`,
+  events_empty: 'must name at least one event',
+  events_unknown: `must be events from ${NOTIFICATION_EVENTS.join(', ')}, separated by commas`,
+  events_repeated: 'must name each event once',
+};
 
-const typeOption = (value: string): ChannelType => {
-  if (!(NOTIFICATION_CHANNEL_TYPES as readonly string[]).includes(value))
-    throw new InvalidArgumentError(`must be one of ${NOTIFICATION_CHANNEL_TYPES.join(', ')}`);
-  return value as ChannelType;
+const typeOption = (value: string): string => {
+  if (!isChannelType(value)) throw new InvalidArgumentError(PROBLEMS.type_unknown);
+  return value;
 };
 
 /** A comma-separated list of events, each once, as the API's request body takes them. */
-const eventsOption = (value: string): ChannelEvents => {
+const eventsOption = (value: string): string[] => {
   const events = value.split(',').map((event) => event.trim());
-  if (!events.every((event) => (NOTIFICATION_EVENTS as readonly string[]).includes(event)))
-    throw new InvalidArgumentError(`must be events from ${NOTIFICATION_EVENTS.join(', ')}, separated by commas`);
-  if (new Set(events).size !== events.length) throw new InvalidArgumentError('must name each event once');
-  return events as ChannelEvents;
+  const problem = eventsProblem(events);
+  if (problem) throw new InvalidArgumentError(PROBLEMS[problem]);
+  return events;
 };
 
 /**
@@ -103,15 +111,17 @@ export function registerChannelCommands(program: Command): void {
 interface CreateOptions {
   workspace: string;
   mode: Mode;
-  type: ChannelType;
+  type: string;
   target: string;
-  events: ChannelEvents;
+  events: string[];
   json?: boolean;
 }
 
 async function createCommand(db: Db, config: Config, opts: CreateOptions): Promise<{ json: object; text: string }> {
-  const input = { type: opts.type, target: opts.target, events: opts.events };
-  const row = await createChannel(serviceOf(db, config), await actor(db, opts.workspace, opts.mode), input);
+  // The options' parsers have checked type and events; the target is checked here, by the same rule.
+  const parsed = channelCreateRequest({ type: opts.type, target: opts.target, events: opts.events });
+  if (parsed.problem) throw new Error(PROBLEMS[parsed.problem]);
+  const row = await createChannel(serviceOf(db, config), await actor(db, opts.workspace, opts.mode), parsed.request);
   const created = presentNotificationChannel(row);
   return {
     json: created,

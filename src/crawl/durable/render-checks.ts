@@ -1,5 +1,6 @@
 import type { RenderedPageChecks } from '../../analyzers/rendered-facts';
 import type { Db } from '../../db/knex';
+import { keysetRows, type Wait } from './keyset-read';
 
 /** Pages' checks read per query: a few KiB each at most (20 elements and 20 errors a page). */
 const READ_CHUNK = 500;
@@ -10,25 +11,12 @@ const READ_CHUNK = 500;
  * the analysis folds them into findings without holding a site's checks at once. None for a crawl
  * that rendered only application shells.
  */
-export async function* storedRenderedChecks(
-  db: Db,
-  crawlId: string,
-  wait: <T>(operation: () => Promise<T>) => Promise<T> = (operation) => operation(),
-): AsyncGenerator<RenderedPageChecks> {
-  let after = 0;
-  for (;;) {
-    const from = after;
-    const rows = (await wait(() =>
-      db('crawl_pages')
-        .where('crawl_id', crawlId)
-        .andWhere('seq', '>', from)
-        .whereNotNull('rendered_checks')
-        .orderBy('seq')
-        .limit(READ_CHUNK)
-        .select('seq', 'rendered_checks'),
-    )) as { seq: string; rendered_checks: string }[];
-    for (const row of rows) yield JSON.parse(row.rendered_checks) as RenderedPageChecks;
-    if (rows.length < READ_CHUNK) return;
-    after = Number(rows[rows.length - 1]!.seq);
-  }
+export async function* storedRenderedChecks(db: Db, crawlId: string, wait?: Wait): AsyncGenerator<RenderedPageChecks> {
+  const rows = keysetRows<{ seq: string; rendered_checks: string }>({
+    from: () => db('crawl_pages').where('crawl_id', crawlId).whereNotNull('rendered_checks'),
+    columns: ['rendered_checks'],
+    chunk: READ_CHUNK,
+    wait,
+  });
+  for await (const row of rows) yield JSON.parse(row.rendered_checks) as RenderedPageChecks;
 }

@@ -10,6 +10,7 @@ import type {
 import type { Db } from '../../db/knex';
 import { CRAWL_LIMITS } from '../limits';
 import type { TargetCheck } from './check-step';
+import { keysetRows, type Wait } from './keyset-read';
 import { loadCrawlRun } from './run-store';
 import { StringPool } from './string-pool';
 
@@ -92,62 +93,48 @@ interface FrontierRow {
 /** Every crawled page in crawl order, its referrers as the whole crawl found them. */
 async function storedPages(db: Db, crawlId: string, pool: StringPool): Promise<SnapshotPage[]> {
   const pages: SnapshotPage[] = [];
-  let after = 0;
-  for (;;) {
-    const rows = (await db('crawl_pages as p')
-      .leftJoin('crawl_frontier as f', function () {
-        this.on('f.crawl_id', 'p.crawl_id').andOn('f.url', 'p.url');
-      })
-      .where('p.crawl_id', crawlId)
-      .andWhere('p.seq', '>', after)
-      .orderBy('p.seq')
-      .limit(READ_CHUNK)
-      .select('p.seq', 'p.page', 'p.rendered', 'f.found_on', 'f.linked_from')) as {
-      seq: string;
-      page: string;
-      rendered: string | null;
-      found_on: string[] | null;
-      linked_from: number | null;
-    }[];
-    for (const row of rows) {
-      const page: SnapshotPage = {
-        ...pool.parse<Omit<SnapshotPage, 'body'>>(row.page),
-        body: null,
-        // What rendering it in the browser showed (SEO_CONTENT_NEEDS_JS).
-        ...(row.rendered !== null ? { rendered: pool.parse<SnapshotPage['rendered']>(row.rendered) } : {}),
-      };
-      pages.push(
-        page.depth !== 0 && row.found_on !== null
-          ? { ...page, foundOn: pool.internAll(row.found_on), linkedFrom: row.linked_from ?? 0 }
-          : page,
-      );
-    }
-    if (rows.length < READ_CHUNK) return pages;
-    after = Number(rows[rows.length - 1]!.seq);
+  const rows = keysetRows<{
+    seq: string;
+    page: string;
+    rendered: string | null;
+    found_on: string[] | null;
+    linked_from: number | null;
+  }>({
+    from: () =>
+      db('crawl_pages as p')
+        .leftJoin('crawl_frontier as f', function () {
+          this.on('f.crawl_id', 'p.crawl_id').andOn('f.url', 'p.url');
+        })
+        .where('p.crawl_id', crawlId),
+    seq: 'p.seq',
+    columns: ['p.page', 'p.rendered', 'f.found_on', 'f.linked_from'],
+    chunk: READ_CHUNK,
+  });
+  for await (const row of rows) {
+    const page: SnapshotPage = {
+      ...pool.parse<Omit<SnapshotPage, 'body'>>(row.page),
+      body: null,
+      // What rendering it in the browser showed (SEO_CONTENT_NEEDS_JS).
+      ...(row.rendered !== null ? { rendered: pool.parse<SnapshotPage['rendered']>(row.rendered) } : {}),
+    };
+    pages.push(
+      page.depth !== 0 && row.found_on !== null
+        ? { ...page, foundOn: pool.internAll(row.found_on), linkedFrom: row.linked_from ?? 0 }
+        : page,
+    );
   }
+  return pages;
 }
 
 /** Each crawled page's body, in the order of the snapshot's pages, a chunk at a time (each read through `wait`). */
-export async function* storedPageBodies(
-  db: Db,
-  crawlId: string,
-  wait: <T>(operation: () => Promise<T>) => Promise<T> = (operation) => operation(),
-): AsyncGenerator<string | null> {
-  let after = 0;
-  for (;;) {
-    const from = after;
-    const rows = (await wait(() =>
-      db('crawl_pages')
-        .where('crawl_id', crawlId)
-        .andWhere('seq', '>', from)
-        .orderBy('seq')
-        .limit(READ_CHUNK / 4)
-        .select('seq', 'body'),
-    )) as { seq: string; body: string | null }[];
-    for (const row of rows) yield row.body;
-    if (rows.length < READ_CHUNK / 4) return;
-    after = Number(rows[rows.length - 1]!.seq);
-  }
+export async function* storedPageBodies(db: Db, crawlId: string, wait?: Wait): AsyncGenerator<string | null> {
+  const rows = keysetRows<{ seq: string; body: string | null }>({
+    from: () => db('crawl_pages').where('crawl_id', crawlId),
+    columns: ['body'],
+    chunk: READ_CHUNK / 4,
+    wait,
+  });
+  for await (const row of rows) yield row.body;
 }
 
 interface CheckedTargets {
@@ -159,39 +146,26 @@ interface CheckedTargets {
 async function checkedTargets(db: Db, crawlId: string, pool: StringPool): Promise<CheckedTargets> {
   const out: CheckedTargets = { resources: [], linkChecks: [], stylesheets: [] };
   const links: LinkCheck[] = [];
-  let after = 0;
-  for (;;) {
-    const rows = (await db('crawl_targets')
-      .where('crawl_id', crawlId)
-      .whereNotNull('checked')
-      .andWhere('seq', '>', after)
-      .orderBy('seq')
-      .limit(READ_CHUNK)
-      .select('seq', 'url', 'found_on', 'linked_from', 'checked')) as {
-      seq: string;
-      url: string;
-      found_on: string[];
-      linked_from: number;
-      checked: string;
-    }[];
-    for (const row of rows) {
-      const check = pool.parse<TargetCheck>(row.checked);
-      if ('status' in check) {
-        links.push({
-          url: pool.intern(row.url),
-          status: check.status,
-          foundOn: pool.internAll(row.found_on),
-          linkedFrom: row.linked_from,
-          kind: 'page',
-        });
-        continue;
-      }
-      for (const resource of check.resources ?? []) out.resources.push(resource);
-      for (const linkCheck of check.linkChecks ?? []) out.linkChecks.push(linkCheck);
-      for (const stylesheet of check.stylesheets ?? []) out.stylesheets.push(stylesheet);
+  const rows = keysetRows<{ seq: string; url: string; found_on: string[]; linked_from: number; checked: string }>({
+    from: () => db('crawl_targets').where('crawl_id', crawlId).whereNotNull('checked'),
+    columns: ['url', 'found_on', 'linked_from', 'checked'],
+    chunk: READ_CHUNK,
+  });
+  for await (const row of rows) {
+    const check = pool.parse<TargetCheck>(row.checked);
+    if ('status' in check) {
+      links.push({
+        url: pool.intern(row.url),
+        status: check.status,
+        foundOn: pool.internAll(row.found_on),
+        linkedFrom: row.linked_from,
+        kind: 'page',
+      });
+      continue;
     }
-    if (rows.length < READ_CHUNK) break;
-    after = Number(rows[rows.length - 1]!.seq);
+    for (const resource of check.resources ?? []) out.resources.push(resource);
+    for (const linkCheck of check.linkChecks ?? []) out.linkChecks.push(linkCheck);
+    for (const stylesheet of check.stylesheets ?? []) out.stylesheets.push(stylesheet);
   }
   for (const link of links) out.linkChecks.push(link);
   return out;

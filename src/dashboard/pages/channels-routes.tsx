@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { ApiError } from '../../errors';
 import { newRequestId } from '../../ids';
+import { CHANNEL_TARGET_MAX, channelCreateRequest, type ChannelInputProblem } from '../../notifications/channel-input';
 import {
   createChannel,
   listWorkspaceChannels,
@@ -10,12 +11,7 @@ import {
   type NotificationServiceDeps,
 } from '../../notifications/service';
 import { presentNotificationChannel } from '../../presenters/notification-channels';
-import {
-  createNotificationChannelBodySchema,
-  NOTIFICATION_CHANNEL_TYPES,
-  NOTIFICATION_EVENTS,
-  type CreateNotificationChannelBody,
-} from '../../schemas/api-notifications';
+import { NOTIFICATION_CHANNEL_TYPES, NOTIFICATION_EVENTS } from '../../schemas/api-notifications';
 import { may, requireLogin, requireRole } from '../access';
 import type { DashboardDeps } from '../deps';
 import { field, readForm } from '../form';
@@ -28,14 +24,12 @@ import { ChannelsPage, type ChannelFormValues } from './channels';
 type Problem = { message: string; requestId: string };
 type Page = { c: DashboardContext; deps: DashboardDeps; service: NotificationServiceDeps; actor: Actor };
 
-/** As the API's request body allows (src/schemas/api-notifications.ts). */
-const TARGET_MAX = createNotificationChannelBodySchema.properties.target.maxLength;
-
 /**
  * `/notification-channels` and `/test/notification-channels` (every plan): add an e-mail, Slack or
  * Teams channel with its events, list and remove them. Every rule (the target checked for its type
  * through the outbound policy, the limit per workspace) is src/notifications/service.ts's, the
- * module the API's routes call; the page checks only that the form is one the API would take.
+ * module the API's routes call; whether the form is one the API would take is
+ * src/notifications/channel-input.ts's, as for the admin CLI.
  */
 export function channelPageRoutes(pages: PageRoutes, deps: DashboardDeps): void {
   const service: NotificationServiceDeps = { db: deps.db, clock: deps.clock, outboundAllow: deps.config.outboundAllow };
@@ -67,12 +61,11 @@ async function addChannel(p: Page): Promise<void> {
     target: field(form, 'target'),
     events: form.getAll('events'),
   };
-  const shapeProblem = formProblem(typed);
-  if (shapeProblem) return renderList(p, { form: typed, problem: refusal(p.deps, shapeProblem), status: 422 });
+  const parsed = channelCreateRequest(typed);
+  if (parsed.problem)
+    return renderList(p, { form: typed, problem: refusal(p.deps, PROBLEMS[parsed.problem]), status: 422 });
   try {
-    // formProblem has checked the type and events against the same lists.
-    const body = { ...typed, events: [...typed.events] } as CreateNotificationChannelBody;
-    await createChannel(p.service, p.actor, body);
+    await createChannel(p.service, p.actor, parsed.request);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status >= 500) throw err;
     return renderList(p, { form: typed, problem: refusal(p.deps, err.message), status: err.status });
@@ -81,18 +74,15 @@ async function addChannel(p: Page): Promise<void> {
   p.c.redirect(`${modePath(p.c.state.mode, '/notification-channels')}?added=1`);
 }
 
-/** What the API's schema would refuse in the form, said for a person; undefined when it would take it. */
-function formProblem(typed: ChannelFormValues): string | undefined {
-  if (!(NOTIFICATION_CHANNEL_TYPES as readonly string[]).includes(typed.type))
-    return 'Choose the type of channel: e-mail, Slack or Microsoft Teams.';
-  if (typed.target === '') return 'Enter the e-mail address or the incoming-webhook URL to tell.';
-  if (typed.target.length > TARGET_MAX) return `Keep the address or URL under ${TARGET_MAX} characters.`;
-  if (typed.events.length === 0) return 'Choose at least one event to be told of.';
-  const known = typed.events.every((event) => (NOTIFICATION_EVENTS as readonly string[]).includes(event));
-  if (!known || new Set(typed.events).size !== typed.events.length)
-    return 'Choose the events from the list, once each.';
-  return undefined;
-}
+/** What the API's schema would refuse in the form (src/notifications/channel-input.ts), said for a person. */
+const PROBLEMS: Record<ChannelInputProblem, string> = {
+  type_unknown: 'Choose the type of channel: e-mail, Slack or Microsoft Teams.',
+  target_empty: 'Enter the e-mail address or the incoming-webhook URL to tell.',
+  target_too_long: `Keep the address or URL under ${CHANNEL_TARGET_MAX} characters.`,
+  events_empty: 'Choose at least one event to be told of.',
+  events_unknown: 'Choose the events from the list, once each.',
+  events_repeated: 'Choose the events from the list, once each.',
+};
 
 async function remove(p: Page): Promise<void> {
   // Already gone (or never this workspace's): the list shows what there is.

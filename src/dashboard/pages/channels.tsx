@@ -1,6 +1,7 @@
 import { PostForm, When } from '../components';
 import type { DashboardContext } from '../state';
 import { ProblemNotice } from './audits-notices';
+import { RecordTable, RowAction } from './record-table';
 
 /** A channel as the API shows it (src/presenters/notification-channels.ts). */
 export interface ChannelItem {
@@ -114,49 +115,28 @@ function AddChannelForm(props: ChannelsPageProps) {
 function ChannelTable(props: ChannelsPageProps) {
   if (props.channels.length === 0) return <p>No notification channels yet.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <caption>
-          Notification channels ({props.channels.length} of at most {props.max})
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col">Target</th>
-            <th scope="col">Events</th>
-            <th scope="col">Added</th>
-            {props.canEdit ? <th scope="col">Actions</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {props.channels.map((channel) => (
-            <tr>
-              <th scope="row">{TYPE_NAMES[channel.type] ?? channel.type}</th>
-              <td>
-                <code>{channel.target}</code>
-              </td>
-              <td>{channel.events.join(', ')}</td>
-              <td>
-                <When at={channel.created_at} />
-              </td>
-              {props.canEdit ? (
-                <td>
-                  <PostForm
-                    ctx={props.ctx}
-                    action={`${props.basePath}/notification-channels/${channel.channel_id}/remove`}
-                    class="inline"
-                    confirm={`Remove the channel to ${channel.target}? Messages to it stop at once.`}
-                  >
-                    <button type="submit" class="danger" aria-label={`Remove channel to ${channel.target}`}>
-                      Remove
-                    </button>
-                  </PostForm>
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <RecordTable
+      caption={`Notification channels (${props.channels.length} of at most ${props.max})`}
+      columns={['Type', 'Target', 'Events', 'Added']}
+      items={props.channels}
+      row={(channel) => ({
+        head: TYPE_NAMES[channel.type] ?? channel.type,
+        cells: [<code>{channel.target}</code>, channel.events.join(', '), <When at={channel.created_at} />],
+      })}
+      actions={
+        props.canEdit
+          ? (channel) => (
+              <RowAction
+                ctx={props.ctx}
+                action={`${props.basePath}/notification-channels/${channel.channel_id}/remove`}
+                confirm={`Remove the channel to ${channel.target}? Messages to it stop at once.`}
+                label="Remove"
+                ariaLabel={`Remove channel to ${channel.target}`}
+                danger
+              />
+            )
+          : undefined
+      }
+    />
   );
 }

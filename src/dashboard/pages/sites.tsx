@@ -4,6 +4,7 @@ import { timeZones } from '../../sites/zoned-time';
 import { DomainField, PostForm } from '../components';
 import type { DashboardContext } from '../state';
 import { ProblemNotice, UpgradeNotice } from './audits-notices';
+import { RecordTable, RowAction } from './record-table';
 
 export interface SiteListItem {
   site_id: string;
@@ -140,63 +141,46 @@ export function scheduleInWords(site: SiteListItem): string {
 
 function SiteTable(props: SitesPageProps) {
   return (
-    <div class="table-wrap">
-      <table>
-        <caption>Monitored sites</caption>
-        <thead>
-          <tr>
-            <th scope="col">Site</th>
-            <th scope="col">Schedule</th>
-            <th scope="col">State</th>
-            <th scope="col">Latest audit</th>
-            {props.canEdit ? <th scope="col">Actions</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {props.sites.map((site) => (
-            <tr>
-              <th scope="row">
-                <a href={`${props.basePath}/sites/${site.site_id}`}>{site.domain}</a>
-              </th>
-              <td>{scheduleInWords(site)}</td>
-              <td>
-                {site.paused ? (site.paused_reason === 'tier_limit' ? 'Paused (plan limit)' : 'Paused') : 'Running'}
-              </td>
-              <td>
-                {site.last_audit_id ? (
-                  <a href={`${props.basePath}/audits/${site.last_audit_id}`}>{site.last_audit_id}</a>
-                ) : (
-                  'None yet'
-                )}
-              </td>
-              {props.canEdit ? (
-                <td>
-                  <PostForm
-                    ctx={props.ctx}
-                    action={`${props.basePath}/sites/${site.site_id}/${site.paused ? 'resume' : 'pause'}`}
-                    class="inline"
-                  >
-                    <button type="submit" aria-label={`${site.paused ? 'Resume' : 'Pause'} ${site.domain}`}>
-                      {site.paused ? 'Resume' : 'Pause'}
-                    </button>
-                  </PostForm>
-                  <PostForm
-                    ctx={props.ctx}
-                    action={`${props.basePath}/sites/${site.site_id}/delete`}
-                    class="inline"
-                    confirm={`Stop monitoring ${site.domain}? Its triage is deleted; its audits stay.`}
-                  >
-                    <button type="submit" aria-label={`Delete ${site.domain}`}>
-                      Delete
-                    </button>
-                  </PostForm>
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <p class="hint">Each site is audited on its schedule, through the same quota as the audits you run.</p>
-    </div>
+    <RecordTable
+      caption="Monitored sites"
+      columns={['Site', 'Schedule', 'State', 'Latest audit']}
+      items={props.sites}
+      row={(site) => ({
+        head: <a href={`${props.basePath}/sites/${site.site_id}`}>{site.domain}</a>,
+        cells: [
+          scheduleInWords(site),
+          site.paused ? (site.paused_reason === 'tier_limit' ? 'Paused (plan limit)' : 'Paused') : 'Running',
+          site.last_audit_id ? (
+            <a href={`${props.basePath}/audits/${site.last_audit_id}`}>{site.last_audit_id}</a>
+          ) : (
+            'None yet'
+          ),
+        ],
+      })}
+      actions={props.canEdit ? (site) => <SiteActions {...props} site={site} /> : undefined}
+      after={<p class="hint">Each site is audited on its schedule, through the same quota as the audits you run.</p>}
+    />
+  );
+}
+
+function SiteActions(props: SitesPageProps & { site: SiteListItem }) {
+  const { site } = props;
+  const toggle = site.paused ? 'Resume' : 'Pause';
+  return (
+    <>
+      <RowAction
+        ctx={props.ctx}
+        action={`${props.basePath}/sites/${site.site_id}/${site.paused ? 'resume' : 'pause'}`}
+        label={toggle}
+        ariaLabel={`${toggle} ${site.domain}`}
+      />
+      <RowAction
+        ctx={props.ctx}
+        action={`${props.basePath}/sites/${site.site_id}/delete`}
+        confirm={`Stop monitoring ${site.domain}? Its triage is deleted; its audits stay.`}
+        label="Delete"
+        ariaLabel={`Delete ${site.domain}`}
+      />
+    </>
   );
 }
