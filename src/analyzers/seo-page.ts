@@ -9,6 +9,7 @@ import { headerValues } from './snapshot';
 import { normalizeUrl } from './site-util';
 import { elementSubject } from './subject';
 import {
+  DistinctPerKey,
   EVIDENCE_MAX,
   MAX_ISSUES_PER_PAGE,
   PAGE_PASS,
@@ -81,19 +82,14 @@ export const metaDescMissing = defineAnalyzer<DescObservation | null>({
   },
   finish(_s, observed) {
     // Descriptions shared by several distinct pages: search engines then show the same snippet for all.
-    const urlsByText = new Map<string, Set<string>>();
-    for (const o of observed) {
-      if (!o.value || o.value.text === '') continue;
-      const set = urlsByText.get(o.value.text) ?? new Set<string>();
-      set.add(o.url);
-      urlsByText.set(o.value.text, set);
-    }
+    const urlsByText = new DistinctPerKey();
+    for (const o of observed) if (o.value && o.value.text !== '') urlsByText.add(o.value.text, o.url);
     return perPage(observed, ({ value: d }) => {
       if (!d) return null;
       if (d.snippet === null)
         return pageFail('The page has no meta description.', '(no <meta name="description"> element)', 'missing');
       if (d.text === '') return pageFail('The meta description is empty.', d.snippet, 'empty');
-      if ((urlsByText.get(d.text)?.size ?? 0) > 1) {
+      if (urlsByText.count(d.text) > 1) {
         return pageWarn(
           'The same meta description is used on several pages.',
           truncate(`<meta name="description" content="${d.text}">`, EVIDENCE_MAX),
@@ -221,18 +217,13 @@ export const titleDuplicate = defineAnalyzer<TitleObservation | null>({
     return { title, key: firstCanonical(p) ?? normalizeUrl(p.url) ?? p.url };
   },
   finish(_s, observed) {
-    const keysByTitle = new Map<string, Set<string>>();
-    for (const o of observed) {
-      if (!o.value) continue;
-      const set = keysByTitle.get(o.value.title) ?? new Set<string>();
-      set.add(o.value.key);
-      keysByTitle.set(o.value.title, set);
-    }
+    const keysByTitle = new DistinctPerKey();
+    for (const o of observed) if (o.value) keysByTitle.add(o.value.title, o.value.key);
     return perPage(observed, ({ value: t }) => {
       if (!t) return null;
       const issues: Issue[] = [];
       const evidence = truncate(`<title>${t.title}</title>`, EVIDENCE_MAX);
-      const shared = keysByTitle.get(t.title)!.size;
+      const shared = keysByTitle.count(t.title);
       if (shared > 1)
         issues.push({
           outcome: 'fail',

@@ -165,7 +165,9 @@ export class PageTally {
   private applicable = 0;
   private total = 0;
   private worst: PageResult['outcome'] = 'pass';
-  private readonly groups = new Map<string, { issue: Issue; urls: string[]; seen: Set<string> }>();
+  // A group's set of URLs is made when its second URL arrives: most groups (a unique title's length
+  // warning, say) name one page, and a set each weighed on a whole-site analysis (docs/architecture.md).
+  private readonly groups = new Map<string, { issue: Issue; urls: string[]; seen?: Set<string> }>();
 
   add(url: string, r: PageResult | null): void {
     if (r === null) return;
@@ -177,15 +179,20 @@ export class PageTally {
       // the audit); the wording shown is the first page's, a failing page's over a warning one's.
       const key =
         issue.subject !== undefined
-          ? `s\u0000${issue.subject.trim().replace(/\s+/g, ' ')}`
+          ? `s\u0000${normalizedSubject(issue.subject)}`
           : `${issue.outcome}\u0000${issue.severity ?? ''}\u0000${issue.message}\u0000${issue.evidence}`;
-      let g = this.groups.get(key);
-      if (!g) this.groups.set(key, (g = { issue, urls: [], seen: new Set() }));
-      else if (issue.outcome === 'fail' && g.issue.outcome === 'warn') g.issue = issue;
-      if (!g.seen.has(url)) {
-        g.seen.add(url);
-        g.urls.push(url);
+      const g = this.groups.get(key);
+      if (!g) {
+        this.groups.set(key, { issue, urls: [url] });
+        continue;
       }
+      if (issue.outcome === 'fail' && g.issue.outcome === 'warn') g.issue = issue;
+      if (g.seen) {
+        if (g.seen.has(url)) continue;
+        g.seen.add(url);
+      } else if (g.urls[0] === url) continue;
+      else g.seen = new Set([g.urls[0]!, url]);
+      g.urls.push(url);
     }
   }
 
@@ -197,6 +204,40 @@ export class PageTally {
         b.urls.length - a.urls.length,
     );
     return { status: this.worst, score: this.total / this.applicable, findings: toDrafts(ordered) };
+  }
+}
+
+// Whitespace that normalizing would change (at an end, a run, or other than a space).
+const UNNORMALIZED_SPACE = /^\s|\s$|\s\s|[^\S ]/;
+
+/**
+ * A subject with its whitespace collapsed. One already collapsed is returned as it is: replace()
+ * builds a new string even when it changes nothing, a chain of slices of ~1 KiB for a title; as the
+ * key of a group per distinct title it was most of a large site's title grouping (docs/architecture.md).
+ */
+function normalizedSubject(subject: string): string {
+  return UNNORMALIZED_SPACE.test(subject) ? subject.trim().replace(/\s+/g, ' ') : subject;
+}
+
+/**
+ * How many distinct values each key is seen with, e.g. the distinct pages sharing a title. A key with
+ * one value keeps that value alone and gets a set only with a second: on a large site nearly every
+ * title is unique, and a set per title weighed on a whole-site analysis (docs/architecture.md).
+ */
+export class DistinctPerKey {
+  private readonly byKey = new Map<string, string | Set<string>>();
+
+  add(key: string, value: string): void {
+    const held = this.byKey.get(key);
+    if (held === undefined) this.byKey.set(key, value);
+    else if (typeof held !== 'string') held.add(value);
+    else if (held !== value) this.byKey.set(key, new Set([held, value]));
+  }
+
+  /** Distinct values seen with `key` (0 if never added). */
+  count(key: string): number {
+    const held = this.byKey.get(key);
+    return held === undefined ? 0 : typeof held === 'string' ? 1 : held.size;
   }
 }
 

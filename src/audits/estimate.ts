@@ -1,5 +1,5 @@
-import { TIER_RULES } from '../accounts/tiers';
 import type { Db } from '../db/knex';
+import { DEFAULT_PAGE_BUDGETS, type PageBudgets } from '../page-budgets';
 import type { Mode, Tier } from '../schemas/audit';
 import { DEFAULT_MS_PER_PAGE } from './crawl-speed';
 import type { AuditProgress } from './progress';
@@ -38,7 +38,8 @@ const EXPECTED_SITE_PAGES = 200;
 /**
  * Expected completion: the audits already in flight drain at the measured rate, then this one
  * runs. Test audits are synthetic (a short constant); live audits take the setup plus a typical
- * site (EXPECTED_SITE_PAGES, within the tier's budget) at the measured crawl speed.
+ * site (EXPECTED_SITE_PAGES, within the tier's budget) at the measured crawl speed. `pageBudgets`:
+ * the budgets audits run with, config.pageBudgets (PAGE_BUDGETS overrides the defaults, docs/operations.md).
  */
 export function estimateCompletion(
   mode: Mode,
@@ -46,8 +47,9 @@ export function estimateCompletion(
   from: Date,
   msPerPage: number,
   backlog: Backlog = IDLE,
+  pageBudgets: PageBudgets = DEFAULT_PAGE_BUDGETS,
 ): Date {
-  const budget = pageBudgetOf(tier);
+  const budget = pageBudgets[tier];
   const runMs =
     mode === 'test'
       ? TEST_RUN_MS
@@ -58,11 +60,6 @@ export function estimateCompletion(
           msPerPage,
         );
   return new Date(from.getTime() + Math.round(backlogWaitMs(mode, backlog) + runMs));
-}
-
-/** The pages a tier's audit may crawl. */
-function pageBudgetOf(tier: Tier): number {
-  return TIER_RULES[tier].pageBudget;
 }
 
 /**
@@ -80,19 +77,20 @@ export function liveRunLeftMs(progress: AuditProgress, pageBudget: number, msPer
 /**
  * Expected completion of a running live audit at `now`: the crawl goes on at the rate this attempt
  * has measured (time since it started / pages crawled), the fixed-length phases count from when they
- * began; never in the past, however overdue.
+ * began; never in the past, however overdue. `pageBudgets` as for estimateCompletion.
  */
 export function estimateRunningCompletion(
   tier: Tier,
   progress: AuditProgress,
   times: { attemptStartedAt: Date; phaseStartedAt: Date },
   now: Date,
+  pageBudgets: PageBudgets = DEFAULT_PAGE_BUDGETS,
 ): Date {
   const elapsedMs = Math.max(0, now.getTime() - times.attemptStartedAt.getTime());
   const msPerPage = progress.pagesCrawled > 0 ? elapsedMs / progress.pagesCrawled : DEFAULT_MS_PER_PAGE;
   const fixedPhase = progress.phase === 'analyzing' || progress.phase === 'rendering';
   const from = fixedPhase ? Math.min(times.phaseStartedAt.getTime(), now.getTime()) : now.getTime();
-  const at = from + liveRunLeftMs(progress, pageBudgetOf(tier), msPerPage);
+  const at = from + liveRunLeftMs(progress, pageBudgets[tier], msPerPage);
   return new Date(Math.round(Math.max(at, now.getTime() + MIN_LEFT_MS)));
 }
 

@@ -95,7 +95,7 @@ export async function triggerAudit(
         now,
       });
       const auditId = newLiveAuditId();
-      const estimated = estimateCompletion('live', tier, now, msPerPage, backlog);
+      const estimated = estimateCompletion('live', tier, now, msPerPage, backlog, deps.config.pageBudgets);
       const audit: StartableAudit = {
         id: auditId,
         workspace_id: identity.workspaceId,

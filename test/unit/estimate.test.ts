@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { TIER_RULES } from '../../src/accounts/tiers';
 import type { Tier } from '../../src/schemas/audit';
 import { backlogWaitMs, estimateCompletion, estimateRunningCompletion, liveRunLeftMs } from '../../src/audits/estimate';
+import { parsePageBudgets } from '../../src/page-budgets';
 
 describe('estimated completion', () => {
   const from = new Date('2026-11-21T10:00:00.000Z');
@@ -19,6 +20,35 @@ describe('estimated completion', () => {
     assert.equal(estimateCompletion('live', 'enterprise', from, 50).toISOString(), afterMs(3000 + 200 * 50));
     assert.ok(estimateCompletion('live', 'pro', from, 20) < estimateCompletion('live', 'pro', from, 100));
     assert.ok(estimateCompletion('live', 'free', from, 100) < estimateCompletion('live', 'team', from, 100));
+  });
+
+  it('estimates within the budget audits run with when PAGE_BUDGETS overrides a tier', () => {
+    // free:50 below the typical 200 pages, pro:150 below it too, free:1000 above it: the override decides.
+    const lower = parsePageBudgets('free:50,pro:150');
+    assert.equal(
+      estimateCompletion('live', 'free', from, 100, undefined, lower).toISOString(),
+      afterMs(3000 + 50 * 100),
+    );
+    assert.equal(
+      estimateCompletion('live', 'pro', from, 100, undefined, lower).toISOString(),
+      afterMs(3000 + 150 * 100),
+    );
+    // A tier not named keeps its default (team 100,000: the typical 200 pages).
+    assert.equal(
+      estimateCompletion('live', 'team', from, 100, undefined, lower).toISOString(),
+      afterMs(3000 + 200 * 100),
+    );
+    const higher = parsePageBudgets('free:1000');
+    assert.equal(
+      estimateCompletion('live', 'free', from, 100, undefined, higher).toISOString(),
+      afterMs(3000 + 200 * 100),
+    );
+    // A running audit's pages left are bounded by the overridden budget too: 200 crawled, 500 found, budget 250.
+    const progress = { phase: 'crawling', pagesCrawled: 200, pagesDiscovered: 500 } as const;
+    const times = { attemptStartedAt: from, phaseStartedAt: from };
+    const now = new Date(from.getTime() + 20_000);
+    const at = estimateRunningCompletion('pro', progress, times, now, parsePageBudgets('pro:250'));
+    assert.equal(at.getTime() - now.getTime(), 50 * 100 + 2000);
   });
 
   it('gives test audits a short constant on an idle stack', () => {
