@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex';
-import { auditPageSchema } from '../schemas/api-pages';
 import { storableOptionalText, storableText } from '../text/storable';
 import type { CrawlFacts, FindingUrlFact, PageFact } from './crawl-facts';
+import { listOrderedAuditPages, type FactsPage, type PageFilter, type Paging, type StoredPage } from './page-order';
+
+// The listing's types live with the listing (src/audits/page-order.ts); the readers import them from here too.
+export type { FactsPage, PageFilter, Paging, StatusFilter, StoredPage } from './page-order';
 
 /**
  * The crawl facts of an audit in Postgres (tables audit_pages and audit_finding_urls, migration
@@ -12,33 +15,6 @@ import type { CrawlFacts, FindingUrlFact, PageFact } from './crawl-facts';
 
 /** Rows per INSERT, and per query of the CSV iterators: well under Postgres' 65,535 parameters. */
 export const FACTS_CHUNK = 1000;
-
-/** A page row with its position in the crawl's list (the listing's order and its cursor). */
-export type StoredPage = PageFact & { seq: number };
-
-export type StatusFilter = { code: number } | { class: number };
-
-export interface PageFilter {
-  /** An exact status code, or a class: `{class: 4}` is 400–499. Pages that could not be fetched match neither. */
-  status?: StatusFilter;
-  /** Depth bounds, inclusive; pages of unknown depth (only in a sitemap) match no bound. */
-  minDepth?: number;
-  maxDepth?: number;
-  indexable?: boolean;
-}
-
-export interface Paging<Position> {
-  limit: number;
-  /** The position of the last row of the previous page; rows after it come next. */
-  after?: Position;
-}
-
-export interface FactsPage<Row> {
-  rows: Row[];
-  hasMore: boolean;
-}
-
-export const PAGE_COLUMNS = ['seq', ...auditPageSchema.required] as const;
 
 /**
  * Replaces the audit's stored facts with `facts` in one transaction: the old rows go, the new ones
@@ -103,35 +79,22 @@ function findingUrlRow(auditId: string, fact: FindingUrlFact) {
   };
 }
 
-/** One page of the audit's pages in crawl order, filtered; `after` is a `seq`. */
+/**
+ * One page of the audit's pages in crawl order, filtered; `after` is a `seq`. The dashboard's ordered
+ * listing in its crawl order (src/audits/page-order.ts), so a filter reads only the rows it shows.
+ */
 export async function listAuditPages(
   db: Db,
   auditId: string,
   options: Paging<number> & PageFilter,
 ): Promise<FactsPage<StoredPage>> {
-  const query = db('audit_pages')
-    .where('audit_id', auditId)
-    .orderBy('seq')
-    .limit(options.limit + 1)
-    .select(...PAGE_COLUMNS);
-  if (options.after !== undefined) query.where('seq', '>', options.after);
-  applyPageFilter(query, options);
-  const rows = (await query) as StoredPage[];
-  return { rows: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
-}
-
-/** Narrows a query of audit_pages to the filter (also the dashboard's sorted listing, src/audits/page-order.ts). */
-export function applyPageFilter(query: Knex.QueryBuilder, filter: PageFilter): void {
-  const { status } = filter;
-  if (status) {
-    // The class as the index audit_pages_status_class computes it; an exact code narrows it further.
-    const statusClass = 'class' in status ? status.class : Math.floor(status.code / 100);
-    query.whereRaw('status / 100 = ?', [statusClass]);
-    if ('code' in status) query.where('status', status.code);
-  }
-  if (filter.minDepth !== undefined) query.where('depth', '>=', filter.minDepth);
-  if (filter.maxDepth !== undefined) query.where('depth', '<=', filter.maxDepth);
-  if (filter.indexable !== undefined) query.where('indexable', filter.indexable);
+  const { after } = options;
+  const page = await listOrderedAuditPages(db, auditId, {
+    ...options,
+    order: { column: 'crawl', descending: false },
+    after: after === undefined ? undefined : { key: after, seq: after },
+  });
+  return { ...page, rows: page.rows.map(({ sort_key: _key, ...row }) => row) };
 }
 
 /** One page of a finding's URLs in their order; `after` is a `position`. */

@@ -31,22 +31,7 @@ export const SITE_PAGE_AUDITS = 30;
 
 /** The site's latest completed audits, newest first (audits_site_history_idx). */
 export async function siteAuditPoints(db: Db, site: SiteKey, limit = SITE_PAGE_AUDITS): Promise<SiteAuditPoint[]> {
-  const rows = (await siteAudits(db, site)
-    .limit(limit)
-    .select('id', 'completed_at', 'score', 'grade', 'comparison_basis')) as Array<{
-    id: string;
-    completed_at: Date;
-    score: number;
-    grade: Grade;
-    comparison_basis: ComparisonBasis | null;
-  }>;
-  return rows.map((r) => ({
-    auditId: r.id,
-    completedAt: r.completed_at,
-    score: r.score,
-    grade: r.grade,
-    basis: r.comparison_basis,
-  }));
+  return auditPoints(siteAudits(db, site).limit(limit));
 }
 
 /** How many of a site's latest audits its page offers for a comparison. */
@@ -75,9 +60,12 @@ export async function siteAuditPointsById(
   site: SiteKey,
   auditIds: readonly string[],
 ): Promise<SiteAuditPoint[]> {
-  const rows = (await siteAudits(db, site)
-    .whereIn('id', auditIds)
-    .select('id', 'completed_at', 'score', 'grade', 'comparison_basis')) as Array<{
+  return auditPoints(siteAudits(db, site).whereIn('id', auditIds));
+}
+
+/** The points of the audits `query` (of siteAudits) selects, in its order: the one read of both lists above. */
+async function auditPoints(query: ReturnType<typeof siteAudits>): Promise<SiteAuditPoint[]> {
+  const rows = (await query.select('id', 'completed_at', 'score', 'grade', 'comparison_basis')) as Array<{
     id: string;
     completed_at: Date;
     score: number;

@@ -95,6 +95,11 @@ describe('dashboard: pages view, finding URLs and audit status', function () {
         (p) => p.status === 200 && p.depth !== null && p.depth >= 2 && p.depth <= 3,
       ],
       ['indexable=false', (p) => !p.indexable],
+      // Each filter alone and together, as the cells of src/audits/page-order.ts divide them.
+      ['status=404', (p) => p.status === 404],
+      ['min_depth=3', (p) => p.depth !== null && p.depth >= 3],
+      ['indexable=true&status=2xx', (p) => p.indexable && p.status !== null && p.status >= 200 && p.status < 300],
+      ['max_depth=1&indexable=false', (p) => !p.indexable && p.depth !== null && p.depth <= 1],
     ];
     const seqOf = new Map(pages.map((p, seq) => [p, seq]));
     for (const [filter, keep] of filters) {
