@@ -52,6 +52,8 @@ describe('render: "all"', function () {
   let instance: RunningApi | undefined;
   let browserQueue: string;
   const sites: RenderAllSite[] = [];
+  type Audited = { site: RenderAllSite; done: ApiResponse; key: string };
+  let audits: Record<'all' | 'sample', Promise<Audited>>;
 
   before(async () => {
     ensureChromium((line) => console.log(`  [setup] ${line}`));
@@ -60,13 +62,16 @@ describe('render: "all"', function () {
     instance = await startExtraApi({
       config: { ...stack.config, browserStage: { taskQueue: browserQueue, timeoutMs: 10 * 60_000 } },
     });
+    // Both audits run at once (each on a site of its own): one's crawl and analysis overlap the other's renders.
+    audits = { all: audit('all'), sample: audit('sample') };
+    for (const running of Object.values(audits)) running.catch(() => undefined); // awaited by its test
   });
   after(async () => {
     await stopExtraApi(instance);
     for (const site of sites) await site.close();
   });
 
-  async function audit(render: 'all' | 'sample'): Promise<{ site: RenderAllSite; done: ApiResponse; key: string }> {
+  async function audit(render: 'all' | 'sample'): Promise<Audited> {
     const site = await serveRenderAllSite();
     sites.push(site);
     const account = await newAccount('team');
@@ -143,7 +148,7 @@ describe('render: "all"', function () {
   });
 
   it('renders every page: contrast found and named on a page outside the sample, not on its control', async () => {
-    const { site, done, key } = await audit('all');
+    const { site, done, key } = await audits.all;
     const at = path(site);
     const sample = (done.body.browser.pages as { url: string }[]).map((p) => at(p.url));
     assert.equal(sample.length, 10, 'a team audit samples ten pages');
@@ -202,7 +207,7 @@ describe('render: "all"', function () {
   });
 
   it('with the default, renders only the sample: the faded page is never rendered, nor the scripted link crawled', async () => {
-    const { site, done } = await audit('sample');
+    const { site, done } = await audits.sample;
     const at = path(site);
     const rendered = await renderedByCrawl(done, site);
     assert.deepEqual([...rendered.keys()], [], 'the crawl rendered nothing: no page is an application shell');
