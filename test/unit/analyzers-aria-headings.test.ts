@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { ariaInvalid } from '../../src/analyzers/a11y-aria';
 import { headingLevel, headingOrder } from '../../src/analyzers/a11y-headings';
-import { parsePage, parsePages } from '../../src/analyzers/parse';
-import type { CrawlSnapshot, SnapshotPage } from '../../src/analyzers/snapshot';
+import { parsePage } from '../../src/analyzers/parse';
+import type { SnapshotPage } from '../../src/analyzers/snapshot';
 import type { Analyzer, AnalyzerOutcome } from '../../src/analyzers/types';
+import { runAnalyzerOn } from '../support/analyzer-run';
 
 /**
  * The static ARIA and heading-order rules. Every case's verdict was checked against axe-core 4 in
@@ -28,14 +29,7 @@ function page(body: string, head = ''): SnapshotPage {
   };
 }
 
-function run(a: Analyzer, pages: SnapshotPage[]): AnalyzerOutcome {
-  const s: CrawlSnapshot = {
-    origin: ORIGIN,
-    robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' },
-    pages,
-  };
-  return a.run(s, parsePages(s.pages));
-}
+const run = (a: Analyzer, pages: SnapshotPage[]): AnalyzerOutcome => runAnalyzerOn(a, ORIGIN, pages);
 
 function messages(a: Analyzer, body: string, head = ''): string[] {
   return run(a, [page(body, head)]).findings.map((f) => f.message);

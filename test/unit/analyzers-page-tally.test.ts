@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { parsePages } from '../../src/analyzers/parse';
 import { metaDescMissing, titleDuplicate } from '../../src/analyzers/seo-page';
-import type { CrawlSnapshot, SnapshotPage } from '../../src/analyzers/snapshot';
+import type { SnapshotPage } from '../../src/analyzers/snapshot';
 import {
   DistinctPerKey,
   MAX_FINDINGS_PER_ANALYZER,
@@ -11,6 +10,7 @@ import {
   type Analyzer,
   type AnalyzerOutcome,
 } from '../../src/analyzers/types';
+import { runAnalyzerOn } from '../support/analyzer-run';
 
 // Duplicate grouping keeps a set only for groups (or keys) with a second URL (issue 21): these pin
 // the exact groups, counts and URL order that a set per group produced.
@@ -32,14 +32,7 @@ function htmlPage(path: string, head: string): SnapshotPage {
   };
 }
 
-function run(a: Analyzer, pages: SnapshotPage[]): AnalyzerOutcome {
-  const s: CrawlSnapshot = {
-    origin: ORIGIN,
-    robots: { kind: 'fetched', url: `${ORIGIN}/robots.txt`, status: 404, body: '' },
-    pages,
-  };
-  return a.run(s, parsePages(s.pages));
-}
+const run = (a: Analyzer, pages: SnapshotPage[]): AnalyzerOutcome => runAnalyzerOn(a, ORIGIN, pages);
 
 /** 60 pages with unique titles of a good length (30–60 wide), three of them (7, 31, 52) sharing one. */
 const SHARED = 'Stainless steel hex bolts, M8 | Acme supply';
