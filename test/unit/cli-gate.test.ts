@@ -93,11 +93,14 @@ describe('CLI arguments (src/cli/args.ts)', () => {
     assert.equal(plain.wait, false);
     assert.equal(plain.format, 'text');
     assert.equal(plain.timeoutMs, 1_800_000);
+    assert.equal(plain.render, undefined, 'the API’s default when not given');
     const full = parse(
       'audit',
       'http://127.0.0.1:8080',
       '--tier',
       'pro',
+      '--render',
+      'all',
       '--fail-under',
       '80',
       '--fail-on-new',
@@ -112,6 +115,7 @@ describe('CLI arguments (src/cli/args.ts)', () => {
     assert.deepEqual(full, {
       domain: 'http://127.0.0.1:8080',
       tier: 'pro',
+      render: 'all',
       wait: true,
       failUnder: 80,
       failOnNew: 'high',
