@@ -17,21 +17,28 @@ import {
 } from './types';
 
 /**
+ * The browser analyzers judged on a page's rendered DOM (its axe rules and console errors), as against
+ * its lab metrics: with `render: "all"` they are judged on every rendered page (browser-rendered.ts).
+ */
+export const RENDERED_CHECK_CODES = [
+  'A11Y_COLOR_CONTRAST',
+  'A11Y_LINK_IN_TEXT_BLOCK',
+  'A11Y_TARGET_SIZE',
+  'BP_CONSOLE_ERRORS',
+] as const satisfies readonly AnalyzerCode[];
+
+/**
  * Analyzers of the browser stage (docs/analyzers.md, "Browser stage"): they judge what Chromium
  * measured on the sampled pages (src/browser/stage-result.ts) rather than the crawled HTML, so they
  * are not in the HTML registry (`ANALYZERS`); `mergeBrowserStage` runs them. Without a measured page
  * each is not_applicable.
  */
-
 export const BROWSER_ANALYZER_CODES = [
   'PERF_LCP_SLOW',
   'PERF_CLS_HIGH',
   'PERF_TBT_HIGH',
   'PERF_FCP_SLOW',
-  'A11Y_COLOR_CONTRAST',
-  'A11Y_LINK_IN_TEXT_BLOCK',
-  'A11Y_TARGET_SIZE',
-  'BP_CONSOLE_ERRORS',
+  ...RENDERED_CHECK_CODES,
 ] as const satisfies readonly AnalyzerCode[];
 
 export type BrowserAnalyzerCode = (typeof BROWSER_ANALYZER_CODES)[number];
@@ -220,17 +227,6 @@ function consoleErrorCheck(p: RenderedPageChecks): PageResult {
   }
   return pageIssues(issues);
 }
-
-/**
- * The browser analyzers judged on a page's rendered DOM (its axe rules and console errors), as against
- * its lab metrics: with `render: "all"` they are judged on every rendered page (browser-rendered.ts).
- */
-export const RENDERED_CHECK_CODES = [
-  'A11Y_COLOR_CONTRAST',
-  'A11Y_LINK_IN_TEXT_BLOCK',
-  'A11Y_TARGET_SIZE',
-  'BP_CONSOLE_ERRORS',
-] as const satisfies readonly BrowserAnalyzerCode[];
 
 export type RenderedCheckCode = (typeof RENDERED_CHECK_CODES)[number];
 
