@@ -111,7 +111,7 @@ export async function startApi(
     accessLog: opts.accessLog,
   });
   // The customer dashboard shares the API's app and port (docs/dashboard.md).
-  const dashboard = { db, clock, config, temporal, scheduler, keyring, siteSchedules, log: opts.log };
+  const dashboard = { db, clock, config, temporal, scheduler, keyring, siteSchedules, changes, log: opts.log };
   app.use(dashboardMiddleware(dashboardDeps(dashboard, () => config.publicBaseUrl ?? url)));
   const listening = await serveApi(
     app,

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import type { ChangeFeed } from '../db/change-feed';
 import type { Db } from '../db/knex';
 import type { Mailer } from '../mail/mailer';
 import type { AuditScheduler } from '../audits/scheduler';
@@ -30,4 +31,6 @@ export interface DashboardDeps {
   keyring: SigningKeyring;
   /** The sites' Temporal Schedules, as the API's site routes use them. */
   siteSchedules: SiteSchedules;
+  /** What keeps this instance's caches coherent (share links kept open); without it every visit reads the database. */
+  changes?: ChangeFeed;
 }

@@ -9,14 +9,24 @@ import type { Knex } from 'knex';
  */
 export const CHANGE_CHANNEL = 'audit_service_changes';
 
-export type ChangeKind = 'account' | 'key' | 'audit' | 'signing_key';
+export type ChangeKind = 'account' | 'key' | 'audit' | 'signing_key' | 'share' | 'branding';
 export interface Change {
   kind: ChangeKind;
   id: string;
 }
 
+/** The feeds listening in this process: they hear its own changes as soon as they are committed. */
+const feedsHere = new Set<ChangeFeed>();
+
 export async function publishChange(db: Knex | Knex.Transaction, change: Change): Promise<void> {
   await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, JSON.stringify(change)]);
+  // The NOTIFY comes back a round trip later; a request of this process that follows the write must
+  // not see what it replaced in between (a link just revoked, a branding just saved).
+  const heardHere = () => {
+    for (const feed of feedsHere) feed.hear(change);
+  };
+  if (!db.isTransaction) heardHere();
+  else (db as Knex.Transaction).executionPromise.then(heardHere, () => undefined);
 }
 
 export class ChangeFeed {
@@ -34,6 +44,12 @@ export class ChangeFeed {
 
   async start(): Promise<void> {
     await this.connect();
+    feedsHere.add(this);
+  }
+
+  /** A change this process committed (publishChange); the same change's NOTIFY follows, and is harmless twice. */
+  hear(change: Change): void {
+    this.emit(change);
   }
 
   private async connect(): Promise<void> {
@@ -76,6 +92,7 @@ export class ChangeFeed {
   async stop(): Promise<void> {
     this.closed = true;
     this.healthy = false;
+    feedsHere.delete(this);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);

@@ -44,6 +44,12 @@ export class CoherentCache<V> {
     if (this.generations.size > 100_000) this.clear();
   }
 
+  /** Drops every value that `matches` (a change named by something other than the key); loads in flight are not kept. */
+  invalidateWhere(matches: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+    this.epoch++;
+  }
+
   clear(): void {
     this.entries.clear();
     this.generations.clear();

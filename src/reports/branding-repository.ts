@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { publishChange } from '../db/change-feed';
 import type { Db } from '../db/knex';
 import type { Mode } from '../schemas/audit';
 import { imageFormat, type Branding } from './branding';
@@ -83,5 +84,7 @@ export async function saveBranding(
     .onConflict(['workspace_id', 'mode'])
     .merge({ ...values, revision: db.raw("nextval('branding_revision_seq')") })
     .returning('*');
+  // Share links show the branding: what API instances keep of the workspace's links goes (src/shares/openings.ts).
+  await publishChange(db, { kind: 'branding', id: scope.workspaceId });
   return fromRow(row as BrandingRow);
 }

@@ -1,4 +1,5 @@
 import type { AuditRow } from '../audits/repository';
+import { publishChange } from '../db/change-feed';
 import type { Db } from '../db/knex';
 import type { Mode, Tier } from '../schemas/audit';
 
@@ -30,6 +31,7 @@ export interface OpenedShare {
     grade: string | null;
     completed_at: Date | null;
   };
+  ownerAccountId: string;
   ownerTier: Tier;
   brandingRevision: number;
 }
@@ -62,16 +64,18 @@ export async function markShareRevoked(
     .where({ id: shareId, workspace_id: scope.workspaceId, mode: scope.mode })
     .whereNull('revoked_at')
     .update({ revoked_at: now });
+  // What API instances keep of the link goes (src/shares/openings.ts).
+  if (updated > 0) await publishChange(db, { kind: 'share', id: shareId });
   return updated > 0;
 }
 
 /**
- * Every visit runs this, the one query of a page or badge served from what is kept rendered: one
- * fixed statement (no query building per request) on the token_hash index, the columns it needs only.
+ * A visit runs this unless the link is kept in memory (src/shares/openings.ts): one fixed statement
+ * (no query building per request) on the token_hash index, the columns it needs only.
  */
 const OPEN_SHARE_SQL = `
   SELECT s.id, s.workspace_id, s.mode, s.audit_id, s.password_hash, s.expires_at, s.revoked_at,
-         a.domain, a.status, a.score, a.grade, a.completed_at, acc.tier, b.revision AS branding_revision
+         a.domain, a.status, a.score, a.grade, a.completed_at, a.account_id, acc.tier, b.revision AS branding_revision
   FROM audit_shares s
   JOIN audits a ON a.id = s.audit_id
   JOIN accounts acc ON acc.id = a.account_id
@@ -100,6 +104,7 @@ export async function findShareByTokenHash(db: Db, tokenHash: Buffer): Promise<O
       grade: row.grade,
       completed_at: row.completed_at,
     },
+    ownerAccountId: row.account_id,
     ownerTier: row.tier,
     brandingRevision: row.branding_revision === null ? 0 : Number(row.branding_revision),
   };

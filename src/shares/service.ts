@@ -9,6 +9,7 @@ import { nextAttemptAt, returnAttempt, takeAttempt, throttleSubject } from '../p
 import { hashPassword, passwordProblem, verifyPassword } from '../people/passwords';
 import type { SigningKeyring } from '../reports/signing-keys';
 import type { AuditJson, Mode, Tier } from '../schemas/audit';
+import type { ShareOpenings } from './openings';
 import { checkShareAccess, isShareToken, newShareToken, shareTokenHash, shareUrl, signShareAccess } from './access';
 import {
   findShareByTokenHash,
@@ -103,17 +104,19 @@ export async function revokeShare(deps: ShareServiceDeps, actor: ShareActor, sha
 /**
  * The link a visitor's token opens, or null when it opens nothing: malformed, unknown, revoked,
  * expired, or its account no longer on a tier with share links. The page and the badge answer every
- * null alike (404), so a visitor cannot tell a revoked link from one that never existed. Read on every
- * request, before anything kept of the link is served; `onClosed` hears of a known link that no
- * longer opens (so what was kept of it can go).
+ * null alike (404), so a visitor cannot tell a revoked link from one that never existed. Checked on
+ * every request, before anything kept of the link is served (from the database, or from what
+ * `shareOpenings` keeps coherent with it); `onClosed` hears of a known link that no longer opens (so
+ * what was kept of it can go).
  */
 export async function openShare(
-  deps: Pick<ShareServiceDeps, 'db' | 'clock'>,
+  deps: Pick<ShareServiceDeps, 'db' | 'clock'> & { shareOpenings?: ShareOpenings },
   token: string,
   onClosed?: (shareId: string) => void,
 ): Promise<OpenedShare | null> {
   if (!isShareToken(token)) return null;
-  const opened = await findShareByTokenHash(deps.db, shareTokenHash(token));
+  const tokenHash = shareTokenHash(token);
+  const opened = await (deps.shareOpenings?.find(tokenHash) ?? findShareByTokenHash(deps.db, tokenHash));
   if (!opened) return null;
   if (opens(opened, deps.clock.now())) return opened;
   onClosed?.(opened.share.id);

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { api, newAccount, startExtraApi, stopExtraApi, waitForAudit, type TestAccount } from '../support/stack';
+import { CHANGE_CHANNEL } from '../../src/db/change-feed';
+import { until } from '../support/receiver';
+import {
+  api,
+  getStack,
+  newAccount,
+  startExtraApi,
+  stopExtraApi,
+  waitForAudit,
+  type TestAccount,
+} from '../support/stack';
 
 /**
  * What the service keeps rendered of a share link (src/dashboard/share/share-cache.ts): never served
@@ -130,5 +140,21 @@ describe('share links: what is kept rendered', function () {
       assert.match(page.text, /This report is protected/);
       assert.ok(!page.text.includes('Top five issues'), 'nothing of the kept report');
     }
+  });
+
+  it('opens a kept link without reading the database, until a change from another process names it', async () => {
+    const { account, auditId } = await completedAudit();
+    const { url, id } = await newLink(account, auditId);
+    assert.equal((await visit(url)).status, 200, 'read once, and kept');
+    const { db } = await getStack();
+    // Revoked behind the service's back, as a process that did not publish would: nothing here hears of it.
+    await db('audit_shares').where({ id }).update({ revoked_at: new Date() });
+    assert.equal((await visit(url)).status, 200, 'served from what is kept: the row was not read again');
+    assert.equal((await visit(`${url}/badge.svg`)).status, 200);
+
+    // The change as another API process publishes it: a NOTIFY on the feed's channel, not from this process.
+    await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, JSON.stringify({ kind: 'share', id })]);
+    await until(async () => (await visit(url)).status === 404, 5_000, 'the kept link to close');
+    assert.equal((await visit(`${url}/badge.svg`)).status, 404);
   });
 });

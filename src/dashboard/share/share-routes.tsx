@@ -6,6 +6,7 @@ import { reportBranding } from '../../reports/branding-service';
 import { displayDomain } from '../../reports/pdf/display-names';
 import { sharePath, SHARE_ACCESS_COOKIE } from '../../shares/access';
 import { badgeSvg } from '../../shares/badge';
+import { ShareOpenings } from '../../shares/openings';
 import type { OpenedShare } from '../../shares/repository';
 import { grantShareAccess, mayViewShare, openShare, sharedResult, unlockShare } from '../../shares/service';
 import { readCookie, setCookie } from '../cookies';
@@ -29,7 +30,8 @@ import { ShareReport, ShareStatus, type ShareContext } from './share-report';
 export function shareRoutes(deps: DashboardDeps): Router<DashboardState> {
   const router = new Router<DashboardState>();
   const kept = renderedShares();
-  const open = (ctx: DashboardContext) => openShare(deps, ctx.params.token!, kept.forget);
+  const opening = { db: deps.db, clock: deps.clock, shareOpenings: new ShareOpenings(deps.db, deps.changes ?? null) };
+  const open = (ctx: DashboardContext) => openShare(opening, ctx.params.token!, kept.forget);
   router.use(shareHeaders(deps));
   router.get('/share/:token/badge.svg', async (ctx) => {
     const opened = await open(ctx);
