@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   for (const routes of [
     auditRoutes(deps),
     auditPageRoutes(deps),
-    auditExportRoutes({ db: deps.db, readModel: deps.readModel, log }),
+    auditExportRoutes({ db: deps.db, readModel: deps.readModel, pageBudgets: deps.config.pageBudgets, log }),
     usageRoutes(),
     webhookRoutes(deps),
     reportRoutes(deps),

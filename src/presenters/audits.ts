@@ -1,6 +1,7 @@
 import type { AuditRow } from '../audits/repository';
 import { progressOfRow, type ProgressColumns } from '../audits/progress';
 import { estimateRunningCompletion } from '../audits/estimate';
+import type { PageBudgets } from '../page-budgets';
 import { iso } from './iso';
 
 /** One audit in a list: what a table row shows. */
@@ -22,7 +23,12 @@ export function presentAuditSummary(
  * audit whose attempt has reported carries `progress`, and its estimate follows the measured rate
  * at `now`; otherwise `progress` is absent and the estimate is the stored one.
  */
-export function presentAuditStatus(row: AuditRow & Partial<ProgressColumns>, now: Date = new Date()) {
+export function presentAuditStatus(
+  row: AuditRow & Partial<ProgressColumns>,
+  /** The budgets audits run with (config.pageBudgets): a crawl's pages left are counted within its tier's. */
+  pageBudgets: PageBudgets,
+  now: Date = new Date(),
+) {
   const progress = progressOfRow(row);
   const times =
     row.attempt_started_at && row.phase_started_at
@@ -33,7 +39,9 @@ export function presentAuditStatus(row: AuditRow & Partial<ProgressColumns>, now
     domain: row.domain,
     status: row.status,
     estimated_completion: iso(
-      progress && times ? estimateRunningCompletion(row.tier, progress, times, now) : row.estimated_completion,
+      progress && times
+        ? estimateRunningCompletion(row.tier, progress, times, now, pageBudgets)
+        : row.estimated_completion,
     ),
     ...(progress
       ? {

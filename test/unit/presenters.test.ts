@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_BUDGETS } from '../../src/page-budgets';
 import assert from 'node:assert/strict';
 import type { AuditRow } from '../../src/audits/repository';
 import {
@@ -78,7 +79,7 @@ describe('presenters', () => {
       error_code: 'domain_unreachable',
       error_message: 'no answer',
     });
-    assert.deepEqual(presentAuditStatus(failed), {
+    assert.deepEqual(presentAuditStatus(failed, DEFAULT_PAGE_BUDGETS), {
       audit_id: 'aud_1',
       domain: 'https://example.com',
       status: 'failed',
@@ -87,7 +88,12 @@ describe('presenters', () => {
       error: { code: 'domain_unreachable', message: 'no answer' },
     });
     const queued = audit({ estimated_completion: CREATED });
-    assert.deepEqual(Object.keys(presentAuditStatus(queued)), ['audit_id', 'domain', 'status', 'estimated_completion']);
+    assert.deepEqual(Object.keys(presentAuditStatus(queued, DEFAULT_PAGE_BUDGETS)), [
+      'audit_id',
+      'domain',
+      'status',
+      'estimated_completion',
+    ]);
     assert.equal(completedAuditJson(queued), null);
     assert.equal(presentFindings(queued), null);
   });

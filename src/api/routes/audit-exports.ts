@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Readable } from 'node:stream';
 import type { Finding } from '../../schemas/audit';
 import type { Db } from '../../db/knex';
+import type { PageBudgets } from '../../page-budgets';
 import { iterateAuditPages } from '../../audits/crawl-facts-store';
 import { findingExportRows } from '../../audits/finding-export';
 import { completedAuditJson, presentAuditStatus, presentFindings } from '../../presenters/audits';
@@ -14,6 +15,8 @@ import { requireAudit } from './audit-lookup';
 export interface AuditExportDeps {
   db: Db;
   readModel: ReadModel;
+  /** config.pageBudgets: the estimate of an audit still running counts within them. */
+  pageBudgets: PageBudgets;
   /** Where a download cut off by a failing read is reported (the response has started: no envelope). */
   log?: (message: string, err?: unknown) => void;
 }
@@ -30,7 +33,7 @@ export function auditExportRoutes(deps: AuditExportDeps): Router<ApiState> {
   router.get('/audits/:auditId/pages.csv', async (ctx) => {
     const row = await requireAudit(ctx, deps.readModel);
     if (completedAuditJson(row) === null) {
-      ctx.body = presentAuditStatus(row);
+      ctx.body = presentAuditStatus(row, deps.pageBudgets);
       return;
     }
     async function* rows() {
@@ -43,7 +46,7 @@ export function auditExportRoutes(deps: AuditExportDeps): Router<ApiState> {
     const row = await requireAudit(ctx, deps.readModel);
     const findings = presentFindings(row) as Finding[] | null;
     if (findings === null) {
-      ctx.body = presentAuditStatus(row);
+      ctx.body = presentAuditStatus(row, deps.pageBudgets);
       return;
     }
     const rows = findingExportRows(deps.db, row.id, findings);

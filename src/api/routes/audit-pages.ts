@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { pageQuerySchema, type PageQuery } from '../../schemas/api';
 import { FINDING_ID_PATTERN, listAuditPagesQuerySchema, type ListAuditPagesQuery } from '../../schemas/api-pages';
 import type { Finding } from '../../schemas/audit';
+import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
 import { listAuditPages, listFindingUrls, type PageFilter } from '../../audits/crawl-facts-store';
 import { completedAuditJson, presentAuditStatus, presentFindings } from '../../presenters/audits';
@@ -23,7 +24,7 @@ const FINDING_ID = new RegExp(FINDING_ID_PATTERN);
  * time (docs/decisions.md, "Pages and exports"). Like /findings: the status envelope until the audit
  * is completed.
  */
-export function auditPageRoutes(deps: { db: Db; readModel: ReadModel }): Router<ApiState> {
+export function auditPageRoutes(deps: { db: Db; readModel: ReadModel; config: Config }): Router<ApiState> {
   const router = new Router<ApiState>();
 
   router.get('/audits/:auditId/pages', async (ctx) => {
@@ -31,7 +32,7 @@ export function auditPageRoutes(deps: { db: Db; readModel: ReadModel }): Router<
     const filter = pageFilterOf(query);
     const row = await requireAudit(ctx, deps.readModel);
     if (completedAuditJson(row) === null) {
-      ctx.body = presentAuditStatus(row);
+      ctx.body = presentAuditStatus(row, deps.config.pageBudgets);
       return;
     }
     const list: ListKey = ['pages', row.id];
@@ -45,7 +46,7 @@ export function auditPageRoutes(deps: { db: Db; readModel: ReadModel }): Router<
     const row = await requireAudit(ctx, deps.readModel);
     const findings = presentFindings(row) as Finding[] | null;
     if (findings === null) {
-      ctx.body = presentAuditStatus(row);
+      ctx.body = presentAuditStatus(row, deps.config.pageBudgets);
       return;
     }
     const findingId = requireFinding(ctx, row.id, findings);

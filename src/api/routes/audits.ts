@@ -56,7 +56,7 @@ export function auditRoutes(deps: TriggerDeps & { readModel: ReadModel }): Route
     const row = await requireAudit(ctx, deps.readModel);
     const stored = completedAuditJson(row);
     if (stored === null) {
-      ctx.body = presentAuditStatus(row);
+      ctx.body = presentAuditStatus(row, deps.config.pageBudgets);
       return;
     }
     // The stored bytes are served as they are: identical to the webhook body.
@@ -67,7 +67,7 @@ export function auditRoutes(deps: TriggerDeps & { readModel: ReadModel }): Route
   router.get('/audits/:auditId/findings', async (ctx) => {
     const row = await requireAudit(ctx, deps.readModel);
     const findings = presentFindings(row);
-    ctx.body = findings === null ? presentAuditStatus(row) : findings;
+    ctx.body = findings === null ? presentAuditStatus(row, deps.config.pageBudgets) : findings;
   });
 
   return router;

@@ -34,7 +34,7 @@ export function reportRoutes(deps: ReportRouteDeps): Router<ApiState> {
   router.get('/audits/:auditId/pdf', tierGate('pdf_reports'), async (ctx) => {
     const audit = await requireAudit(ctx, deps.readModel);
     if (audit.status !== 'completed') {
-      ctx.body = presentAuditStatus(audit);
+      ctx.body = presentAuditStatus(audit, deps.config.pageBudgets);
       return;
     }
     const link = await requestReportLink(deps, audit);

@@ -44,7 +44,7 @@ async function statusJson(c: DashboardContext, deps: DashboardDeps): Promise<voi
     c.body = { error: { code: 'audit_not_found', message: 'There is no such audit in this workspace and mode.' } };
     return;
   }
-  c.body = presentAuditStatus(row);
+  c.body = presentAuditStatus(row, deps.config.pageBudgets);
 }
 
 async function showPages(c: DashboardContext, deps: DashboardDeps): Promise<void> {

@@ -83,7 +83,7 @@ async function showAudit(c: DashboardContext, deps: DashboardDeps): Promise<void
       <AuditDetailPage
         basePath={modePath(c.state.mode, '')}
         plansHref="/plan"
-        status={{ ...presentAuditStatus(row), pages_crawled: row.pages_crawled }}
+        status={{ ...presentAuditStatus(row, deps.config.pageBudgets), pages_crawled: row.pages_crawled }}
         result={json === null ? null : (JSON.parse(json) as AuditJson)}
         pdfAllowed={featureIncluded(usage, 'pdf_reports')}
       />
