@@ -30,6 +30,7 @@ export async function startBrowserWorker(opts: {
       executablePath: config.chromiumPath,
       size: config.browserConcurrency,
       allow: config.outboundAllow,
+      renderTimeoutMs: config.browserRenderTimeoutMs,
       // A page near a grade boundary: the median of up to three runs (docs/analyzers.md, "How stable a score is").
       performanceScore: pageLabScore,
     });

@@ -4,6 +4,7 @@ import { parsePageBudgets, type PageBudgets } from './page-budgets';
 import { parseCidrSetting, type CidrList } from './outbound/policy';
 import { checkMetricsPort, checkMetricsToken } from './observability/metrics-config';
 import { tracingSettings, type TracingSettings } from './observability/tracing-config';
+import { RENDER_TIMEOUT_MS } from './render-timeout';
 import { delays, integer } from './env-parsing';
 import { webhookSettings, type WebhookSettings } from './webhook-settings';
 
@@ -36,6 +37,8 @@ export interface Config extends WebhookSettings {
   browserStage: { taskQueue: string; timeoutMs: number } | null;
   /** BROWSER_CONCURRENCY: pages a browser worker renders at once (one Chromium each). */
   browserConcurrency: number;
+  /** BROWSER_RENDER_TIMEOUT_MS: how long a rendered page may take to paint and load (1,000–30,000; 30,000). */
+  browserRenderTimeoutMs: number;
   /** PAGE_BUDGETS: pages answering HTML an audit of each tier may crawl (free 100 … enterprise 1,000,000). */
   pageBudgets: PageBudgets;
   /** EXTERNAL_CHECK_BUDGET: distinct external link targets and subresources an audit checks at most (100,000). */
@@ -150,6 +153,14 @@ function workerKind(raw: string | undefined): Config['workerKind'] {
   throw new Error(`WORKER_KIND must be audits, reports or browser, got "${raw}"`);
 }
 
+// The browser activities' time-outs are sized for the default, so it is also the most.
+function renderTimeout(raw: string | undefined): number {
+  const value = integer('BROWSER_RENDER_TIMEOUT_MS', raw, RENDER_TIMEOUT_MS);
+  if (value < 1000 || value > RENDER_TIMEOUT_MS)
+    throw new Error(`BROWSER_RENDER_TIMEOUT_MS must be from 1000 to ${RENDER_TIMEOUT_MS}, got "${raw}"`);
+  return value;
+}
+
 function browserStage(env: NodeJS.ProcessEnv): Config['browserStage'] {
   const setting = (env.BROWSER_STAGE || 'on').toLowerCase();
   if (setting !== 'on' && setting !== 'off')
@@ -261,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reportTaskQueue: env.REPORT_TASK_QUEUE || `${env.TEMPORAL_TASK_QUEUE || 'audits'}-reports`,
     browserStage: browserStage(env),
     browserConcurrency: Math.max(1, integer('BROWSER_CONCURRENCY', env.BROWSER_CONCURRENCY, 1)),
+    browserRenderTimeoutMs: renderTimeout(env.BROWSER_RENDER_TIMEOUT_MS),
     pageBudgets: parsePageBudgets(env.PAGE_BUDGETS),
     externalCheckBudget: integer('EXTERNAL_CHECK_BUDGET', env.EXTERNAL_CHECK_BUDGET, 100_000),
     crawl: {

@@ -1,49 +1,42 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
 import fs from 'node:fs';
 import path from 'node:path';
 import Mocha from 'mocha';
 import { startTestInfrastructure, type TestInfrastructure } from './support/infrastructure';
 import { ensureChromium } from './support/chromium';
 import { ensurePdftoppm } from './support/poppler';
+import { dealShards, expectedSeconds } from './support/shards';
+import { ensureTemporalCli } from '../src/setup/temporal-cli';
 
 /**
  * `npm test`: type check and lint, then unit tests, then workflow tests (test/workflows: the workflows on a
  * dev server of their own with stubbed activities, no Postgres), then integration tests against a
  * real Temporal dev server and a real Postgres that this script starts (and removes) itself, then browser
  * tests (test/browser: the dashboard in a real headless Chromium) against the same stack.
- * Arguments narrow the run to some test files; `--grep <text>` filters by title.
+ * The whole suite runs in TEST_SHARDS processes at once (2 by default; test/support/shards.ts), each
+ * with a stack of its own. Arguments narrow the run to some test files, in one process; `--grep
+ * <text>` filters by title; `--shard i/n` runs the i-th of n shards.
  */
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const grepAt = args.indexOf('--grep');
   const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : undefined;
+  const shardAt = args.indexOf('--shard');
+  const shard = shardAt >= 0 ? args.splice(shardAt, 2)[1] : undefined;
   const root = path.join(__dirname);
-  const files = args.length
-    ? args.map((f) => path.resolve(f))
-    : [
-        ...listTests(path.join(root, 'unit')),
-        ...listTests(path.join(root, 'workflows')),
-        ...listTests(path.join(root, 'integration')),
-        ...listTests(path.join(root, 'browser')),
-      ];
+  const suite = [
+    ...listTests(path.join(root, 'unit')),
+    ...listTests(path.join(root, 'workflows')),
+    ...listTests(path.join(root, 'integration')),
+    ...listTests(path.join(root, 'browser')),
+  ];
+  const files = args.length ? args.map((f) => path.resolve(f)) : shard ? shardFiles(suite, shard, root) : suite;
 
-  if (!args.length) {
-    console.log('typecheck: tsc --noEmit');
-    const tsc = spawnSync(
-      process.execPath,
-      [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', path.join(root, '..')],
-      { stdio: 'inherit' },
-    );
-    if (tsc.status !== 0) {
-      console.error('typecheck failed');
-      return 1;
-    }
-    console.log('lint: eslint + prettier --check');
-    const lint = spawnSync('npm', ['run', '--silent', 'lint'], { cwd: path.join(root, '..'), stdio: 'inherit' });
-    if (lint.status !== 0) {
-      console.error('lint failed (npm run format fixes the formatting)');
-      return 1;
-    }
+  if (!args.length && !shard) {
+    if (!(await typecheckAndLint(path.join(root, '..')))) return 1;
+    const shards = Number(process.env.TEST_SHARDS || 2);
+    if (shards > 1) return runShards(shards, grep);
   }
 
   let infra: TestInfrastructure | null = null;
@@ -81,6 +74,69 @@ async function main(): Promise<number> {
   } finally {
     await infra?.stop();
   }
+}
+
+/** Type check and lint side by side (two cores); false when either fails, having said which. */
+async function typecheckAndLint(projectRoot: string): Promise<boolean> {
+  console.log('typecheck (tsc --noEmit) and lint (eslint + prettier --check)');
+  const tsc = exitCode(
+    spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', projectRoot], {
+      stdio: 'inherit',
+    }),
+  );
+  const lint = exitCode(spawn('npm', ['run', '--silent', 'lint'], { cwd: projectRoot, stdio: 'inherit' }));
+  const [typechecked, linted] = await Promise.all([tsc, lint]);
+  if (typechecked !== 0) console.error('typecheck failed');
+  if (linted !== 0) console.error('lint failed (npm run format fixes the formatting)');
+  return typechecked === 0 && linted === 0;
+}
+
+function exitCode(child: ReturnType<typeof spawn>): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('error', () => resolve(1));
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+/** The i-th of n shards (`i/n`) of the suite. */
+function shardFiles(suite: string[], spec: string, root: string): string[] {
+  const [index, count] = spec.split('/').map(Number) as [number, number];
+  if (!(count >= 1 && index >= 1 && index <= count)) throw new Error(`--shard takes i/n, got "${spec}"`);
+  return dealShards(suite, count, (file) => expectedSeconds(file, root))[index - 1]!;
+}
+
+/**
+ * The suite in `count` processes at once, their lines prefixed with the shard's number. What they
+ * would race for is set up here first: Debian's packages (one dpkg at a time) and the Temporal CLI.
+ */
+async function runShards(count: number, grep: string | undefined): Promise<number> {
+  const log = (line: string) => console.log(`  [setup] ${line}`);
+  ensurePdftoppm(log);
+  ensureChromium(log);
+  await ensureTemporalCli(log);
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const codes = await Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const child = spawn(
+        process.execPath,
+        [...process.execArgv, __filename, '--shard', `${i + 1}/${count}`, ...(grep ? ['--grep', grep] : [])],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      for (const stream of [child.stdout!, child.stderr!])
+        readline.createInterface({ input: stream }).on('line', (line) => {
+          console.log(`[${i + 1}] ${line}`);
+          const counted = /^tests: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/.exec(line);
+          if (!counted) return;
+          totals.passed += Number(counted[1]);
+          totals.failed += Number(counted[2]);
+          totals.skipped += Number(counted[3] ?? 0);
+        });
+      return exitCode(child);
+    }),
+  );
+  const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
+  console.log(`\ntests (${count} shards): ${totals.passed} passed, ${totals.failed} failed${skipped}`);
+  return codes.every((code) => code === 0) ? 0 : 1;
 }
 
 /** Stops the dev server the workflow tests share, if any test started it. */

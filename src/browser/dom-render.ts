@@ -1,6 +1,6 @@
 import { CdpSession } from './cdp-session';
 import { PageCheckError, runAxe, watchConsoleErrors } from './dom-checks';
-import { RENDER_TIMEOUT_MS } from './lighthouse';
+import { RENDER_TIMEOUT_MS } from '../render-timeout';
 import type { RenderedChecks } from './stage-result';
 
 /**

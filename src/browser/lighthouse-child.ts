@@ -20,10 +20,10 @@ process.on('message', (request: LighthouseRequest) => {
   void answer(request);
 });
 
-async function answer({ id, port, url }: LighthouseRequest): Promise<void> {
+async function answer({ id, port, url, timeoutMs }: LighthouseRequest): Promise<void> {
   let reply: LighthouseReply;
   try {
-    reply = { id, result: await measureWithLighthouse(port, url) };
+    reply = { id, result: await measureWithLighthouse(port, url, timeoutMs) };
   } catch (err) {
     reply = { id, error: err instanceof Error ? err.message : String(err) };
   }

@@ -6,6 +6,8 @@ export interface LighthouseRequest {
   id: number;
   port: number;
   url: string;
+  /** How long the page may take to paint and load. */
+  timeoutMs: number;
 }
 export type LighthouseReply = { id: number; result: BrowserPageResult } | { id: number; error: string };
 type ChildMessage = LighthouseReply | { ready: true };
@@ -44,12 +46,12 @@ export class LighthouseProcess {
   }
 
   /** One Lighthouse run of `url` in the Chromium on `port`; rejects with LighthouseProcessEnded if the process ends under it. */
-  async measure(port: number, url: string): Promise<BrowserPageResult> {
+  async measure(port: number, url: string, timeoutMs: number): Promise<BrowserPageResult> {
     const child = await this.running();
     const id = this.nextId++;
     return new Promise<BrowserPageResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      child.send({ id, port, url } satisfies LighthouseRequest);
+      child.send({ id, port, url, timeoutMs } satisfies LighthouseRequest);
     });
   }
 

@@ -1,8 +1,7 @@
 import type { BrowserPageResult, ConsoleError, LabMetrics, RenderedRuleId, RenderedViolation } from './stage-result';
+import { RENDER_TIMEOUT_MS } from '../render-timeout';
 import { storableText } from '../text/storable';
 
-/** A page that has not painted (FCP) or loaded within this long is unrenderable. */
-export const RENDER_TIMEOUT_MS = 30_000;
 
 const METRIC_AUDITS: Record<keyof LabMetrics, string> = {
   fcpMs: 'first-contentful-paint',
@@ -44,7 +43,11 @@ export function loadLighthouse(): Promise<LighthouseFn> {
  * One Lighthouse run (its defaults: mobile emulation, simulated throttling) of `url` in the
  * Chromium listening on `port`; what it measured, or why the page could not be rendered.
  */
-export async function measureWithLighthouse(port: number, url: string): Promise<BrowserPageResult> {
+export async function measureWithLighthouse(
+  port: number,
+  url: string,
+  timeoutMs: number = RENDER_TIMEOUT_MS,
+): Promise<BrowserPageResult> {
   const started = Date.now();
   const lighthouse = await loadLighthouse();
   const result = await lighthouse(url, {
@@ -52,8 +55,8 @@ export async function measureWithLighthouse(port: number, url: string): Promise<
     output: 'json',
     logLevel: 'error',
     onlyAudits: ONLY_AUDITS,
-    maxWaitForFcp: RENDER_TIMEOUT_MS,
-    maxWaitForLoad: RENDER_TIMEOUT_MS,
+    maxWaitForFcp: timeoutMs,
+    maxWaitForLoad: timeoutMs,
     // The full-page screenshot is only for Lighthouse's own report viewer.
     disableFullPageScreenshot: true,
   });

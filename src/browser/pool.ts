@@ -1,7 +1,7 @@
 import type { CidrList } from '../outbound/policy';
+import { RENDER_TIMEOUT_MS } from '../render-timeout';
 import { ChromiumProcess } from './chromium';
 import { renderDom, type DomRender } from './dom-render';
-import { RENDER_TIMEOUT_MS } from './lighthouse';
 import { LighthouseProcess, LighthouseProcessEnded } from './lighthouse-process';
 import { startOutboundProxy, type BrowserRefusal, type OutboundProxy } from './proxy';
 import type { BrowserPageResult, LabMetrics } from './stage-result';
@@ -21,6 +21,8 @@ export interface BrowserPoolOptions {
    * rendered up to three times and its median run kept (steady-score.ts).
    */
   performanceScore?: (metrics: LabMetrics) => number;
+  /** How long a page may take to paint and load (BROWSER_RENDER_TIMEOUT_MS; RENDER_TIMEOUT_MS, its most, by default). */
+  renderTimeoutMs?: number;
 }
 
 interface Slot {
@@ -29,9 +31,6 @@ interface Slot {
   lighthouse: LighthouseProcess;
   busy: boolean;
 }
-
-/** Beyond Lighthouse's own 30 s waits for paint and load: the run itself is stuck, the browser is replaced. */
-const HARD_TIMEOUT_MS = 2 * RENDER_TIMEOUT_MS + 15_000;
 
 /**
  * Warm headless Chromiums shared by every page and audit of a worker: starting one costs about a
@@ -45,8 +44,13 @@ export class BrowserPool {
   /** Aborted by close(): renders under way stop waiting for their browser. */
   private readonly closing = new AbortController();
   private closed: Promise<void> | null = null;
+  private readonly renderTimeoutMs: number;
+  /** Beyond Lighthouse's own waits for paint and load: the run itself is stuck, the browser is replaced. */
+  private readonly hardTimeoutMs: number;
 
   constructor(private readonly opts: BrowserPoolOptions) {
+    this.renderTimeoutMs = Math.min(opts.renderTimeoutMs ?? RENDER_TIMEOUT_MS, RENDER_TIMEOUT_MS);
+    this.hardTimeoutMs = 2 * this.renderTimeoutMs + 15_000;
     this.slots = Array.from({ length: Math.max(1, opts.size) }, () => ({
       browser: null,
       lighthouse: new LighthouseProcess(),
@@ -99,12 +103,15 @@ export class BrowserPool {
       for (let attempt = 1; ; attempt++) {
         const browser = await this.browserOf(slot);
         let timer: NodeJS.Timeout | undefined;
-        const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), HARD_TIMEOUT_MS)));
+        const stuck = new Promise<'stuck'>(
+          (resolve) => (timer = setTimeout(() => resolve('stuck'), this.hardTimeoutMs)),
+        );
         try {
-          const outcome = await Promise.race([renderDom(browser.port, url, options), stuck]);
+          const rendering = renderDom(browser.port, url, { ...options, timeoutMs: this.renderTimeoutMs });
+          const outcome = await Promise.race([rendering, stuck]);
           if (outcome !== 'stuck') return outcome;
           await this.replace(slot);
-          return { status: 'unrenderable', reason: `the page did not finish rendering in ${HARD_TIMEOUT_MS / 1000} s` };
+          return { status: 'unrenderable', reason: this.stuckReason() };
         } catch (err) {
           if (this.closing.signal.aborted) throw new PoolClosedError();
           const crashed = !browser.running;
@@ -135,11 +142,12 @@ export class BrowserPool {
 
   private async renderOn(slot: Slot, url: string, retryOnCrash: boolean): Promise<BrowserPageResult> {
     const browser = await this.browserOf(slot);
-    const measure = this.opts.measure ?? ((port: number, page: string) => slot.lighthouse.measure(port, page));
+    const measure =
+      this.opts.measure ?? ((port: number, page: string) => slot.lighthouse.measure(port, page, this.renderTimeoutMs));
     let timer: NodeJS.Timeout | undefined;
     let onClose: (() => void) | undefined;
     const stuck = new Promise<'stuck'>((resolve) => {
-      timer = setTimeout(() => resolve('stuck'), HARD_TIMEOUT_MS);
+      timer = setTimeout(() => resolve('stuck'), this.hardTimeoutMs);
     });
     // Lighthouse may wait out its own time-outs after the browser is gone: closing does not wait for it.
     const closed = new Promise<'closed'>((resolve) => {
@@ -155,7 +163,7 @@ export class BrowserPool {
       return {
         url,
         status: 'unrenderable',
-        reason: `the page did not finish rendering in ${HARD_TIMEOUT_MS / 1000} s`,
+        reason: this.stuckReason(),
       };
     } catch (err) {
       // Not the page's doing: the activity fails and is handed back.
@@ -170,6 +178,10 @@ export class BrowserPool {
       clearTimeout(timer);
       this.closing.signal.removeEventListener('abort', onClose!);
     }
+  }
+
+  private stuckReason(): string {
+    return `the page did not finish rendering in ${this.hardTimeoutMs / 1000} s`;
   }
 
   private async browserOf(slot: Slot): Promise<ChromiumProcess> {

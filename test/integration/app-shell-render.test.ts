@@ -110,7 +110,8 @@ describe('application shells rendered during the crawl', function () {
     // A page that cannot render is reported, never judged, and never fails the audit.
     assert.equal(findings[1]!.severity, 'info');
     assert.deepEqual(findings[1]!.urls.map(path), ['/stuck']);
-    assert.equal(findings[1]!.evidence, '/stuck: the page did not finish loading in 30 s');
+    const waited = (await getStack()).config.browserRenderTimeoutMs / 1000;
+    assert.equal(findings[1]!.evidence, `/stuck: the page did not finish loading in ${waited} s`);
     const expected = Object.entries(CLIENT_ROUTES).map(
       ([route, r]) => `${route}: links 0 → ${r.links.length}, words of main text 0 → ${r.words + 1}`,
     );

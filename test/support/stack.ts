@@ -53,6 +53,8 @@ export const testEnv = {
   // The browser tests sign dozens of users up from 127.0.0.1 within minutes; the sign-up throttle's own
   // tests use an API of their own with the shipped limit (test/integration/dashboard-throttles.test.ts).
   SIGNUP_LIMIT: '10000',
+  // Fixture pages load in milliseconds; the ones that never do would each hold a browser 30 s.
+  BROWSER_RENDER_TIMEOUT_MS: '12000',
 };
 
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {

@@ -37,6 +37,8 @@ describe('browser stage rendering (Chromium + Lighthouse)', function () {
       size: 1,
       allow: parseCidrList('127.0.0.0/8'),
       onRefused: (entry) => refusals.push(entry),
+      // The fixture pages load in milliseconds; /never would hold the browser the default 30 s.
+      renderTimeoutMs: 12_000,
     });
     await pool.warm();
     for (const path of PATHS) results.set(path, await pool.render(`${site.origin}${path}`));

@@ -4,6 +4,7 @@ import { LighthouseProcess, LighthouseProcessEnded } from '../../src/browser/lig
 import { startOutboundProxy, type OutboundProxy } from '../../src/browser/proxy';
 import type { BrowserPageResult } from '../../src/browser/stage-result';
 import { parseCidrList } from '../../src/outbound/policy';
+import { RENDER_TIMEOUT_MS } from '../../src/render-timeout';
 import { serveBrowserSite, type BrowserFixtureSite } from '../support/browser-sites';
 import { CHROMIUM_PATH, ensureChromium } from '../support/chromium';
 
@@ -12,6 +13,9 @@ import { CHROMIUM_PATH, ensureChromium } from '../support/chromium';
  * when its browser dies mid-run stays there, and a run can be ended with its process. Real Chromium,
  * real Lighthouse, a fixture server whose /never holds the request open.
  */
+/** How long Lighthouse waits for /never (which never answers) before it gives up: kept short, it only delays the test. */
+const NEVER_WAIT_MS = 10_000;
+
 describe('Lighthouse in a process of its own', function () {
   this.timeout(300_000);
   let site: BrowserFixtureSite;
@@ -45,7 +49,7 @@ describe('Lighthouse in a process of its own', function () {
   /** Starts a run of /never and resolves once the page's request reached the server (a wrapper: not its outcome). */
   async function runOfNever(port: number): Promise<{ outcome: Promise<BrowserPageResult | Error> }> {
     const seen = site.requests.length;
-    const run = lighthouse.measure(port, `${site.origin}/never`).then(
+    const run = lighthouse.measure(port, `${site.origin}/never`, NEVER_WAIT_MS).then(
       (result) => result,
       (err: Error) => err,
     );
@@ -66,7 +70,7 @@ describe('Lighthouse in a process of its own', function () {
     assert.ok(!(outcome instanceof LighthouseProcessEnded), 'the Lighthouse process itself survived');
 
     const fresh = await browser();
-    const next = await lighthouse.measure(fresh.port, `${site.origin}/`);
+    const next = await lighthouse.measure(fresh.port, `${site.origin}/`, RENDER_TIMEOUT_MS);
     assert.equal(next.status, 'measured', JSON.stringify(next));
     assert.equal(lighthouse.pid, pidBefore, 'the same process went on');
     assert.deepEqual(strayRejections, [], 'no rejection of the run reached the worker process');
@@ -80,7 +84,7 @@ describe('Lighthouse in a process of its own', function () {
     const outcome = await run.outcome;
     assert.ok(outcome instanceof LighthouseProcessEnded, String(outcome));
 
-    const next = await lighthouse.measure(port, `${site.origin}/`);
+    const next = await lighthouse.measure(port, `${site.origin}/`, RENDER_TIMEOUT_MS);
     assert.equal(next.status, 'measured', JSON.stringify(next));
     assert.notEqual(lighthouse.pid, pidBefore);
   });

@@ -83,11 +83,18 @@ describe('configuration', () => {
     assert.deepEqual(config.auditRetryDelaysMs, [30_000, 120_000, 480_000]);
     assert.deepEqual(config.deliveryRetryDelaysMs, [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]);
     assert.equal(config.deliveryTimeoutMs, 5000);
+    assert.equal(config.browserRenderTimeoutMs, 30_000);
   });
 
   it('parses knobs and rejects nonsense', () => {
     assert.deepEqual(loadConfig({ AUDIT_RETRY_DELAYS_MS: '10, 20,30' }).auditRetryDelaysMs, [10, 20, 30]);
     assert.throws(() => loadConfig({ PORT: 'eighty' }), /PORT must be a non-negative integer/);
+    assert.equal(loadConfig({ BROWSER_RENDER_TIMEOUT_MS: '12000' }).browserRenderTimeoutMs, 12_000);
+    for (const outside of ['999', '30001'])
+      assert.throws(
+        () => loadConfig({ BROWSER_RENDER_TIMEOUT_MS: outside }),
+        new RegExp(`BROWSER_RENDER_TIMEOUT_MS must be from 1000 to 30000, got "${outside}"`),
+      );
   });
 });
 
