@@ -2,7 +2,6 @@ import type { BrowserPageResult, ConsoleError, LabMetrics, RenderedRuleId, Rende
 import { RENDER_TIMEOUT_MS } from '../render-timeout';
 import { storableText } from '../text/storable';
 
-
 const METRIC_AUDITS: Record<keyof LabMetrics, string> = {
   fcpMs: 'first-contentful-paint',
   lcpMs: 'largest-contentful-paint',
