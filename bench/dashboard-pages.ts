@@ -39,8 +39,10 @@ const VIEWS: Array<[string, string]> = [
   ['status 5xx, by status', 'status=5xx&sort=status&order=desc'],
   ['depth 10 and deeper, by inlinks', 'min_depth=10&sort=inlinks&order=desc'],
   ['depth 3 to 4, by status', 'min_depth=3&max_depth=4&sort=status&order=desc'],
-  // Depth with status: the one combination whose depth bounds filter rows (src/audits/page-order.ts).
+  // Depth with status or indexable in another order: cells of one indexable value, status and depth.
   ['status 404 to depth 11, by size', 'status=404&max_depth=11&sort=bytes&order=desc'],
+  ['indexable, depth 2 to 5, by URL', 'indexable=true&min_depth=2&max_depth=5&sort=url&order=asc'],
+  ['status 3xx, depth 1 to 3, by status', 'status=3xx&min_depth=1&max_depth=3&sort=status&order=desc'],
 ];
 
 /** The page each of these views' "Next" leads to. */

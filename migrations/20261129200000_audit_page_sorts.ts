@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { buildIndexConcurrently } from '../src/db/concurrent-index';
 
 /**
  * The orders of the dashboard's pages view (src/audits/page-order.ts): one index per sortable
@@ -23,14 +24,7 @@ const INDEXES: Array<[name: string, key: string]> = [
 ];
 
 export async function up(knex: Knex): Promise<void> {
-  for (const [name, key] of INDEXES) {
-    const invalid = await knex.raw(
-      `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ? AND NOT i.indisvalid`,
-      [name],
-    );
-    if (invalid.rows.length) await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-    await knex.raw(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON audit_pages (audit_id, ${key}, seq)`);
-  }
+  for (const [name, key] of INDEXES) await buildIndexConcurrently(knex, name, `audit_pages (audit_id, ${key}, seq)`);
 }
 
 export async function down(knex: Knex): Promise<void> {

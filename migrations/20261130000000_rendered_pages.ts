@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { buildIndexConcurrently } from '../src/db/concurrent-index';
 
 /**
  * Rendering where it is needed (docs/architecture.md, "Durable crawl"): a crawled page rendered in
@@ -19,14 +20,7 @@ const INDEXES: Array<[name: string, definition: string]> = [
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('ALTER TABLE crawl_pages ADD COLUMN IF NOT EXISTS rendered text');
-  for (const [name, definition] of INDEXES) {
-    const invalid = await knex.raw(
-      `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ? AND NOT i.indisvalid`,
-      [name],
-    );
-    if (invalid.rows.length) await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-    await knex.raw(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${definition}`);
-  }
+  for (const [name, definition] of INDEXES) await buildIndexConcurrently(knex, name, definition);
 }
 
 export async function down(knex: Knex): Promise<void> {

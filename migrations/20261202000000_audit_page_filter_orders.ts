@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { buildIndexConcurrently } from '../src/db/concurrent-index';
 
 /**
  * The filtered orders of the pages view and the API's listing (src/audits/page-order.ts): a filtered
@@ -42,20 +43,11 @@ const REPLACED: Array<[name: string, columns: string]> = [
 ];
 
 export async function up(knex: Knex): Promise<void> {
-  for (const [name, columns] of INDEXES) await buildIndex(knex, name, columns);
+  for (const [name, columns] of INDEXES) await buildIndexConcurrently(knex, name, `audit_pages (${columns})`);
   for (const [name] of REPLACED) await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const [name, columns] of REPLACED) await buildIndex(knex, name, columns);
+  for (const [name, columns] of REPLACED) await buildIndexConcurrently(knex, name, `audit_pages (${columns})`);
   for (const [name] of INDEXES) await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-}
-
-async function buildIndex(knex: Knex, name: string, columns: string): Promise<void> {
-  const invalid = await knex.raw(
-    `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ? AND NOT i.indisvalid`,
-    [name],
-  );
-  if (invalid.rows.length) await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-  await knex.raw(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON audit_pages (${columns})`);
 }

@@ -10,7 +10,7 @@ import type { PageFact } from './crawl-facts';
  * value: a status that could not be fetched as 0 (before 1xx), an unknown depth (only in a sitemap) as
  * the deepest.
  *
- * A page reads the rows it shows, filtered or not (with the one exception below). Unfiltered, each
+ * A page reads the rows it shows, filtered or not. Unfiltered, each
  * order has an index on the audit, its key and `seq` (migration 20261129200000_audit_page_sorts). A
  * filter is a union of cells, each a run of an index already in the order's key (migration
  * 20261202000000_audit_page_filter_orders), and the page is their merge (Postgres' Merge Append takes
@@ -19,11 +19,10 @@ import type { PageFact } from './crawl-facts';
  *   coalesce(status, 0), key, seq). Sorted by status, one indexable value with the status range.
  * - depth alone: a cell is one depth, (audit_id, coalesce(depth, …), key, seq). Sorted by depth, the
  *   depth range of audit_pages_depth_order.
- * - depth with status or indexable: the status cells, with the depth range inside the index when
- *   sorted by depth. In another order, the one combination that reads rows it does not show: Postgres
- *   either filters the cells' rows by depth or reads all the cells' rows within the depth range and
- *   sorts them, whichever it expects to read fewer (a third family of indexes, on the audit, indexable,
- *   status and depth, would end that at the cost of five more indexes at every write).
+ * - depth with status or indexable: sorted by depth, the status cells with the depth range inside the
+ *   index; in another order, a cell is one indexable value, one status and one depth, (audit_id,
+ *   indexable, coalesce(status, 0), coalesce(depth, …), key, seq) (migration
+ *   20261203000000_audit_page_status_depth_orders).
  * The cells that hold pages are found first, one index descent per value (cellValues); the merge reads
  * at most one row more than it returns from each cell.
  */
@@ -140,6 +139,16 @@ async function cellsOf(
     return (await cellValues(db, auditId, KEYS.depth, depth)).map(([, value]) => [condition(KEYS.depth, value)]);
   }
   const indexables = filter.indexable === undefined ? [false, true] : [filter.indexable];
+  if (depth && column !== 'depth') {
+    const cells = await statusDepthCells(db, auditId, indexables, status, depth);
+    if (cells)
+      return cells.map(([pin, code, level]) => [
+        { expr: 'indexable', value: pin },
+        // Sorted by status, its two bounds keep it the key (cellQuery).
+        column === 'status' ? { expr: KEYS.status, range: [code, code] } : { expr: KEYS.status, value: code },
+        { expr: KEYS.depth, value: level },
+      ]);
+  }
   const depthCondition: Condition[] = depth ? [{ expr: KEYS.depth, range: depth }] : [];
   if (column === 'status')
     return indexables.map((value) => [
@@ -156,6 +165,41 @@ async function cellsOf(
     condition(KEYS.status, value),
     ...depthCondition,
   ]);
+}
+
+/**
+ * A status or indexable filter with a depth range, in an order other than depth's: one cell per
+ * indexable value, status and depth present (migration 20261203000000_audit_page_status_depth_orders),
+ * walked through that index one descent per depth. Undefined past MAX_CELLS cells: the status cells,
+ * filtered by depth, instead.
+ */
+async function statusDepthCells(
+  db: Db,
+  auditId: string,
+  indexables: boolean[],
+  status: Range | undefined,
+  depth: Range,
+): Promise<Array<[pin: boolean, code: number, level: number]> | undefined> {
+  const pairs =
+    status && status[0] === status[1]
+      ? indexables.map((pin): [boolean | null, number | Range] => [pin, status[0]])
+      : await cellValues(db, auditId, KEYS.status, status ?? ANY_STATUS, indexables);
+  if (pairs.length === 0) return [];
+  if (pairs.some(([, code]) => typeof code !== 'number')) return undefined;
+  const next = (pin: string, code: string, after: string) =>
+    `(SELECT ${KEYS.depth} FROM audit_pages WHERE audit_id = ? AND indexable = ${pin} AND ${KEYS.status} = ${code}
+      AND ${KEYS.depth} ${after} AND ${KEYS.depth} <= ? ORDER BY 1 LIMIT 1)`;
+  const result = await db.raw(
+    `WITH RECURSIVE walk(pin, code, value) AS (
+       SELECT s.pin, s.code, ${next('s.pin', 's.code', '>= ?')}
+       FROM (VALUES ${pairs.map(() => '(?::boolean, ?::int)').join(', ')}) AS s(pin, code)
+       UNION ALL
+       SELECT w.pin, w.code, ${next('w.pin', 'w.code', '> w.value')} FROM walk AS w WHERE w.value IS NOT NULL
+     ) SELECT pin, code, value FROM walk WHERE value IS NOT NULL LIMIT ?`,
+    [auditId, depth[0], depth[1], ...pairs.flat(), auditId, depth[1], MAX_CELLS + 1],
+  );
+  const rows = result.rows as Array<{ pin: boolean; code: number; value: number }>;
+  return rows.length > MAX_CELLS ? undefined : rows.map((row) => [row.pin, row.code, row.value]);
 }
 
 function condition(expr: string, value: number | Range): Condition {

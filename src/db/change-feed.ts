@@ -25,7 +25,7 @@ export async function publishChange(db: Knex | Knex.Transaction, change: Change)
   const heardHere = () => {
     for (const feed of feedsHere) feed.hear(change);
   };
-  if (!db.isTransaction) heardHere();
+  if (db.isTransaction !== true) heardHere();
   else (db as Knex.Transaction).executionPromise.then(heardHere, () => undefined);
 }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
  * is its measured seconds below (a quiet run of 2026-11-28, one process) or its folder's typical one.
  */
 const MEASURED_SECONDS: Record<string, number> = {
-  'integration/render-all.test.ts': 231,
+  'integration/render-all.test.ts': 160,
   'unit/browser-render.test.ts': 143,
   'integration/report-storage-s3.test.ts': 10, // 131 on a machine's first run, which builds versitygw
   'integration/browser-stage.test.ts': 125,
