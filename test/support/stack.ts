@@ -55,8 +55,6 @@ export const testEnv = {
   SIGNUP_LIMIT: '10000',
   // Fixture pages load in milliseconds; the ones that never do would each hold a browser 30 s.
   BROWSER_RENDER_TIMEOUT_MS: '12000',
-  // Two pages at once: a Lighthouse run is mostly waiting (its quiet windows), so the second overlaps it.
-  BROWSER_CONCURRENCY: '2',
 };
 
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
