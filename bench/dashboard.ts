@@ -3,17 +3,22 @@ import pino from 'pino';
 import { systemClock } from '../src/clock';
 import { loadConfig } from '../src/config';
 import { createDb, migrateLatest } from '../src/db/knex';
+import { setAccountTier } from '../src/accounts/repository';
 import { syntheticAudit } from '../src/audits/synthetic';
+import { newSiteId } from '../src/ids';
 import { startApi } from '../processes/service';
 import { startTestInfrastructure } from '../test/support/infrastructure';
 
 /**
  * `npm run bench:dashboard`: how fast the dashboard's heaviest pages answer with 1,000 audits in the
- * workspace (the audits list and a completed audit's page, p50/p99 of the request time on loopback,
- * which is the server's time plus a negligible hop), and the bytes of a cold load of the overview
- * (HTML, stylesheet and script, as served).
+ * workspace (the audits list, a completed audit's page and a monitored site's page with its 100
+ * audits of history; p50/p99 of the request time on loopback, which is the server's time plus a
+ * negligible hop), and the bytes of a cold load of the overview (HTML, stylesheet and script, as
+ * served). The pages view on 100,000 pages is bench/dashboard-pages.ts.
  */
 const AUDITS = 1000;
+/** The audits are spread over this many domains: 100 each. */
+const DOMAINS = 10;
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 200);
 
 async function main(): Promise<void> {
@@ -40,6 +45,9 @@ async function main(): Promise<void> {
       .where('u.email', session.email)
       .first('w.id as workspace_id', 'w.account_id');
     const auditId = await seedAudits(db, workspace.workspace_id, workspace.account_id);
+    // Sites are a pro feature; the site's history is the workspace's completed audits of its domain.
+    await setAccountTier(db, { accountId: workspace.account_id, tier: 'pro', now: new Date() });
+    const siteId = await seedSite(db, workspace.workspace_id, workspace.account_id);
 
     const overview = await coldLoad(service.url, session.cookie);
     console.log(
@@ -48,6 +56,7 @@ async function main(): Promise<void> {
     for (const [label, path] of [
       [`audits list (${AUDITS} audits, first page of 50)`, '/audits'],
       ['completed audit page', `/audits/${auditId}`],
+      [`site page (${AUDITS / DOMAINS} audits of history)`, `/sites/${siteId}`],
     ] as const) {
       const times = await timeRequests(`${service.url}${path}`, session.cookie);
       console.log(`${label}: p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`);
@@ -84,7 +93,7 @@ async function seedAudits(db: ReturnType<typeof createDb>, workspaceId: string, 
   const start = Date.now() - AUDITS * 60_000;
   const rows = Array.from({ length: AUDITS }, (_, i) => {
     const id = `aud_BENCH${String(i).padStart(6, '0')}${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    const domain = `https://site-${i % 50}.example.com`;
+    const domain = `https://site-${i % DOMAINS}.example.com`;
     const at = new Date(start + i * 60_000).toISOString();
     const result = syntheticAudit({
       auditId: id,
@@ -115,6 +124,32 @@ async function seedAudits(db: ReturnType<typeof createDb>, workspaceId: string, 
   });
   for (let i = 0; i < rows.length; i += 100) await db('audits').insert(rows.slice(i, i + 100));
   return rows[rows.length - 1]!.id;
+}
+
+/** A monitored site of the first domain, stored as the site service stores one (its schedule is not needed to show it). */
+async function seedSite(db: ReturnType<typeof createDb>, workspaceId: string, accountId: string): Promise<string> {
+  const id = newSiteId();
+  const now = new Date();
+  await db('sites').insert({
+    id,
+    workspace_id: workspaceId,
+    account_id: accountId,
+    mode: 'live',
+    domain: 'https://site-0.example.com',
+    schedule: 'daily',
+    time_zone: 'UTC',
+    at: null,
+    weekday: null,
+    day_of_month: null,
+    tier: null,
+    render: 'sample',
+    paused: false,
+    paused_reason: null,
+    revision: 1,
+    created_at: now,
+    updated_at: now,
+  });
+  return id;
 }
 
 async function coldLoad(base: string, cookie: string): Promise<Record<'html' | 'css' | 'js' | 'total', number>> {
