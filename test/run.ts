@@ -14,8 +14,8 @@ import { ensureTemporalCli } from '../src/setup/temporal-cli';
  * dev server of their own with stubbed activities, no Postgres), then integration tests against a
  * real Temporal dev server and a real Postgres that this script starts (and removes) itself, then browser
  * tests (test/browser: the dashboard in a real headless Chromium) against the same stack.
- * The whole suite runs in TEST_SHARDS processes at once (2 by default; test/support/shards.ts), each
- * with a stack of its own. Arguments narrow the run to some test files, in one process; `--grep
+ * With TEST_SHARDS=2 the whole suite runs in two processes at once (test/support/shards.ts), each with
+ * a stack of its own; one by default, as timing-sensitive tests still fail under the load two bring. Arguments narrow the run to some test files, in one process; `--grep
  * <text>` filters by title; `--shard i/n` runs the i-th of n shards.
  */
 async function main(): Promise<number> {
@@ -35,7 +35,7 @@ async function main(): Promise<number> {
 
   if (!args.length && !shard) {
     if (!(await typecheckAndLint(path.join(root, '..')))) return 1;
-    const shards = Number(process.env.TEST_SHARDS || 2);
+    const shards = Number(process.env.TEST_SHARDS || 1);
     if (shards > 1) return runShards(shards, grep);
   }
 
