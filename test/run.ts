@@ -15,8 +15,9 @@ import { ensureTemporalCli } from '../src/setup/temporal-cli';
  * real Temporal dev server and a real Postgres that this script starts (and removes) itself, then browser
  * tests (test/browser: the dashboard in a real headless Chromium) against the same stack.
  * With TEST_SHARDS=2 the whole suite runs in two processes at once (test/support/shards.ts), each with
- * a stack of its own; one by default, as timing-sensitive tests still fail under the load two bring. Arguments narrow the run to some test files, in one process; `--grep
- * <text>` filters by title; `--shard i/n` runs the i-th of n shards.
+ * a stack of its own; one by default, as timing-sensitive tests still fail under the load two bring.
+ * Arguments narrow the run to some test files, in one process; `--grep <text>` filters by title;
+ * `--shard i/n` runs the i-th of n shards.
  */
 async function main(): Promise<number> {
   const args = process.argv.slice(2);

@@ -18,12 +18,11 @@ export class ShareOpenings {
   constructor(
     private readonly db: Db,
     feed: ChangeFeed | null,
-    options: { maxEntries?: number; ttlMs?: number } = {},
   ) {
     this.kept = new CoherentCache({
-      maxEntries: options.maxEntries ?? 10_000,
+      maxEntries: 10_000,
       // A backstop only: changes arrive through the feed.
-      ttlMs: options.ttlMs ?? 10 * 60_000,
+      ttlMs: 10 * 60_000,
       enabled: () => feed?.healthy ?? false,
     });
     feed?.subscribe((change) => this.changed(change));
