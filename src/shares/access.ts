@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { REPORT_LINK_TTL_MS, type SigningKey } from '../reports/report-link';
 
 /**
@@ -24,7 +24,7 @@ export function isShareToken(value: unknown): value is string {
  * observer nothing about any token.
  */
 export function shareTokenHash(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  return hash('sha256', token, 'buffer');
 }
 
 export function shareUrl(baseUrl: string, token: string): string {
