@@ -38,7 +38,9 @@ async function redeliverFromCli(deliveryId: string): Promise<void> {
 }
 
 describe('webhooks', function () {
-  this.timeout(60_000);
+  // Generous: a test here runs a live audit and then several retried deliveries; under a loaded machine
+  // (two test shards on two cores) the whole took longer than a minute. Waits end as soon as they hold.
+  this.timeout(180_000);
   let site: LocalSite;
   before(async () => {
     site = await serveSite({ '/robots.txt': { body: '' }, '/': { body: HOME } });
@@ -56,7 +58,7 @@ describe('webhooks', function () {
     webhookId: string,
     state: string,
     key = account.liveKey,
-    timeoutMs = 30_000,
+    timeoutMs = 60_000,
   ) {
     const { db } = await getStack();
     await until(
@@ -229,7 +231,7 @@ describe('webhooks', function () {
       assert.equal(receiver.received[6].headers['x-service-attempt'], '7');
 
       await redeliverFromCli(delivery.delivery_id);
-      await until(() => receiver.received.length === 8, 15_000, 'redelivery from the CLI');
+      await until(() => receiver.received.length === 8, 30_000, 'redelivery from the CLI');
       const log = (await deliveriesOf(account, webhook.webhook_id))[0];
       assert.deepEqual(
         log.attempts.slice(6).map((a) => [a.attempt, a.trigger, a.status_code]),
@@ -277,7 +279,7 @@ describe('webhooks', function () {
 
       await redeliverFromCli(delivery.delivery_id);
       const total = manual + 2;
-      await until(() => receiver.received.length === total, 15_000, 'redelivery from the CLI');
+      await until(() => receiver.received.length === total, 30_000, 'redelivery from the CLI');
       assert.deepEqual(
         receiver.received.map((r) => [r.headers['x-service-delivery'], r.headers['x-service-attempt']]),
         Array.from({ length: total }, (_, i) => [delivery.delivery_id, String(i + 1)]),
