@@ -58,7 +58,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
     });
     if (response.status !== 202) throw new Error(`the trigger answered ${response.status}: ${await response.text()}`);
     const auditId = ((await response.json()) as { audit_id: string }).audit_id;
-    const row = await untilSettled(db, auditId, started, log);
+    const row = await untilSettled(db, auditId, started, log, memory);
     const wallMs = performance.now() - started;
     const result: SizeResult = {
       size,
@@ -154,13 +154,20 @@ interface AuditRow {
   pages_discovered?: number | null;
 }
 
-async function untilSettled(db: Db, auditId: string, started: number, log: (line: string) => void): Promise<AuditRow> {
+async function untilSettled(
+  db: Db,
+  auditId: string,
+  started: number,
+  log: (line: string) => void,
+  memory: TreeMemory,
+): Promise<AuditRow> {
   let lastChange = performance.now();
   let lastSeen = '';
   let lastLog = performance.now();
   for (;;) {
     // Every column, so progress columns show up whichever schema version this is (result_json is null until done).
     const row: AuditRow = await db('audits').where({ id: auditId }).first();
+    memory.phase = row.progress_phase ?? row.status;
     if (row.status === 'completed' || row.status === 'failed') return row;
     const phase = row.progress_phase ? ` (${row.progress_phase})` : '';
     const discovered = row.pages_discovered ? ` of ${row.pages_discovered} discovered` : '';

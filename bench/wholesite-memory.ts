@@ -9,6 +9,8 @@ export interface ProcessPeak {
   peakRssKiB: number;
   /** VmHWM when sampling stopped: the peak since the process started (NaN if it had exited). */
   hwmKiB: number;
+  /** The highest VmRSS seen in each phase of the audit (TreeMemory.phase when sampled), in KiB. */
+  byPhase: Map<string, number>;
 }
 
 /**
@@ -19,6 +21,8 @@ export class TreeMemory {
   private readonly peaks = new Map<number, ProcessPeak>();
   private readonly roles = new Map<number, string>();
   private readonly timer: NodeJS.Timeout;
+  /** What the audit is doing (its progress phase, e.g. crawling or analyzing), for the peaks per phase. */
+  phase = 'queued';
 
   constructor(
     private readonly rootPid: number,
@@ -39,8 +43,9 @@ export class TreeMemory {
     for (const { pid, role } of this.tree()) {
       const rss = statusKiB(pid, 'VmRSS');
       if (Number.isNaN(rss)) continue;
-      const peak = this.peaks.get(pid) ?? { pid, role, peakRssKiB: 0, hwmKiB: NaN };
+      const peak = this.peaks.get(pid) ?? { pid, role, peakRssKiB: 0, hwmKiB: NaN, byPhase: new Map() };
       peak.peakRssKiB = Math.max(peak.peakRssKiB, rss);
+      peak.byPhase.set(this.phase, Math.max(peak.byPhase.get(this.phase) ?? 0, rss));
       this.peaks.set(pid, peak);
     }
   }

@@ -35,7 +35,10 @@ export function printSize(r: SizeResult): void {
   for (const p of [...r.peaks].sort((a, b) => a.pid - b.pid))
     console.log(
       `    ${`${p.role} (pid ${p.pid})`.padEnd(30)} peak RSS ${n(p.peakRssKiB / 1024).padStart(5)} MiB (sampled every 250 ms), ` +
-        `VmHWM ${n(p.hwmKiB / 1024).padStart(5)} MiB (since it started)`,
+        `VmHWM ${n(p.hwmKiB / 1024).padStart(5)} MiB (since it started)` +
+        (isHelper(p.role)
+          ? ''
+          : `; by phase: ${[...p.byPhase].map(([ph, kib]) => `${ph} ${n(kib / 1024)}`).join(', ')}`),
     );
   const grown = [...r.tableGrowth].sort((a, b) => b[1] - a[1]);
   const shown = grown.filter(([t], i) => i < 4 || NAMED_TABLES.includes(t));

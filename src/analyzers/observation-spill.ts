@@ -47,10 +47,11 @@ export class ObservationSpill {
    */
   take(i: number, into: (page: number, value: unknown) => void): void {
     let page = 0;
+    const shared = new SharedStrings();
     for (const chunk of this.chunks[i]!) {
       const buffer = Buffer.allocUnsafe(chunk.length);
       fs.readSync(this.file!.fd, buffer, 0, chunk.length, chunk.offset);
-      for (const value of v8.deserialize(buffer) as unknown[]) into(page++, value);
+      for (const value of v8.deserialize(buffer) as unknown[]) into(page++, shared.of(value));
     }
     for (const value of this.pending[i]!) into(page++, value);
     this.chunks[i] = [];
@@ -80,6 +81,40 @@ export class ObservationSpill {
       file.size += bytes.length;
       this.pending[i] = [];
     });
+  }
+}
+
+/** Nesting followed when strings are made shared; anything deeper is handed over as read. */
+const MAX_DEPTH = 16;
+
+/**
+ * What is read back makes a fresh string per page even where every page said the same (a check's
+ * message and evidence on every page of a site): strings are kept once per analyzer while its
+ * observations are read back. Strings are immutable, so the finish sees the same values
+ * (docs/architecture.md, "Durable crawl", Memory). The values are otherwise as written: objects the
+ * same in a chunk (a shared PAGE_PASS) are one object again after v8.deserialize.
+ */
+class SharedStrings {
+  private readonly strings = new Map<string, string>();
+
+  of(value: unknown, depth = 0): unknown {
+    if (typeof value === 'string') return this.string(value);
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH) return value;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = this.of(value[i], depth + 1);
+    } else if (Object.getPrototypeOf(value) === Object.prototype) {
+      // Plain records only: typed arrays, maps and sets are handed over as read.
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) record[key] = this.of(record[key], depth + 1);
+    }
+    return value;
+  }
+
+  private string(text: string): string {
+    const known = this.strings.get(text);
+    if (known !== undefined) return known;
+    this.strings.set(text, text);
+    return text;
   }
 }
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { runAnalyzers, runAnalyzersOverBodies, type Analyzer } from '../../src/analyzers';
 import { ObservationSpill } from '../../src/analyzers/observation-spill';
+import { PAGE_PASS } from '../../src/analyzers/types';
 import { crawlSite } from '../../src/crawl/crawler';
 import { parseCidrList } from '../../src/outbound/policy';
 import { serveFixtureSite } from '../support/fixture-server';
@@ -120,5 +121,34 @@ describe('analysis observations spilled to a scratch file', function () {
         ['SEO_META_DESC_MISSING', 'pass', 1],
       ],
     );
+  });
+
+  it('hands every value back as it was written, shared objects, typed arrays and deep nesting included', () => {
+    const spill = new ObservationSpill(1, 2);
+    const pass = PAGE_PASS;
+    const values = [
+      pass,
+      pass,
+      { outcome: 'fail', issues: [{ outcome: 'fail', message: 'no HSTS', evidence: 'none' }] },
+      { links: Float64Array.from([1.5, 2.5]), names: ['a', 'b'], deep: [[[[[[[[[[[[[[[[[['x']]]]]]]]]]]]]]]]]] },
+      { seen: new Set(['a']), byUrl: new Map([['u', 'v']]) },
+      null,
+      'text',
+    ];
+    try {
+      values.forEach((value, page) => {
+        spill.push(0, value);
+        spill.pageDone(page + 1);
+      });
+      assert.ok(spill.scratchDir, 'the values went to the scratch file');
+      const back: unknown[] = [];
+      spill.take(0, (page, value) => (back[page] = value));
+      assert.deepEqual(back, values);
+      assert.equal(back[0], back[1], 'one object in the chunk it was written in stays one object');
+      assert.ok((back[3] as { links: unknown }).links instanceof Float64Array);
+      assert.ok((back[4] as { seen: unknown }).seen instanceof Set);
+    } finally {
+      spill.close();
+    }
   });
 });

@@ -93,13 +93,7 @@ interface FrontierRow {
 /** Every crawled page in crawl order, its referrers as the whole crawl found them. */
 async function storedPages(db: Db, crawlId: string, pool: StringPool): Promise<SnapshotPage[]> {
   const pages: SnapshotPage[] = [];
-  const rows = keysetRows<{
-    seq: string;
-    page: string;
-    rendered: string | null;
-    found_on: string[] | null;
-    linked_from: number | null;
-  }>({
+  const rows = keysetRows<StoredPageRow & { seq: string }>({
     from: () =>
       db('crawl_pages as p')
         .leftJoin('crawl_frontier as f', function () {
@@ -110,20 +104,45 @@ async function storedPages(db: Db, crawlId: string, pool: StringPool): Promise<S
     columns: ['p.page', 'p.rendered', 'f.found_on', 'f.linked_from'],
     chunk: READ_CHUNK,
   });
-  for await (const row of rows) {
-    const page: SnapshotPage = {
-      ...pool.parse<Omit<SnapshotPage, 'body'>>(row.page),
-      body: null,
-      // What rendering it in the browser showed (SEO_CONTENT_NEEDS_JS).
-      ...(row.rendered !== null ? { rendered: pool.parse<SnapshotPage['rendered']>(row.rendered) } : {}),
-    };
-    pages.push(
-      page.depth !== 0 && row.found_on !== null
-        ? { ...page, foundOn: pool.internAll(row.found_on), linkedFrom: row.linked_from ?? 0 }
-        : page,
-    );
-  }
+  for await (const row of rows) pages.push(storedPage(row, pool));
   return pages;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A crawl_pages row (with its frontier row's referrers) as the body-less page the analysis keeps. */
+export interface StoredPageRow {
+  page: string;
+  rendered: string | null;
+  found_on: string[] | null;
+  linked_from: number | null;
+}
+
+export function storedPage(row: StoredPageRow, pool: StringPool): SnapshotPage {
+  const metadata = pool.parse<Mutable<Omit<SnapshotPage, 'body'>>>(row.page);
+  // Kept through the whole analysis: equal header maps and empty redirect chains are one instance each.
+  metadata.headers = pool.headers(metadata.headers);
+  metadata.redirectChain = pool.list(metadata.redirectChain);
+  const page: SnapshotPage = {
+    ...metadata,
+    body: null,
+    // What rendering it in the browser showed (SEO_CONTENT_NEEDS_JS).
+    ...(row.rendered !== null ? { rendered: pool.parse<SnapshotPage['rendered']>(row.rendered) } : {}),
+  };
+  return page.depth !== 0 && row.found_on !== null
+    ? { ...page, foundOn: keptReferrers(page, pool.internAll(row.found_on)), linkedFrom: row.linked_from ?? 0 }
+    : page;
+}
+
+/**
+ * The referrers a page keeps through the analysis: all of them where a finding lists them (a page
+ * answering other than 2xx is a broken or redirecting link target: SEO_BROKEN_LINK,
+ * SEO_INTERNAL_REDIRECT_LINK), else the first, the parent on a click path (SEO_DEEP_PAGE,
+ * SEO_FEW_INLINKS); linkedFrom keeps the exact count (docs/architecture.md, "Durable crawl", Memory).
+ */
+function keptReferrers(page: SnapshotPage, foundOn: readonly string[]): readonly string[] {
+  const listed = page.status < 200 || page.status > 299 || page.redirectChain.length > 0;
+  return listed || foundOn.length <= 1 ? foundOn : foundOn.slice(0, 1);
 }
 
 /** Each crawled page's body, in the order of the snapshot's pages, a chunk at a time (each read through `wait`). */
