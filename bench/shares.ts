@@ -1,7 +1,6 @@
-import http from 'node:http';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import autocannon from 'autocannon';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import { createAccount } from '../src/accounts/repository';
 import { syntheticAudit } from '../src/audits/synthetic';
@@ -13,35 +12,29 @@ import { createShare } from '../src/shares/service';
 import { startApi } from '../processes/service';
 import { startTestInfrastructure } from '../test/support/infrastructure';
 import { tinyPng } from '../test/support/pdf';
+import type { Load, Viewed } from './share-viewers';
 
 /**
  * `npm run bench:shares`: a share link's page and badge under 50 concurrent
  * viewers on loopback (issue 25: page p99 under 100 ms, badge p99 under 20 ms), for a completed pro
  * audit with its synthetic findings (the same audit every run) and a branded workspace (logo
- * inlined). The viewers run in a worker thread, as other machines would, so their own work does not
- * hold up the server's event loop. Each viewer asks again as soon as it has its answer;
- * times are per request, p50 and p99 over all viewers. The first request of the page renders it (and
- * is timed alone); the rest are served from what the service keeps rendered, after the link's check.
+ * inlined). The viewers (bench/share-viewers.ts) run in a worker thread of their own, as other
+ * machines would, so their own work does not hold up the server's event loop. Each viewer asks again
+ * as soon as it has its answer; after each viewer's first, connecting request (timed apart) and a
+ * warm-up of 5,000 requests at full load, 10,000 are measured: times per request, p50 and p99 over
+ * all viewers. The first request of the page renders it (and is timed alone); the rest are served
+ * from what the service keeps rendered, after the link's check.
  */
 const VIEWERS = Number(process.env.BENCH_VIEWERS || 50);
-const REQUESTS_PER_VIEWER = Number(process.env.BENCH_REQUESTS || 100);
-const WARM_UP = 20;
-// Before the measured requests, this many per viewer at full load: a freshly started process
-// promotes its start-up objects in its first collections (measured: scavenges of 38–56 ms in the
-// first seconds, 1–4 ms after), which a server that has run for a while has long done.
-const LOADED_WARM_UP_PER_VIEWER = 20;
+const REQUESTS_PER_VIEWER = Number(process.env.BENCH_REQUESTS || 200);
+// The viewers' own module: a thread that loads only it, not the service, so its heap and collections stay small.
+const VIEWERS_MODULE = path.join(__dirname, 'share-viewers.ts');
 // One audit id for every run (each run has a database of its own).
 const AUDIT_ID = 'aud_BENCHshares0000000000';
 // The synthetic findings are drawn from the workspace id and domain; each run's account is new, so
 // this stands in for its id in the draw (the JSON holds no workspace id): 44 findings on 137 pages,
 // a report of the size the first figures were taken on.
 const SEED_WORKSPACE = 'ws_BENCHshares0000000013';
-
-interface Load {
-  url: string;
-  headers: Record<string, string>;
-  status: number;
-}
 
 async function main(): Promise<void> {
   const infra = await startTestInfrastructure(() => undefined);
@@ -138,7 +131,9 @@ async function load(url: string, headers: Record<string, string>, status = 200) 
   // 50 requests always waiting, one hold of N ms adds N ms to each of them.
   const holds = monitorEventLoopDelay({ resolution: 1 });
   const result = await new Promise<Viewed>((resolve, reject) => {
-    const worker = new Worker(__filename, { workerData: { url, headers, status } satisfies Load });
+    const worker = new Worker(VIEWERS_MODULE, {
+      workerData: { url, headers, status, viewers: VIEWERS, requestsPerViewer: REQUESTS_PER_VIEWER } satisfies Load,
+    });
     worker.on('message', (message: { measuring: true } | Viewed) => {
       if (!('measuring' in message)) return resolve(message);
       // The warm-up is over: only the measured requests count from here.
@@ -152,73 +147,6 @@ async function load(url: string, headers: Record<string, string>, status = 200) 
   holds.disable();
   const loopHeldMs = { p99: holds.percentile(99) / 1e6, max: holds.max / 1e6 };
   return { ...result, cpuPerRequestUs: (used.user + used.system) / result.times.length, loopHeldMs };
-}
-
-interface Viewed {
-  times: number[];
-  bytes: number;
-  firstTimes: number[];
-}
-
-async function view({ url, headers, status }: Load): Promise<Viewed> {
-  const { get, close } = keptAliveGetter(url, headers);
-  for (let i = 0; i < WARM_UP; i++) await get();
-  // Each viewer's first request opens its connection (all 50 at once): timed apart, as the first
-  // visit of a page is, so the figures below are those of viewers already connected.
-  const firstTimes = await Promise.all(
-    Array.from({ length: VIEWERS }, async () => {
-      const started = process.hrtime.bigint();
-      await get();
-      return Number(process.hrtime.bigint() - started) / 1e6;
-    }),
-  );
-  close();
-  // The connected viewers are autocannon's: a load generator that parses answers with a fraction of
-  // node:http's allocation, so the viewers' own garbage collection (measured: pauses of 12–21 ms in
-  // their thread with node:http) stops showing up as the server's latency.
-  await viewers(url, headers, status, VIEWERS * LOADED_WARM_UP_PER_VIEWER);
-  parentPort!.postMessage({ measuring: true });
-  const { times, bytes } = await viewers(url, headers, status, VIEWERS * REQUESTS_PER_VIEWER);
-  return { times, bytes, firstTimes };
-}
-
-/** `amount` requests from VIEWERS connections, each asking again as soon as answered: every answer's time. */
-async function viewers(url: string, headers: Record<string, string>, status: number, amount: number) {
-  const times: number[] = [];
-  let bytes = 0;
-  const statuses = new Map<number, number>();
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const run = autocannon(
-      { url, headers, connections: VIEWERS, amount },
-      (err: Error | null, done: autocannon.Result) => (err ? reject(err) : resolve(done)),
-    );
-    run.on('response', (_client, statusCode, responseBytes, responseTime) => {
-      statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
-      times.push(responseTime);
-      bytes = responseBytes;
-    });
-  });
-  if (statuses.size !== 1 || !statuses.has(status) || result.errors > 0)
-    throw new Error(
-      `${url} answered ${JSON.stringify([...statuses])} with ${result.errors} errors, not only ${status}`,
-    );
-  return { times, bytes };
-}
-
-/** One GET over node:http with kept-alive connections, for the warm-up and each viewer's first request. */
-function keptAliveGetter(url: string, headers: Record<string, string>) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: VIEWERS });
-  const get = () =>
-    new Promise<void>((resolve, reject) => {
-      http
-        .get(url, { agent, headers }, (response) => {
-          response.resume();
-          response.on('end', resolve);
-          response.on('error', reject);
-        })
-        .on('error', reject);
-    });
-  return { get, close: () => agent.destroy() };
 }
 
 function summary({
@@ -241,19 +169,10 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-if (isMainThread)
-  main().then(
-    () => process.exit(0),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-else
-  view(workerData as Load).then(
-    (result) => parentPort!.postMessage(result),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
