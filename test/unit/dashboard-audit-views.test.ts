@@ -74,6 +74,21 @@ describe('dashboard audit views (rendered to HTML)', () => {
       running,
       /Expected to finish around <time datetime="2026-11-21T10:20:00.000Z">2026-11-21 10:20 UTC<\/time>/,
     );
+    // Past the crawl no share done is reported: a busy bar, not one full of crawled pages.
+    const analyzing = page({
+      status: {
+        audit_id: 'aud_4',
+        domain: 'https://d.example',
+        status: 'running',
+        estimated_completion: null,
+        progress: { phase: 'analyzing', pages_crawled: 40, pages_discovered: 40 },
+      },
+    });
+    assert.match(
+      analyzing,
+      /class="progress indeterminate" role="progressbar" aria-label="Audit progress" aria-valuetext="Running the checks on the pages \(phase 3 of 4\): 40 of 40 discovered pages crawled" data-phase="analyzing"/,
+    );
+    assert.doesNotMatch(analyzing, /aria-valuenow/);
     const queued = page({
       status: { audit_id: 'aud_3', domain: 'https://c.example', status: 'queued', estimated_completion: null },
     });

@@ -102,11 +102,14 @@
       number.setAttribute(pair[0], pair[1]);
       number.textContent = String(pair[1]);
     });
-    bar.setAttribute('aria-valuenow', progress.pages_crawled);
-    bar.setAttribute('aria-valuemax', progress.pages_discovered);
-    var fill = bar.querySelector('.progress-fill');
-    var share = progress.pages_discovered ? Math.min(1, progress.pages_crawled / progress.pages_discovered) : 0;
-    if (fill) fill.setAttribute('width', String(Math.round(share * 1000) / 10));
+    // Past the crawl the bar is a busy one (no share done is reported): only its words change.
+    if (!bar.classList.contains('indeterminate')) {
+      bar.setAttribute('aria-valuenow', progress.pages_crawled);
+      bar.setAttribute('aria-valuemax', progress.pages_discovered);
+      var fill = bar.querySelector('.progress-fill');
+      var share = progress.pages_discovered ? Math.min(1, progress.pages_crawled / progress.pages_discovered) : 0;
+      if (fill) fill.setAttribute('width', String(Math.round(share * 1000) / 10));
+    }
     var words = element.querySelector('[data-progress-words]');
     if (words) bar.setAttribute('aria-valuetext', words.textContent.replace(/\s+/g, ' ').trim().replace(/\.$/, ''));
     return true;

@@ -16,8 +16,9 @@ const PHASES: Record<string, string> = {
 const PHASE_ORDER = Object.keys(PHASES);
 
 /**
- * Where a queued or running audit stands: a progress bar of pages crawled of pages discovered (the
- * API's status envelope, docs/decisions.md "Progress"), the phase and the expected end. Without a
+ * Where a queued or running audit stands: while it crawls, a progress bar of pages crawled of pages
+ * discovered (the API's status envelope, docs/decisions.md "Progress"); in the later phases a busy bar,
+ * as they report no share done; the phase and the expected end. Without a
  * script the page shows the state of its request and a Refresh link; with dashboard.js the numbers
  * follow `{self}/status` in place, and the whole state is fetched again when the phase or status changes.
  */
@@ -33,7 +34,7 @@ export function AuditProgress(props: {
   return (
     <section aria-labelledby="progress-heading" class="card">
       <h2 id="progress-heading">Progress</h2>
-      {progress ? (
+      {progress?.phase === 'crawling' ? (
         <div
           class="progress"
           role="progressbar"
@@ -49,8 +50,16 @@ export function AuditProgress(props: {
           />
         </div>
       ) : (
-        // Nothing to count yet: a bar without a value, which assistive technology reads as busy.
-        <div class="progress indeterminate" role="progressbar" aria-label="Audit progress" aria-valuetext={sentence}>
+        // Nothing measured to count: queued, or past the crawl (the later phases report no share done,
+        // and a bar full of crawled pages would say the audit is done). A bar without a value, which
+        // assistive technology reads as busy; the sentence says the phase.
+        <div
+          class="progress indeterminate"
+          role="progressbar"
+          aria-label="Audit progress"
+          aria-valuetext={sentence}
+          data-phase={progress?.phase}
+        >
           <ProgressDrawing fraction={null} />
         </div>
       )}
