@@ -9,28 +9,10 @@ import fs from 'node:fs';
 import { runAnalyzers, runAnalyzersOverBodies, type Analyzer } from '../../src/analyzers';
 import { ObservationSpill } from '../../src/analyzers/observation-spill';
 import { PAGE_PASS } from '../../src/analyzers/types';
-import { crawlSite } from '../../src/crawl/crawler';
-import { parseCidrList } from '../../src/outbound/policy';
-import { serveFixtureSite } from '../support/fixture-server';
+import { crawlFixtureSite } from '../support/fixture-crawl';
 import { useLoopbackGuard } from '../support/loopback-guard';
 
 const SITES = ['broken-seo', 'broken-sec-perf', 'ssg-docs', 'ssg-shop', 'accuracy'] as const;
-
-async function crawlFixture(site: string) {
-  const server = await serveFixtureSite(site);
-  try {
-    return await crawlSite({
-      origin: server.origin,
-      pageBudget: 200,
-      allow: parseCidrList('127.0.0.0/8'),
-      userAgent: 'DomainAuditBot/0.1 (+https://domain-audit.example/bot)',
-      lookupDns: false,
-      probeTls: false,
-    });
-  } finally {
-    await server.close();
-  }
-}
 
 /** Scratch directories made while `run` runs (the spill's only trace on disk). */
 async function scratchDirsDuring<T>(run: () => Promise<T>): Promise<{ result: T; dirs: string[] }> {
@@ -54,7 +36,7 @@ describe('analysis observations spilled to a scratch file', function () {
 
   for (const site of SITES) {
     it(`${site}: spilling after every page gives the same analyzers, findings and pages as keeping them all`, async () => {
-      const snapshot = await crawlFixture(site);
+      const snapshot = await crawlFixtureSite(site);
       assert.ok(snapshot.pages.length >= 3, `${site} crawled ${snapshot.pages.length} pages`);
       const kept = runAnalyzers(snapshot, { spillChunkPages: Number.MAX_SAFE_INTEGER });
       const { result: spilled, dirs } = await scratchDirsDuring(async () =>
@@ -70,7 +52,7 @@ describe('analysis observations spilled to a scratch file', function () {
   }
 
   it('removes the scratch file when the pages cannot be read to the end', async () => {
-    const snapshot = await crawlFixture('ssg-docs');
+    const snapshot = await crawlFixtureSite('ssg-docs');
     async function* failingBodies() {
       for (const page of snapshot.pages.slice(0, 3)) yield page.body;
       throw new Error('the database went away');
@@ -87,7 +69,7 @@ describe('analysis observations spilled to a scratch file', function () {
   });
 
   it('an analyzer that throws on one page is an error, the others are unaffected, with spilling', async () => {
-    const snapshot = await crawlFixture('ssg-docs');
+    const snapshot = await crawlFixtureSite('ssg-docs');
     const thrower: Analyzer<number> = {
       code: 'SEO_TITLE_MISSING',
       observe: (p) => {

@@ -5,31 +5,13 @@
  * pages read back that way must give exactly what the crawl's own pages give, on the fixture sites.
  */
 import assert from 'node:assert/strict';
-import { runAnalyzers, runAnalyzersOverBodies, type CrawlSnapshot, type SnapshotPage } from '../../src/analyzers';
-import { crawlSite } from '../../src/crawl/crawler';
+import { runAnalyzers, runAnalyzersOverBodies, type SnapshotPage } from '../../src/analyzers';
 import { storedPage, type StoredPageRow } from '../../src/crawl/durable/stored-snapshot';
 import { StringPool } from '../../src/crawl/durable/string-pool';
-import { parseCidrList } from '../../src/outbound/policy';
-import { serveFixtureSite } from '../support/fixture-server';
+import { crawlFixtureSite } from '../support/fixture-crawl';
 import { useLoopbackGuard } from '../support/loopback-guard';
 
 const SITES = ['broken-seo', 'broken-sec-perf', 'ssg-docs', 'ssg-shop', 'accuracy'] as const;
-
-async function crawlFixture(site: string): Promise<CrawlSnapshot> {
-  const server = await serveFixtureSite(site);
-  try {
-    return await crawlSite({
-      origin: server.origin,
-      pageBudget: 200,
-      allow: parseCidrList('127.0.0.0/8'),
-      userAgent: 'DomainAuditBot/0.1 (+https://domain-audit.example/bot)',
-      lookupDns: false,
-      probeTls: false,
-    });
-  } finally {
-    await server.close();
-  }
-}
 
 /** The page as frontier-commit.ts stores it: its metadata's JSON without the body, the referrers beside it. */
 function rowOf(page: SnapshotPage): StoredPageRow {
@@ -87,7 +69,7 @@ describe('stored crawl pages as the analysis keeps them', function () {
 
   for (const site of SITES) {
     it(`${site}: the pages read back give the same analyzers, findings and pages as the crawl's own`, async () => {
-      const snapshot = await crawlFixture(site);
+      const snapshot = await crawlFixtureSite(site);
       const pool = new StringPool();
       const pages = snapshot.pages.map((page) => storedPage(rowOf(page), pool));
       const full = runAnalyzers(snapshot);
