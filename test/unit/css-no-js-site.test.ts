@@ -11,9 +11,7 @@ import { ariaInvalid } from '../../src/analyzers/a11y-aria';
 import { pageCss } from '../../src/analyzers/page-css';
 import { parsePages, stylesheetTexts } from '../../src/analyzers/parse';
 import type { CrawlSnapshot } from '../../src/analyzers/snapshot';
-import { crawlSite } from '../../src/crawl/crawler';
-import { parseCidrList } from '../../src/outbound/policy';
-import { serveFixtureSite } from '../support/fixture-server';
+import { crawlFixtureSite } from '../support/fixture-crawl';
 import { useLoopbackGuard } from '../support/loopback-guard';
 
 describe('no-js swapped by an external script (fixture site no-js)', function () {
@@ -23,20 +21,8 @@ describe('no-js swapped by an external script (fixture site no-js)', function ()
   let snapshot: CrawlSnapshot;
   let origin = '';
   before(async () => {
-    const server = await serveFixtureSite('no-js');
-    origin = server.origin;
-    try {
-      snapshot = await crawlSite({
-        origin,
-        pageBudget: 10,
-        allow: parseCidrList('127.0.0.0/8'),
-        userAgent: 'DomainAuditBot/0.1 (+https://domain-audit.example/bot)',
-        lookupDns: false,
-        probeTls: false,
-      });
-    } finally {
-      await server.close();
-    }
+    snapshot = await crawlFixtureSite('no-js', 10);
+    origin = snapshot.origin;
   });
 
   /** The crawled pages parsed as the analysis parses them, with the stylesheets they link. */
