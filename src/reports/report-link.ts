@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { macTextMatches } from './mac-text';
 
 /**
  * Signed report links: `/v1/reports/{audit_id}.pdf?expires=…&key=…&signature=…`, served without
@@ -59,9 +60,7 @@ export function parseLinkParams(auditId: string, query: Record<string, unknown>)
  */
 export function checkReportLink(params: LinkParams, key: SigningKey | undefined, now: Date): LinkRejection | null {
   if (!key) return 'invalid_signature';
-  const expected = mac(key.secret, params.auditId, params.expires);
-  const given = Buffer.from(params.signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid_signature';
+  if (!macTextMatches(params.signature, mac(key.secret, params.auditId, params.expires))) return 'invalid_signature';
   if (now.getTime() >= params.expires * 1000) return 'link_expired';
   return null;
 }

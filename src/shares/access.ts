@@ -1,4 +1,5 @@
-import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes } from 'node:crypto';
+import { macTextMatches } from '../reports/mac-text';
 import { REPORT_LINK_TTL_MS, type SigningKey } from '../reports/report-link';
 
 /**
@@ -76,7 +77,5 @@ export async function checkShareAccess(
   if (now.getTime() >= expires * 1000) return false;
   const key = await findKey(keyId!);
   if (!key) return false;
-  const expected = mac(key.secret, shareId, expires);
-  const given = Buffer.from(signature!, 'base64url');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return macTextMatches(signature!, mac(key.secret, shareId, expires));
 }

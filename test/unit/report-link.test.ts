@@ -86,6 +86,23 @@ describe('signed report links', () => {
     }
   });
 
+  it('refuse every other last character, even those that decode to the same bytes', () => {
+    // The 43rd character carries 4 bits: a byte comparison would take 3 of these 63 as the signature.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sameBytes = [...alphabet].filter(
+      (c) =>
+        c !== params.signature.at(-1) &&
+        Buffer.from(params.signature.slice(0, 42) + c, 'base64url').equals(Buffer.from(params.signature, 'base64url')),
+    );
+    assert.equal(sameBytes.length, 3, 'the decoder does fold four last characters into one');
+    for (const c of alphabet.replace(params.signature.at(-1)!, ''))
+      assert.equal(
+        checkReportLink({ ...params, signature: params.signature.slice(0, 42) + c }, keyA, signedAt),
+        'invalid_signature',
+        c,
+      );
+  });
+
   it('sign the audit id and expiry with HMAC-SHA256, base64url, under a versioned label', () => {
     const expected = createHmac('sha256', keyA.secret)
       .update(`report-link.v1\n${audit}\n${params.expires}`)

@@ -42,6 +42,9 @@ describe('share links: tokens and the access cookie', () => {
       '',
       undefined,
     ];
+    // Every other last character too, including the three a base64 decoder reads as the same bytes.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    for (const c of alphabet.replace(mac!.at(-1)!, '')) forged.push(`${keyId}.${expires}.${mac!.slice(0, 42)}${c}`);
     for (const cookie of forged) assert.equal(await checkShareAccess(cookie, SHARE.id, find, NOW), false, cookie);
   });
 
