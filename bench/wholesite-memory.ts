@@ -93,8 +93,8 @@ function roleOf(pid: number, childOfRoot: boolean, parentRole: string): string {
       .split('\0')
       .find((v) => v.startsWith('WORKER_KIND='))
       ?.slice('WORKER_KIND='.length);
-    if (childOfRoot && kind && command.some((part) => part.endsWith('worker-main.ts'))) return kind;
-    const script = command.find((part) => /\.(ts|js)$/.test(part)) ?? command[0] ?? '?';
+    if (childOfRoot && kind && command.some((part) => /worker-main\.(ts|js)$/.test(part))) return kind;
+    const script = command.find((part) => /\.(ts|js|cjs)$/.test(part)) ?? command[0] ?? '?';
     return `${parentRole}/${script.split('/').pop()}`;
   } catch {
     return `${parentRole}/?`;

@@ -94,7 +94,7 @@ export function printTable(results: SizeResult[], inProcessPps: number): void {
     `flatness: pages/s ÷ the ${smallest ? n(smallest.size) : '?'}-page run's; vs in-proc: pages/s ÷ the in-process ` +
       `crawl+analysis of a 500-page site (${inProcessPps.toFixed(1)} pages/s, no API, Temporal or database); ` +
       `MiB: peak RSS sampled every 250 ms during that audit and its PDF render (*k: k processes, a restart; ` +
-      `helper processes such as tsx's esbuild are listed per size above)`,
+      `each size in freshly started processes; helper processes are listed per size above)`,
   );
 }
 

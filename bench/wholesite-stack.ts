@@ -8,8 +8,8 @@ import { startTestInfrastructure, type TestInfrastructure } from '../test/suppor
 import { childProcesses, isAlive } from '../test/support/processes';
 
 /**
- * The service of `npm run bench:wholesite` as `npm start` runs it: processes/main.ts in a process
- * group of its own (the API and the supervisor in it, the audit and report workers forked by it), on
+ * The service of `npm run bench:wholesite` as `npm start` runs it, compiled: dist/processes/main.js in a
+ * process group of its own (the API and the supervisor in it, the audit and report workers forked by it), on
  * a fresh Temporal dev server (state in a file, as under `npm start`) and Postgres database started
  * here. The bench keeps a small connection pool of its own to that database (accounts, status polls,
  * table sizes).
@@ -18,7 +18,7 @@ export const PAGE_BUDGETS = 'free:100,pro:10000,team:100000,enterprise:1000000';
 
 export class WholesiteStack {
   url = '';
-  /** The pid of processes/main.ts: the API process, parent of the worker processes. */
+  /** The pid of the service's main process: the API process, parent of the worker processes. */
   pid = 0;
   private database: Db | undefined;
   private output = '';
@@ -35,13 +35,27 @@ export class WholesiteStack {
     await this.infra;
     if (this.stopping) throw new Error('stopped while starting');
     this.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-wholesite-'));
-    const port = await freePort();
-    this.url = `http://127.0.0.1:${port}`;
+    this.url = `http://127.0.0.1:${await freePort()}`;
+    this.database = createDb(process.env.TEST_DATABASE_URL!, { max: 4 });
+    await this.startService();
+  }
+
+  /**
+   * The service stopped and started again on the same Temporal, Postgres and port: fresh processes,
+   * so one size's figures do not carry what an earlier size left in a worker's heap.
+   */
+  async restartService(): Promise<void> {
+    await this.stopService();
+    await this.startService();
+  }
+
+  /** `npm start`'s own script (src/setup/start.cjs): dist/ built when older than the sources, then run compiled. */
+  private async startService(): Promise<void> {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DATABASE_URL: process.env.TEST_DATABASE_URL,
       TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
-      PORT: String(port),
+      PORT: new URL(this.url).port,
       HOST: '127.0.0.1',
       DATA_DIR: this.dataDir,
       // No browser worker: the stage is off, and its process would only sit idle.
@@ -53,7 +67,7 @@ export class WholesiteStack {
       METRICS_PORT: '',
     };
     const root = path.join(__dirname, '..');
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'processes', 'main.ts')], {
+    const child = spawn(process.execPath, [path.join(root, 'src', 'setup', 'start.cjs')], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,7 +78,6 @@ export class WholesiteStack {
     const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-8000));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
-    this.database = createDb(process.env.TEST_DATABASE_URL!, { max: 4 });
     await untilHealthy(
       this.url,
       () => this.alive(),
@@ -72,6 +85,20 @@ export class WholesiteStack {
     );
     const workers = childProcesses(this.pid).map((c) => `${c.workerKind ?? 'other'} ${c.pid}`);
     this.log(`service up: API pid ${this.pid}, workers ${workers.join(', ')}`);
+  }
+
+  /** SIGTERM to the service's process group (SIGKILL after 45 s), and anything of its tree still there. */
+  private async stopService(): Promise<void> {
+    const tree = this.pid ? descendants(this.pid) : [];
+    if (this.child && this.alive()) {
+      const exited = new Promise((resolve) => this.child!.once('exit', resolve));
+      this.signalGroup('SIGTERM');
+      const timeout = setTimeout(() => this.signalGroup('SIGKILL'), 45_000);
+      await exited;
+      clearTimeout(timeout);
+    }
+    // An orphaned worker goes too.
+    for (const pid of tree) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   }
 
   /** The bench's own pool on the service's database. */
@@ -85,19 +112,10 @@ export class WholesiteStack {
     return this.output;
   }
 
-  /** SIGTERM to the service's process group (SIGKILL after 45 s), then Temporal and Postgres. Safe at any point. */
+  /** The service (stopService), then Temporal and Postgres. Safe at any point. */
   stop(): Promise<void> {
     return (this.stopping ??= (async () => {
-      const tree = this.pid ? descendants(this.pid) : [];
-      if (this.child && this.alive()) {
-        const exited = new Promise((resolve) => this.child!.once('exit', resolve));
-        this.signalGroup('SIGTERM');
-        const timeout = setTimeout(() => this.signalGroup('SIGKILL'), 45_000);
-        await exited;
-        clearTimeout(timeout);
-      }
-      // Anything of the tree still there (an orphaned worker) goes too.
-      for (const pid of tree) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+      await this.stopService();
       await this.database?.destroy().catch(() => undefined);
       // Started or still starting: Temporal and Postgres are stopped once they are up.
       await (await this.infra?.catch(() => undefined))?.stop();

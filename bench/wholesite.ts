@@ -10,7 +10,8 @@ import { PAGE_BUDGETS, WholesiteStack } from './wholesite-stack';
 /**
  * `npm run bench:wholesite [-- --pages 500,2000]`: whole generated sites (1,000, 10,000 and 100,000
  * pages by default; bench/wholesite-site.ts) audited end to end through the service as `npm start`
- * runs it: live enterprise audits triggered through the API, crawled and analyzed by the audit worker
+ * runs it (compiled, started afresh for each size after a 30-page warm-up audit): live enterprise
+ * audits triggered through the API, crawled and analyzed by the audit worker
  * process, the PDF rendered by the report worker (BROWSER_STAGE=off, PAGE_BUDGETS set explicitly).
  * Per size it prints pages crawled, trigger→completed wall time, pages/s, the peak RSS of the API
  * process and of every worker process, and the database growth per page; then a table with the
@@ -84,12 +85,14 @@ async function main(): Promise<number> {
     console.log(`${line} (${((performance.now() - starting) / 1000).toFixed(0)} s)`),
   );
   await stack.start();
-  // A first small audit warms the workers (connections, compiled code) before anything is timed.
-  const warm = await auditSite(stack, 30, () => undefined);
-  if (warm.failure) throw new Error(`the warm-up audit failed: ${warm.failure}\n${stack.tail()}`);
-  console.log(`warm-up: a 30-page audit in ${(warm.wallMs / 1000).toFixed(1)} s\n`);
   const results: SizeResult[] = [];
-  for (const size of sizes) {
+  for (const [i, size] of sizes.entries()) {
+    // Each size in fresh processes: a worker's heap keeps what an earlier, smaller audit grew it to.
+    if (i > 0) await stack.restartService();
+    // A first small audit warms the workers (connections, compiled code) before anything is timed.
+    const warm = await auditSite(stack, 30, () => undefined);
+    if (warm.failure) throw new Error(`the warm-up audit failed: ${warm.failure}\n${stack.tail()}`);
+    console.log(`warm-up: a 30-page audit in ${(warm.wallMs / 1000).toFixed(1)} s`);
     console.log(`auditing the ${size.toLocaleString('en-US')}-page site…`);
     const result = await auditSite(stack, size, (line) => console.log(line));
     results.push(result);
