@@ -28,7 +28,7 @@ import { readBodies, readSnapshot, writeCrawl } from './wholesite-analysis-crawl
  * (`analyse` instead of `run`) under `node --trace-gc` and line-buffered output (`stdbuf -oL`) to see
  * which analyzer each full collection fell in, and how much it left live.
  */
-const WORKER_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=100'];
+const WORKER_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=50'];
 const FIXED = new Date('2026-01-01T00:00:00Z');
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;

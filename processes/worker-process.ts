@@ -77,10 +77,11 @@ export async function superviseWorker(
  * so two arenas instead of eight per core; and a young generation of at most 2 × 16 MiB, where V8
  * grows it to 2 × 64 MiB under a crawl's allocation rate. Measured with bench:wholesite: a
  * 100,000-page crawl at 400–480 MiB instead of 500–820 MiB. The audit worker's old generation may
- * grow to twice what the last full collection left live, where V8 allows up to four times: the
- * analysis of a large site makes garbage fast, and four times its live heap was most of its peak
- * (analysis of a stored 100,000-page crawl alone: 718 → 546 MiB for 11 % more CPU time;
- * docs/architecture.md, "Durable crawl", Memory). An operator's own settings win.
+ * grow by half of what the last full collection left live, where V8 allows up to four times: the
+ * analysis of a large site makes garbage fast, and that headroom was most of its peak, growing with
+ * the site (analysis of a stored 100,000-page crawl alone: 718 MiB at V8's default, 414 at twice,
+ * 354 at one and a half, for 11 % and then 7–13 % more CPU time; docs/architecture.md, "Durable
+ * crawl", Memory). An operator's own settings win.
  */
 function memoryLayout(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; execArgv: string[] } {
   const execArgv = [...process.execArgv];
@@ -88,7 +89,7 @@ function memoryLayout(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; execArg
     !execArgv.some((arg) => arg.startsWith(flag)) && !(env.NODE_OPTIONS ?? '').includes(flag);
   if (unset('--max-semi-space-size')) execArgv.push('--max-semi-space-size=16');
   const auditWorker = env.WORKER_KIND === undefined || env.WORKER_KIND === 'audits';
-  if (auditWorker && unset('--heap-growing-percent')) execArgv.push('--heap-growing-percent=100');
+  if (auditWorker && unset('--heap-growing-percent')) execArgv.push('--heap-growing-percent=50');
   // The report worker collects garbage after each render (src/reports/pdf/memory.ts).
   if (env.WORKER_KIND === 'reports') execArgv.push('--expose-gc');
   return { env: { MALLOC_ARENA_MAX: '2', ...env }, execArgv };
