@@ -64,7 +64,10 @@ export const titleMissing = pageAnalyzer('SEO_TITLE_MISSING', (p) => {
 // ── SEO_META_DESC_MISSING ────────────────────────────────────────────────────────────────────────
 
 interface DescObservation {
-  /** The description element's snippet; null when the page has none. */
+  /**
+   * The description element's snippet, the evidence of an empty one; '' for one with content (not
+   * kept: a copy of every page's element held through the finish); null when the page has none.
+   */
   snippet: string | null;
   text: string;
 }
@@ -75,10 +78,8 @@ export const metaDescMissing = defineAnalyzer<DescObservation | null>({
     if (!p.isHtml) return null;
     const els = metaNamed(p, 'description');
     const el = els.find((m) => (attr(m, 'content') ?? '').trim() !== '') ?? els[0];
-    return {
-      snippet: el ? snippet(p, el) : null,
-      text: (el ? (attr(el, 'content') ?? '') : '').replace(/\s+/g, ' ').trim(),
-    };
+    const text = (el ? (attr(el, 'content') ?? '') : '').replace(/\s+/g, ' ').trim();
+    return { snippet: el ? (text === '' ? snippet(p, el) : '') : null, text };
   },
   finish(_s, observed) {
     // Descriptions shared by several distinct pages: search engines then show the same snippet for all.

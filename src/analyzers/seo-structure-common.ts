@@ -24,19 +24,28 @@ export function isIndexable(p: ParsedPage): boolean {
   return !['robots', 'googlebot'].some((n) => metaNamed(p, n).some((m) => metaNoindex(attr(m, 'content') ?? '')));
 }
 
-/** Parsing URLs is the costly part of the structure checks: each page's are normalized once. */
+/**
+ * Parsing URLs is the costly part of the structure checks: each page's are normalized once. Most
+ * pages have one address, already normalized: they are only marked (the array is made again on each
+ * call, short-lived), since an array and a copy of the URL kept per page was 200 bytes a page held
+ * to the end of the analysis (docs/architecture.md, "Durable crawl", Memory).
+ */
+const PLAIN_URL = new WeakSet<SnapshotPage>();
 const OWN_URLS = new WeakMap<SnapshotPage, readonly string[]>();
 
 /** The page's addresses (as requested and as served), normalized. */
 export function ownUrls(page: SnapshotPage): readonly string[] {
+  if (PLAIN_URL.has(page)) return [page.url];
   let out = OWN_URLS.get(page);
   if (out === undefined) {
     const urls: string[] = [];
     for (const u of [page.url, page.finalUrl]) {
       const n = normalizeUrl(u);
-      if (n !== null && !urls.includes(n)) urls.push(n);
+      if (n !== null && !urls.includes(n)) urls.push(n === u ? u : n);
     }
-    OWN_URLS.set(page, (out = urls));
+    if (urls.length === 1 && urls[0] === page.url) PLAIN_URL.add(page);
+    else OWN_URLS.set(page, urls);
+    out = urls;
   }
   return out;
 }
