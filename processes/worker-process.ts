@@ -80,7 +80,7 @@ export async function superviseWorker(
  * grow by half of what the last full collection left live, where V8 allows up to four times: the
  * analysis of a large site makes garbage fast, and that headroom was most of its peak, growing with
  * the site (analysis of a stored 100,000-page crawl alone: 718 MiB at V8's default, 414 at twice,
- * 354 at one and a half, for 11 % and then 7–13 % more CPU time; docs/architecture.md, "Durable
+ * 354 at one and a half, for 11 % and then 7–17 % more CPU time; docs/architecture.md, "Durable
  * crawl", Memory). An operator's own settings win.
  */
 function memoryLayout(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; execArgv: string[] } {
