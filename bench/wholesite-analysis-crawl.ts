@@ -7,6 +7,7 @@ import { storedPage, type StoredPageRow } from '../src/crawl/durable/stored-snap
 import { StringPool } from '../src/crawl/durable/string-pool';
 import { DEFAULT_USER_AGENT } from '../src/outbound/client';
 import { parseCidrList } from '../src/outbound/policy';
+import { storedRowOf } from '../test/support/stored-row';
 import { serveWholeSite } from './wholesite-site';
 
 /**
@@ -39,15 +40,8 @@ export async function writeCrawl(size: number, dir: string): Promise<number> {
   const rows = fs.openSync(path.join(dir, ROWS), 'w');
   const bodies = fs.openSync(path.join(dir, BODIES), 'w');
   for (const page of snapshot.pages) {
-    const { body, foundOn, linkedFrom, rendered, ...metadata } = page;
-    const row: StoredPageRow = {
-      page: JSON.stringify(metadata),
-      rendered: rendered ? JSON.stringify(rendered) : null,
-      found_on: page.depth === 0 ? null : [...(foundOn ?? [])],
-      linked_from: linkedFrom ?? 0,
-    };
-    fs.writeSync(rows, JSON.stringify(row) + '\n');
-    fs.writeSync(bodies, JSON.stringify(body) + '\n');
+    fs.writeSync(rows, JSON.stringify(storedRowOf(page)) + '\n');
+    fs.writeSync(bodies, JSON.stringify(page.body) + '\n');
   }
   fs.closeSync(rows);
   fs.closeSync(bodies);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
+import { StringInterner } from '../text/string-interner';
 
 /** Pages whose observations are held in memory before they are written out (per analyzer). */
 export const SPILL_CHUNK_PAGES = 1_000;
@@ -95,10 +96,10 @@ const MAX_DEPTH = 16;
  * same in a chunk (a shared PAGE_PASS) are one object again after v8.deserialize.
  */
 class SharedStrings {
-  private readonly strings = new Map<string, string>();
+  private readonly strings = new StringInterner();
 
   of(value: unknown, depth = 0): unknown {
-    if (typeof value === 'string') return this.string(value);
+    if (typeof value === 'string') return this.strings.intern(value);
     if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH) return value;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) value[i] = this.of(value[i], depth + 1);
@@ -108,13 +109,6 @@ class SharedStrings {
       for (const key of Object.keys(record)) record[key] = this.of(record[key], depth + 1);
     }
     return value;
-  }
-
-  private string(text: string): string {
-    const known = this.strings.get(text);
-    if (known !== undefined) return known;
-    this.strings.set(text, text);
-    return text;
   }
 }
 

@@ -41,6 +41,7 @@ export function ownUrls(page: SnapshotPage): readonly string[] {
     const urls: string[] = [];
     for (const u of [page.url, page.finalUrl]) {
       const n = normalizeUrl(u);
+      // The stored string where normalizing changed nothing: not a second copy of it.
       if (n !== null && !urls.includes(n)) urls.push(n === u ? u : n);
     }
     if (urls.length === 1 && urls[0] === page.url) PLAIN_URL.add(page);

@@ -6,23 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { runAnalyzers, runAnalyzersOverBodies, type SnapshotPage } from '../../src/analyzers';
-import { storedPage, type StoredPageRow } from '../../src/crawl/durable/stored-snapshot';
+import { storedPage } from '../../src/crawl/durable/stored-snapshot';
 import { StringPool } from '../../src/crawl/durable/string-pool';
 import { crawlFixtureSite } from '../support/fixture-crawl';
+import { storedRowOf } from '../support/stored-row';
 import { useLoopbackGuard } from '../support/loopback-guard';
 
 const SITES = ['broken-seo', 'broken-sec-perf', 'ssg-docs', 'ssg-shop', 'accuracy'] as const;
-
-/** The page as frontier-commit.ts stores it: its metadata's JSON without the body, the referrers beside it. */
-function rowOf(page: SnapshotPage): StoredPageRow {
-  const { body: _body, foundOn, linkedFrom, rendered, ...metadata } = page;
-  return {
-    page: JSON.stringify(metadata),
-    rendered: rendered ? JSON.stringify(rendered) : null,
-    found_on: page.depth === 0 ? null : [...(foundOn ?? [])],
-    linked_from: linkedFrom ?? 0,
-  };
-}
 
 const PAGE: SnapshotPage = {
   url: 'https://example.com/a',
@@ -44,26 +34,29 @@ describe('stored crawl pages as the analysis keeps them', function () {
 
   it('keeps equal header maps and empty lists once, and the first referrer of a plain 2xx page', () => {
     const pool = new StringPool();
-    const a = storedPage(rowOf(PAGE), pool);
-    const b = storedPage(rowOf({ ...PAGE, url: 'https://example.com/b', finalUrl: 'https://example.com/b' }), pool);
+    const a = storedPage(storedRowOf(PAGE), pool);
+    const b = storedPage(
+      storedRowOf({ ...PAGE, url: 'https://example.com/b', finalUrl: 'https://example.com/b' }),
+      pool,
+    );
     assert.equal(a.headers, b.headers, 'one header map for equal headers');
     assert.deepEqual(a.headers, PAGE.headers);
     assert.equal(a.redirectChain, b.redirectChain, 'one empty redirect chain');
     assert.deepEqual(a.foundOn, ['https://example.com/']);
     assert.equal(a.linkedFrom, 7, 'the exact count stays');
-    const other = storedPage(rowOf({ ...PAGE, headers: { 'content-type': 'text/plain' } }), pool);
+    const other = storedPage(storedRowOf({ ...PAGE, headers: { 'content-type': 'text/plain' } }), pool);
     assert.notEqual(other.headers, a.headers);
     assert.deepEqual(other.headers, { 'content-type': 'text/plain' });
   });
 
   it('keeps every referrer of a page answering other than 2xx or reached through a redirect', () => {
     const pool = new StringPool();
-    assert.deepEqual(storedPage(rowOf({ ...PAGE, status: 404 }), pool).foundOn, PAGE.foundOn);
+    assert.deepEqual(storedPage(storedRowOf({ ...PAGE, status: 404 }), pool).foundOn, PAGE.foundOn);
     const hop = { url: 'https://example.com/old', status: 301, location: '/a' };
-    const redirected = storedPage(rowOf({ ...PAGE, url: hop.url, redirectChain: [hop] }), pool);
+    const redirected = storedPage(storedRowOf({ ...PAGE, url: hop.url, redirectChain: [hop] }), pool);
     assert.deepEqual(redirected.foundOn, PAGE.foundOn);
     assert.deepEqual(redirected.redirectChain, [hop]);
-    const home = storedPage(rowOf({ ...PAGE, depth: 0, foundOn: undefined, linkedFrom: undefined }), pool);
+    const home = storedPage(storedRowOf({ ...PAGE, depth: 0, foundOn: undefined, linkedFrom: undefined }), pool);
     assert.equal(home.foundOn, undefined);
   });
 
@@ -71,7 +64,7 @@ describe('stored crawl pages as the analysis keeps them', function () {
     it(`${site}: the pages read back give the same analyzers, findings and pages as the crawl's own`, async () => {
       const snapshot = await crawlFixtureSite(site);
       const pool = new StringPool();
-      const pages = snapshot.pages.map((page) => storedPage(rowOf(page), pool));
+      const pages = snapshot.pages.map((page) => storedPage(storedRowOf(page), pool));
       const full = runAnalyzers(snapshot);
       const stored = await runAnalyzersOverBodies(
         { ...snapshot, pages },

@@ -1,4 +1,5 @@
 import type { HeaderMap } from '../../analyzers/snapshot';
+import { StringInterner } from '../../text/string-interner';
 
 /** The list every page without redirects or referrers shares (nothing writes to a snapshot's lists). */
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -11,16 +12,8 @@ const EMPTY: readonly never[] = Object.freeze([]);
  * kept once the same way: most pages of a site answer with the same headers. Kept only while the
  * crawl is read back.
  */
-export class StringPool {
-  private readonly strings = new Map<string, string>();
+export class StringPool extends StringInterner {
   private readonly headerMaps = new Map<string, HeaderMap>();
-
-  intern(text: string): string {
-    const known = this.strings.get(text);
-    if (known !== undefined) return known;
-    this.strings.set(text, text);
-    return text;
-  }
 
   /** JSON.parse with every string value interned (property names are already shared by V8). */
   parse<T>(json: string): T {
