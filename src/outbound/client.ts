@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { Deadline, wrapError, type ExchangeState } from './deadline';
 import { OutboundError } from './errors';
+import { measureStalls } from './loop-stall';
 import { agentFor } from './pinned-agents';
 import type { CidrList } from './policy';
 import { resolveAllowed, type LookupAllFn } from './resolve';
@@ -45,7 +46,10 @@ export interface OutboundResponse {
   headers: Record<string, string | string[]>;
   body: Buffer;
   truncated: boolean;
-  /** From the call until response headers (includes DNS, connect, TLS on a fresh connection). */
+  /**
+   * From the call until response headers (includes DNS, connect, TLS on a fresh connection), less
+   * the time this process itself was stalled meanwhile (loop-stall.ts): never more than the site took.
+   */
   ttfbMs: number;
   totalMs: number;
   /** The pinned address the connection went to. */
@@ -80,6 +84,7 @@ export async function outboundRequest(opts: OutboundRequestOptions): Promise<Out
 
   const deadline = new Deadline(opts.timeoutMs);
   const state: ExchangeState = { deadline, timeoutMs: opts.timeoutMs, phase: 'dns', host: url.hostname };
+  let stalledUntilHeaders: (() => number) | null = measureStalls();
   try {
     const resolved = await deadline.race(resolveAllowed(url.hostname, opts.allow, { lookup: opts.lookup }));
     state.address = resolved.address;
@@ -97,7 +102,8 @@ export async function outboundRequest(opts: OutboundRequestOptions): Promise<Out
       headersTimeout: opts.timeoutMs + 1_000,
       bodyTimeout: opts.timeoutMs + 1_000,
     });
-    const ttfbMs = performance.now() - started;
+    const ttfbMs = Math.max(0, performance.now() - started - stalledUntilHeaders());
+    stalledUntilHeaders = null;
     state.phase = 'body';
     const { body, truncated } = await readCapped(res.body, opts.maxBodyBytes);
 
@@ -116,6 +122,7 @@ export async function outboundRequest(opts: OutboundRequestOptions): Promise<Out
   } catch (err) {
     throw wrapError(err, state);
   } finally {
+    stalledUntilHeaders?.();
     deadline.clear();
   }
 }
