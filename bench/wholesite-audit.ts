@@ -32,6 +32,8 @@ export interface SizeResult {
   served: Record<string, number>;
   /** The machine's 1-minute load average when the audit was triggered and when it completed (others share the cores). */
   load: { start: number; end: number };
+  /** Share of the machine's CPU time (all its cores) that was busy from the trigger to the PDF, from /proc/stat. */
+  machineBusy: number;
 }
 
 /** A progress line this often while an audit runs; no change in pages or status this long is a failure. */
@@ -46,7 +48,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
   const { key } = await createApiKey(db, { workspaceId: account.workspace_id, mode: 'live', now });
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const before = await tableSizes(db);
-  const memory = new TreeMemory(stack.pid);
+  const memory = new TreeMemory(stack.machinePids);
   let peaks: ProcessPeak[] = [];
   try {
     const loadAtStart = os.loadavg()[0]!;
@@ -75,6 +77,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
       tableGrowth: new Map(),
       served: site.served,
       load: { start: loadAtStart, end: os.loadavg()[0]! },
+      machineBusy: NaN,
     };
     if (row.status !== 'completed') {
       result.failure = `${row.error_code ?? row.status}: ${row.error_message ?? ''}`;
@@ -96,6 +99,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
       result.reportMs = await untilReportStored(db, auditId, Math.max(60_000, 3 * wallMs));
     }
     peaks = result.peaks = memory.stop();
+    result.machineBusy = memory.machineBusy;
     const after = await tableSizes(db);
     for (const [table, bytes] of after) {
       const grown = bytes - (before.get(table) ?? 0);

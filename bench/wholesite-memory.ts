@@ -11,21 +11,32 @@ export interface ProcessPeak {
   hwmKiB: number;
   /** The highest VmRSS seen in each phase of the audit (TreeMemory.phase when sampled), in KiB. */
   byPhase: Map<string, number>;
+  /** CPU time (user + system) it used between the first and the last sample that saw it, in seconds. */
+  cpuSeconds: number;
 }
 
+/** Linux's USER_HZ: /proc reports CPU time in ticks of 1/100 s. */
+const TICKS_PER_SECOND = 100;
+
 /**
- * Samples the resident memory of a process and all its descendants every `everyMs` (250 ms): the
- * tree is walked again each time, so a worker restarted mid-run is counted under its new pid too.
+ * Samples the resident memory of processes (each machine's root: the API's, then worker-only ones)
+ * and all their descendants every `everyMs` (250 ms): the trees are walked again each time, so a
+ * worker restarted mid-run is counted under its new pid too.
  */
 export class TreeMemory {
   private readonly peaks = new Map<number, ProcessPeak>();
   private readonly roles = new Map<number, string>();
+  /** CPU ticks of each process when first seen. */
+  private readonly firstTicks = new Map<number, number>();
+  private readonly machineAtStart = machineTicks();
+  /** Share of the machine's CPU time (all cores) that was busy between construction and stop(). */
+  machineBusy = NaN;
   private readonly timer: NodeJS.Timeout;
   /** What the audit is doing (its progress phase, e.g. crawling or analyzing), for the peaks per phase. */
   phase = 'queued';
 
   constructor(
-    private readonly rootPid: number,
+    private readonly rootPids: readonly number[],
     everyMs = 250,
   ) {
     this.sample();
@@ -36,6 +47,8 @@ export class TreeMemory {
     clearInterval(this.timer);
     this.sample();
     for (const peak of this.peaks.values()) peak.hwmKiB = statusKiB(peak.pid, 'VmHWM');
+    const end = machineTicks();
+    this.machineBusy = 1 - (end.idle - this.machineAtStart.idle) / (end.total - this.machineAtStart.total);
     return [...this.peaks.values()];
   }
 
@@ -43,17 +56,21 @@ export class TreeMemory {
     for (const { pid, role } of this.tree()) {
       const rss = statusKiB(pid, 'VmRSS');
       if (Number.isNaN(rss)) continue;
-      const peak = this.peaks.get(pid) ?? { pid, role, peakRssKiB: 0, hwmKiB: NaN, byPhase: new Map() };
+      const peak = this.peaks.get(pid) ?? { pid, role, peakRssKiB: 0, hwmKiB: NaN, byPhase: new Map(), cpuSeconds: 0 };
       peak.peakRssKiB = Math.max(peak.peakRssKiB, rss);
+      const ticks = cpuTicks(pid);
+      if (!this.firstTicks.has(pid)) this.firstTicks.set(pid, ticks);
+      if (Number.isFinite(ticks)) peak.cpuSeconds = (ticks - this.firstTicks.get(pid)!) / TICKS_PER_SECOND;
       peak.byPhase.set(this.phase, Math.max(peak.byPhase.get(this.phase) ?? 0, rss));
       this.peaks.set(pid, peak);
     }
   }
 
   /**
-   * The root and its live descendants, from one pass over /proc/<pid>/stat. The root's children are
+   * The roots and their live descendants, from one pass over /proc/<pid>/stat. A root's children are
    * the workers (named by WORKER_KIND); anything deeper, or not a worker, is a helper named after its
-   * parent (e.g. api/esbuild: tsx's compiler service).
+   * parent (e.g. api/esbuild: tsx's compiler service). The first root is the API; any other is a
+   * worker-only machine.
    */
   private tree(): Array<{ pid: number; role: string }> {
     const children = new Map<number, number[]>();
@@ -71,12 +88,13 @@ export class TreeMemory {
         // exited meanwhile
       }
     }
-    const tree = [{ pid: this.rootPid, role: 'api' }];
+    const tree = this.rootPids.map((pid, i) => ({ pid, role: i === 0 ? 'api' : 'machine' }));
+    const roots = tree.length;
     for (let i = 0; i < tree.length; i++)
       for (const pid of children.get(tree[i]!.pid) ?? []) {
         let role = this.roles.get(pid);
         if (role === undefined) {
-          role = roleOf(pid, i === 0, tree[i]!.role);
+          role = roleOf(pid, i < roots, tree[i]!.role);
           this.roles.set(pid, role);
         }
         tree.push({ pid, role });
@@ -99,6 +117,26 @@ function roleOf(pid: number, childOfRoot: boolean, parentRole: string): string {
   } catch {
     return `${parentRole}/?`;
   }
+}
+
+/** utime + stime of a process (fields 14 and 15 of /proc/<pid>/stat), in ticks; NaN when it is gone. */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields from the third on: utime is the 14th field of the line, the 12th here.
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return NaN;
+  }
+}
+
+/** The machine's CPU ticks over all cores since boot, and the idle ones among them (/proc/stat). */
+function machineTicks(): { total: number; idle: number } {
+  const [, ...values] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const ticks = values.map(Number);
+  // idle and iowait
+  return { total: ticks.reduce((a, b) => a + b, 0), idle: ticks[3]! + ticks[4]! };
 }
 
 /** A field of /proc/<pid>/status in KiB; NaN when the process is gone. */

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { isHelper, rolePeakMiB } from './wholesite-memory';
 import type { SizeResult } from './wholesite-audit';
 
@@ -35,7 +36,7 @@ export function printSize(r: SizeResult): void {
   for (const p of [...r.peaks].sort((a, b) => a.pid - b.pid))
     console.log(
       `    ${`${p.role} (pid ${p.pid})`.padEnd(30)} peak RSS ${n(p.peakRssKiB / 1024).padStart(5)} MiB (sampled every 250 ms), ` +
-        `VmHWM ${n(p.hwmKiB / 1024).padStart(5)} MiB (since it started)` +
+        `VmHWM ${n(p.hwmKiB / 1024).padStart(5)} MiB (since it started), CPU ${p.cpuSeconds.toFixed(1)} s` +
         (isHelper(p.role)
           ? ''
           : `; by phase: ${[...p.byPhase].map(([ph, kib]) => `${ph} ${n(kib / 1024)}`).join(', ')}`),
@@ -55,7 +56,8 @@ export function printSize(r: SizeResult): void {
   const served = Object.entries(r.served).map(([kind, count]) => `${count} ${kind}`);
   console.log(`    the site answered ${served.join(', ')}`);
   console.log(
-    `    load average (1 min) ${r.load.start.toFixed(2)} at the trigger, ${r.load.end.toFixed(2)} at completion`,
+    `    load average (1 min) ${r.load.start.toFixed(2)} at the trigger, ${r.load.end.toFixed(2)} at completion; ` +
+      `the machine's ${os.cpus().length} cores busy ${(r.machineBusy * 100).toFixed(0)} % of the time`,
   );
 }
 

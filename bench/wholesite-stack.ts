@@ -12,7 +12,9 @@ import { childProcesses, isAlive } from '../test/support/processes';
  * process group of its own (the API and the supervisor in it, the audit and report workers forked by it), on
  * a fresh Temporal dev server (state in a file, as under `npm start`) and Postgres database started
  * here. The bench keeps a small connection pool of its own to that database (accounts, status polls,
- * table sizes).
+ * table sizes). With more than one audit worker, each further one is a machine of its own as
+ * docs/operations.md scales out: another `npm start` with SERVICE_ROLES=worker on the same Temporal
+ * and Postgres.
  */
 export const PAGE_BUDGETS = 'free:100,pro:10000,team:100000,enterprise:1000000';
 
@@ -26,8 +28,18 @@ export class WholesiteStack {
   private infra: Promise<TestInfrastructure> | undefined;
   private dataDir: string | undefined;
   private stopping: Promise<void> | undefined;
+  /** The worker-only machines beyond the first (SERVICE_ROLES=worker), each its own process group. */
+  private workerMachines: ChildProcess[] = [];
 
-  constructor(private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly log: (line: string) => void,
+    private readonly auditWorkers = 1,
+  ) {}
+
+  /** The root pid of every machine: the API's first (its tree holds the first audit worker), then the worker-only ones. */
+  get machinePids(): number[] {
+    return [this.pid, ...this.workerMachines.map((machine) => machine.pid!)];
+  }
 
   /** Temporal, Postgres, then the service; resolves once /healthz says the API and both workers are up. */
   async start(): Promise<void> {
@@ -51,28 +63,7 @@ export class WholesiteStack {
 
   /** `npm start`'s own script (src/setup/start.cjs): dist/ built when older than the sources, then run compiled. */
   private async startService(): Promise<void> {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATABASE_URL: process.env.TEST_DATABASE_URL,
-      TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
-      PORT: new URL(this.url).port,
-      HOST: '127.0.0.1',
-      DATA_DIR: this.dataDir,
-      // No browser worker: the stage is off, and its process would only sit idle.
-      SERVICE_ROLES: 'api,worker,reports',
-      BROWSER_STAGE: 'off',
-      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
-      PAGE_BUDGETS,
-      LOG_LEVEL: 'warn',
-      METRICS_PORT: '',
-    };
-    const root = path.join(__dirname, '..');
-    const child = spawn(process.execPath, [path.join(root, 'src', 'setup', 'start.cjs')], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child = this.spawnMachine({ PORT: new URL(this.url).port, SERVICE_ROLES: 'api,worker,reports' });
     this.child = child;
     this.pid = child.pid!;
     const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-8000));
@@ -83,20 +74,76 @@ export class WholesiteStack {
       () => this.alive(),
       () => this.output,
     );
-    const workers = childProcesses(this.pid).map((c) => `${c.workerKind ?? 'other'} ${c.pid}`);
+    for (let i = 1; i < this.auditWorkers; i++) this.workerMachines.push(await this.startWorkerMachine());
+    const workers = this.machinePids.flatMap((pid) =>
+      childProcesses(pid).map((c) => `${c.workerKind ?? 'other'} ${c.pid}`),
+    );
     this.log(`service up: API pid ${this.pid}, workers ${workers.join(', ')}`);
   }
 
-  /** SIGTERM to the service's process group (SIGKILL after 45 s), and anything of its tree still there. */
-  private async stopService(): Promise<void> {
-    const tree = this.pid ? descendants(this.pid) : [];
-    if (this.child && this.alive()) {
-      const exited = new Promise((resolve) => this.child!.once('exit', resolve));
-      this.signalGroup('SIGTERM');
-      const timeout = setTimeout(() => this.signalGroup('SIGKILL'), 45_000);
-      await exited;
-      clearTimeout(timeout);
+  /** One more machine running only the audit worker; resolves once it polls. */
+  private async startWorkerMachine(): Promise<ChildProcess> {
+    // Info level: "workers running" is how it says it polls.
+    const child = this.spawnMachine({ PORT: String(await freePort()), SERVICE_ROLES: 'worker', LOG_LEVEL: 'info' });
+    let output = '';
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    const deadline = Date.now() + 300_000;
+    while (!output.includes('workers running')) {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`a worker machine exited while starting:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`a worker machine was not polling within 5 minutes:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    child.stdout!.removeListener('data', keep);
+    child.stderr!.removeListener('data', keep);
+    // Drained, not kept: at info level a busy worker logs every step.
+    child.stdout!.resume();
+    child.stderr!.resume();
+    return child;
+  }
+
+  /** start.cjs in a process group of its own, on this stack's Temporal, Postgres and data directory. */
+  private spawnMachine(own: NodeJS.ProcessEnv): ChildProcess {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
+      HOST: '127.0.0.1',
+      DATA_DIR: this.dataDir,
+      // No browser worker: the stage is off, and its process would only sit idle.
+      BROWSER_STAGE: 'off',
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+      PAGE_BUDGETS,
+      LOG_LEVEL: 'warn',
+      METRICS_PORT: '',
+      ...own,
+    };
+    const root = path.join(__dirname, '..');
+    return spawn(process.execPath, [path.join(root, 'src', 'setup', 'start.cjs')], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+  }
+
+  /** SIGTERM to every machine's process group (SIGKILL after 45 s), and anything of their trees still there. */
+  private async stopService(): Promise<void> {
+    const tree = this.machinePids.filter((pid) => pid > 0).flatMap((pid) => descendants(pid));
+    const machines = [...(this.child ? [this.child] : []), ...this.workerMachines];
+    this.workerMachines = [];
+    await Promise.all(
+      machines.map(async (machine) => {
+        if (machine.exitCode !== null || machine.signalCode !== null) return;
+        const exited = new Promise((resolve) => machine.once('exit', resolve));
+        signalGroup(machine.pid!, 'SIGTERM');
+        const timeout = setTimeout(() => signalGroup(machine.pid!, 'SIGKILL'), 45_000);
+        await exited;
+        clearTimeout(timeout);
+      }),
+    );
     // An orphaned worker goes too.
     for (const pid of tree) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   }
@@ -123,21 +170,23 @@ export class WholesiteStack {
     })());
   }
 
-  /** Synchronous last resort on exit: SIGKILL to the service's process group. */
+  /** Synchronous last resort on exit: SIGKILL to every machine's process group. */
   killNow(): void {
-    if (this.child && this.alive()) this.signalGroup('SIGKILL');
+    for (const machine of [...(this.child ? [this.child] : []), ...this.workerMachines])
+      if (machine.exitCode === null && machine.signalCode === null) signalGroup(machine.pid!, 'SIGKILL');
   }
 
   private alive(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
+}
 
-  private signalGroup(signal: NodeJS.Signals): void {
-    try {
-      process.kill(-this.pid, signal);
-    } catch {
-      // the group is gone
-    }
+/** A signal to a process group, which may be gone already. */
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is gone
   }
 }
 

@@ -8,7 +8,7 @@ import { serveWholeSite } from './wholesite-site';
 import { PAGE_BUDGETS, WholesiteStack } from './wholesite-stack';
 
 /**
- * `npm run bench:wholesite [-- --pages 500,2000]`: whole generated sites (1,000, 10,000 and 100,000
+ * `npm run bench:wholesite [-- --pages 500,2000] [--audit-workers 2]`: whole generated sites (1,000, 10,000 and 100,000
  * pages by default; bench/wholesite-site.ts) audited end to end through the service as `npm start`
  * runs it (compiled, started afresh for each size after a 30-page warm-up audit): live enterprise
  * audits triggered through the API, crawled and analyzed by the audit worker
@@ -17,6 +17,8 @@ import { PAGE_BUDGETS, WholesiteStack } from './wholesite-stack';
  * process and of every worker process, and the database growth per page; then a table with the
  * flatness (pages/s against the smallest size) and the ratio to the baseline measured first in the
  * same run, an in-process crawl+analysis of a 500-page site; then a projection for 1,000,000 pages.
+ * `--audit-workers n` adds n - 1 machines that run only the audit worker (SERVICE_ROLES=worker), so
+ * the crawl's steps spread over n workers.
  * It asserts nothing about time: it exits non-zero only when an audit fails or the stack cannot start.
  */
 const DEFAULT_SIZES = [1_000, 10_000, 100_000];
@@ -70,19 +72,33 @@ async function inProcessPagesPerSecond(): Promise<number> {
   return pps;
 }
 
+/** `--audit-workers n`: how many audit worker processes share the audits (1 by default). */
+function auditWorkersFromArgs(argv: string[]): number {
+  const i = argv.findIndex((a) => a === '--audit-workers' || a.startsWith('--audit-workers='));
+  if (i < 0) return 1;
+  const raw = argv[i]!.includes('=') ? argv[i]!.slice('--audit-workers='.length) : (argv[i + 1] ?? '');
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > 8)
+    throw new Error(`--audit-workers takes a whole number from 1 to 8 (got "${raw}")`);
+  return count;
+}
+
 let stack: WholesiteStack | undefined;
 let interrupted = false;
 
 async function main(): Promise<number> {
   const sizes = sizesFromArgs(process.argv.slice(2));
+  const auditWorkers = auditWorkersFromArgs(process.argv.slice(2));
   console.log(
     `bench:wholesite: sites of ${sizes.map((x) => x.toLocaleString('en-US')).join(', ')} pages; ` +
-      `live enterprise audits, BROWSER_STAGE=off, PAGE_BUDGETS=${PAGE_BUDGETS}`,
+      `live enterprise audits, BROWSER_STAGE=off, PAGE_BUDGETS=${PAGE_BUDGETS}; ` +
+      `${auditWorkers} audit worker${auditWorkers === 1 ? '' : 's'}`,
   );
   const inProcessPps = await inProcessPagesPerSecond();
   const starting = performance.now();
-  stack = new WholesiteStack((line) =>
-    console.log(`${line} (${((performance.now() - starting) / 1000).toFixed(0)} s)`),
+  stack = new WholesiteStack(
+    (line) => console.log(`${line} (${((performance.now() - starting) / 1000).toFixed(0)} s)`),
+    auditWorkers,
   );
   await stack.start();
   const results: SizeResult[] = [];
