@@ -32,8 +32,8 @@ export interface SizeResult {
   served: Record<string, number>;
   /** The machine's 1-minute load average when the audit was triggered and when it completed (others share the cores). */
   load: { start: number; end: number };
-  /** Share of the machine's CPU time (all its cores) that was busy from the trigger to the PDF, from /proc/stat. */
-  machineBusy: number;
+  /** Share of the machine's CPU time (all its cores) that was busy, from the trigger to the PDF and in each phase (/proc/stat). */
+  machineBusy: { all: number; byPhase: Map<string, number> };
 }
 
 /** A progress line this often while an audit runs; no change in pages or status this long is a failure. */
@@ -77,7 +77,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
       tableGrowth: new Map(),
       served: site.served,
       load: { start: loadAtStart, end: os.loadavg()[0]! },
-      machineBusy: NaN,
+      machineBusy: { all: NaN, byPhase: new Map() },
     };
     if (row.status !== 'completed') {
       result.failure = `${row.error_code ?? row.status}: ${row.error_message ?? ''}`;
@@ -99,7 +99,10 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
       result.reportMs = await untilReportStored(db, auditId, Math.max(60_000, 3 * wallMs));
     }
     peaks = result.peaks = memory.stop();
-    result.machineBusy = memory.machineBusy;
+    result.machineBusy = {
+      all: memory.machineBusy(),
+      byPhase: new Map([...memory.machineByPhase.keys()].map((phase) => [phase, memory.machineBusy(phase)])),
+    };
     const after = await tableSizes(db);
     for (const [table, bytes] of after) {
       const grown = bytes - (before.get(table) ?? 0);

@@ -13,6 +13,8 @@ export interface ProcessPeak {
   byPhase: Map<string, number>;
   /** CPU time (user + system) it used between the first and the last sample that saw it, in seconds. */
   cpuSeconds: number;
+  /** That CPU time by phase of the audit, in seconds. */
+  cpuByPhase: Map<string, number>;
 }
 
 /** Linux's USER_HZ: /proc reports CPU time in ticks of 1/100 s. */
@@ -28,9 +30,9 @@ export class TreeMemory {
   private readonly roles = new Map<number, string>();
   /** CPU ticks of each process when first seen. */
   private readonly firstTicks = new Map<number, number>();
-  private readonly machineAtStart = machineTicks();
-  /** Share of the machine's CPU time (all cores) that was busy between construction and stop(). */
-  machineBusy = NaN;
+  private machineAt = machineTicks();
+  /** The machine's CPU ticks (all cores) in each phase of the audit, and the busy ones among them. */
+  readonly machineByPhase = new Map<string, { total: number; busy: number }>();
   private readonly timer: NodeJS.Timeout;
   /** What the audit is doing (its progress phase, e.g. crawling or analyzing), for the peaks per phase. */
   phase = 'queued';
@@ -47,20 +49,45 @@ export class TreeMemory {
     clearInterval(this.timer);
     this.sample();
     for (const peak of this.peaks.values()) peak.hwmKiB = statusKiB(peak.pid, 'VmHWM');
-    const end = machineTicks();
-    this.machineBusy = 1 - (end.idle - this.machineAtStart.idle) / (end.total - this.machineAtStart.total);
     return [...this.peaks.values()];
   }
 
+  /** Share of the machine's CPU time that was busy, over all phases or in one. */
+  machineBusy(phase?: string): number {
+    let total = 0;
+    let busy = 0;
+    for (const [name, ticks] of this.machineByPhase)
+      if (phase === undefined || name === phase) [total, busy] = [total + ticks.total, busy + ticks.busy];
+    return busy / total;
+  }
+
   private sample(): void {
+    const now = machineTicks();
+    const spent = this.machineByPhase.get(this.phase) ?? { total: 0, busy: 0 };
+    spent.total += now.total - this.machineAt.total;
+    spent.busy += now.total - now.idle - (this.machineAt.total - this.machineAt.idle);
+    this.machineByPhase.set(this.phase, spent);
+    this.machineAt = now;
     for (const { pid, role } of this.tree()) {
       const rss = statusKiB(pid, 'VmRSS');
       if (Number.isNaN(rss)) continue;
-      const peak = this.peaks.get(pid) ?? { pid, role, peakRssKiB: 0, hwmKiB: NaN, byPhase: new Map(), cpuSeconds: 0 };
+      const peak = this.peaks.get(pid) ?? {
+        pid,
+        role,
+        peakRssKiB: 0,
+        hwmKiB: NaN,
+        byPhase: new Map(),
+        cpuSeconds: 0,
+        cpuByPhase: new Map(),
+      };
       peak.peakRssKiB = Math.max(peak.peakRssKiB, rss);
       const ticks = cpuTicks(pid);
       if (!this.firstTicks.has(pid)) this.firstTicks.set(pid, ticks);
-      if (Number.isFinite(ticks)) peak.cpuSeconds = (ticks - this.firstTicks.get(pid)!) / TICKS_PER_SECOND;
+      if (Number.isFinite(ticks)) {
+        const seconds = (ticks - this.firstTicks.get(pid)!) / TICKS_PER_SECOND;
+        peak.cpuByPhase.set(this.phase, (peak.cpuByPhase.get(this.phase) ?? 0) + seconds - peak.cpuSeconds);
+        peak.cpuSeconds = seconds;
+      }
       peak.byPhase.set(this.phase, Math.max(peak.byPhase.get(this.phase) ?? 0, rss));
       this.peaks.set(pid, peak);
     }

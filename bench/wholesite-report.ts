@@ -7,6 +7,7 @@ const NAMED_TABLES = ['audits', 'audit_pages', 'audit_finding_urls'];
 
 const n = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
 const s = (ms: number) => (ms / 1000).toFixed(1);
+const percent = (share: number) => `${(share * 100).toFixed(0)} %`;
 const pps = (r: SizeResult) => r.pagesCrawled / (r.wallMs / 1000);
 export const dbBytes = (r: SizeResult) => [...r.tableGrowth.values()].reduce((a, b) => a + b, 0);
 
@@ -39,7 +40,8 @@ export function printSize(r: SizeResult): void {
         `VmHWM ${n(p.hwmKiB / 1024).padStart(5)} MiB (since it started), CPU ${p.cpuSeconds.toFixed(1)} s` +
         (isHelper(p.role)
           ? ''
-          : `; by phase: ${[...p.byPhase].map(([ph, kib]) => `${ph} ${n(kib / 1024)}`).join(', ')}`),
+          : `; by phase: ${[...p.byPhase].map(([ph, kib]) => `${ph} ${n(kib / 1024)}`).join(', ')}` +
+            ` (MiB); CPU by phase: ${[...p.cpuByPhase].map(([ph, cpu]) => `${ph} ${cpu.toFixed(1)}`).join(', ')} (s)`),
     );
   const grown = [...r.tableGrowth].sort((a, b) => b[1] - a[1]);
   const shown = grown.filter(([t], i) => i < 4 || NAMED_TABLES.includes(t));
@@ -57,7 +59,11 @@ export function printSize(r: SizeResult): void {
   console.log(`    the site answered ${served.join(', ')}`);
   console.log(
     `    load average (1 min) ${r.load.start.toFixed(2)} at the trigger, ${r.load.end.toFixed(2)} at completion; ` +
-      `the machine's ${os.cpus().length} cores busy ${(r.machineBusy * 100).toFixed(0)} % of the time`,
+      `the machine's ${os.cpus().length} cores busy ${percent(r.machineBusy.all)} of the time ` +
+      `(${[...r.machineBusy.byPhase]
+        .filter(([, busy]) => Number.isFinite(busy))
+        .map(([phase, busy]) => `${phase} ${percent(busy)}`)
+        .join(', ')})`,
   );
 }
 

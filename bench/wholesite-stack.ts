@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb, type Db } from '../src/db/knex';
+import { CpuCap } from './cpu-cap';
 import { freePort } from '../src/db/embedded';
 import { startTestInfrastructure, type TestInfrastructure } from '../test/support/infrastructure';
 import { childProcesses, isAlive } from '../test/support/processes';
@@ -31,9 +32,14 @@ export class WholesiteStack {
   /** The worker-only machines beyond the first (SERVICE_ROLES=worker), each its own process group. */
   private workerMachines: ChildProcess[] = [];
 
+  /** The CPU limits put on the audit workers (`workerCpu`), removed when they stop. */
+  private caps: CpuCap[] = [];
+
+  /** `workerCpu`: each audit worker process limited to that many cores (bench/cpu-cap.ts); unlimited when absent. */
   constructor(
     private readonly log: (line: string) => void,
     private readonly auditWorkers = 1,
+    private readonly workerCpu?: number,
   ) {}
 
   /** The root pid of every machine: the API's first (its tree holds the first audit worker), then the worker-only ones. */
@@ -75,10 +81,17 @@ export class WholesiteStack {
       () => this.output,
     );
     for (let i = 1; i < this.auditWorkers; i++) this.workerMachines.push(await this.startWorkerMachine());
-    const workers = this.machinePids.flatMap((pid) =>
-      childProcesses(pid).map((c) => `${c.workerKind ?? 'other'} ${c.pid}`),
+    const workers = this.machinePids.flatMap((pid) => childProcesses(pid));
+    if (this.workerCpu !== undefined)
+      for (const [i, worker] of workers.filter((w) => w.workerKind === 'audits').entries()) {
+        const cap = CpuCap.create(`bench-wholesite-audits-${i + 1}`, this.workerCpu);
+        this.caps.push(cap);
+        cap.hold(worker.pid);
+      }
+    const capped = this.workerCpu === undefined ? '' : ` (each audit worker limited to ${this.workerCpu} of a core)`;
+    this.log(
+      `service up: API pid ${this.pid}, workers ${workers.map((w) => `${w.workerKind ?? 'other'} ${w.pid}`).join(', ')}${capped}`,
     );
-    this.log(`service up: API pid ${this.pid}, workers ${workers.join(', ')}`);
   }
 
   /** One more machine running only the audit worker; resolves once it polls. */
@@ -146,6 +159,8 @@ export class WholesiteStack {
     );
     // An orphaned worker goes too.
     for (const pid of tree) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (const cap of this.caps) cap.remove();
+    this.caps = [];
   }
 
   /** The bench's own pool on the service's database. */

@@ -8,7 +8,7 @@ import { serveWholeSite } from './wholesite-site';
 import { PAGE_BUDGETS, WholesiteStack } from './wholesite-stack';
 
 /**
- * `npm run bench:wholesite [-- --pages 500,2000] [--audit-workers 2]`: whole generated sites (1,000, 10,000 and 100,000
+ * `npm run bench:wholesite [-- --pages 500,2000] [--audit-workers 2] [--worker-cpu 0.5]`: whole generated sites (1,000, 10,000 and 100,000
  * pages by default; bench/wholesite-site.ts) audited end to end through the service as `npm start`
  * runs it (compiled, started afresh for each size after a 30-page warm-up audit): live enterprise
  * audits triggered through the API, crawled and analyzed by the audit worker
@@ -18,7 +18,8 @@ import { PAGE_BUDGETS, WholesiteStack } from './wholesite-stack';
  * flatness (pages/s against the smallest size) and the ratio to the baseline measured first in the
  * same run, an in-process crawl+analysis of a 500-page site; then a projection for 1,000,000 pages.
  * `--audit-workers n` adds n - 1 machines that run only the audit worker (SERVICE_ROLES=worker), so
- * the crawl's steps spread over n workers.
+ * the crawl's steps spread over n workers; `--worker-cpu c` limits each audit worker to c cores
+ * (bench/cpu-cap.ts), so that a second worker has a core to add on a machine with few.
  * It asserts nothing about time: it exits non-zero only when an audit fails or the stack cannot start.
  */
 const DEFAULT_SIZES = [1_000, 10_000, 100_000];
@@ -72,15 +73,31 @@ async function inProcessPagesPerSecond(): Promise<number> {
   return pps;
 }
 
+/** The value of `--name v` or `--name=v`; undefined when absent. */
+function option(argv: string[], name: string): string | undefined {
+  const i = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (i < 0) return undefined;
+  return argv[i]!.includes('=') ? argv[i]!.slice(name.length + 1) : (argv[i + 1] ?? '');
+}
+
 /** `--audit-workers n`: how many audit worker processes share the audits (1 by default). */
 function auditWorkersFromArgs(argv: string[]): number {
-  const i = argv.findIndex((a) => a === '--audit-workers' || a.startsWith('--audit-workers='));
-  if (i < 0) return 1;
-  const raw = argv[i]!.includes('=') ? argv[i]!.slice('--audit-workers='.length) : (argv[i + 1] ?? '');
+  const raw = option(argv, '--audit-workers');
+  if (raw === undefined) return 1;
   const count = Number(raw);
   if (!Number.isInteger(count) || count < 1 || count > 8)
     throw new Error(`--audit-workers takes a whole number from 1 to 8 (got "${raw}")`);
   return count;
+}
+
+/** `--worker-cpu c`: each audit worker limited to c cores, as on a machine of its own (none by default). */
+function workerCpuFromArgs(argv: string[]): number | undefined {
+  const raw = option(argv, '--worker-cpu');
+  if (raw === undefined) return undefined;
+  const cores = Number(raw);
+  if (!(cores >= 0.05 && cores <= 64))
+    throw new Error(`--worker-cpu takes a number of cores such as 0.5 (got "${raw}")`);
+  return cores;
 }
 
 let stack: WholesiteStack | undefined;
@@ -89,16 +106,19 @@ let interrupted = false;
 async function main(): Promise<number> {
   const sizes = sizesFromArgs(process.argv.slice(2));
   const auditWorkers = auditWorkersFromArgs(process.argv.slice(2));
+  const workerCpu = workerCpuFromArgs(process.argv.slice(2));
   console.log(
     `bench:wholesite: sites of ${sizes.map((x) => x.toLocaleString('en-US')).join(', ')} pages; ` +
       `live enterprise audits, BROWSER_STAGE=off, PAGE_BUDGETS=${PAGE_BUDGETS}; ` +
-      `${auditWorkers} audit worker${auditWorkers === 1 ? '' : 's'}`,
+      `${auditWorkers} audit worker${auditWorkers === 1 ? '' : 's'}` +
+      (workerCpu === undefined ? '' : `, each limited to ${workerCpu} of a core`),
   );
   const inProcessPps = await inProcessPagesPerSecond();
   const starting = performance.now();
   stack = new WholesiteStack(
     (line) => console.log(`${line} (${((performance.now() - starting) / 1000).toFixed(0)} s)`),
     auditWorkers,
+    workerCpu,
   );
   await stack.start();
   const results: SizeResult[] = [];
