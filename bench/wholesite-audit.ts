@@ -9,6 +9,8 @@ import type { WholesiteStack } from './wholesite-stack';
 export interface SizeResult {
   /** Pages of the generated site linked from its home page (the five orphans not counted). */
   size: number;
+  /** Audit worker processes that shared the audit (`--audit-workers`). */
+  auditWorkers: number;
   siteDepth: number;
   auditId: string;
   failure?: string;
@@ -64,6 +66,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
     const wallMs = performance.now() - started;
     const result: SizeResult = {
       size,
+      auditWorkers: 1,
       siteDepth: depthOf(size - 1),
       auditId,
       pagesCrawled: 0,

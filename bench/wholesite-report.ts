@@ -20,7 +20,7 @@ function bytes(x: number): string {
 
 /** The lines printed as soon as one size has run. */
 export function printSize(r: SizeResult): void {
-  const head = `${n(r.size)}-page site (depth ${r.siteDepth})`;
+  const head = `${n(r.size)}-page site (depth ${r.siteDepth}), ${r.auditWorkers} audit worker(s)`;
   if (r.failure) {
     console.log(`${head}: audit ${r.auditId} FAILED after ${s(r.wallMs)} s: ${r.failure}`);
   } else {
@@ -67,17 +67,27 @@ export function printSize(r: SizeResult): void {
   );
 }
 
-/** The summary table, with the flatness against the smallest size and the ratio to the in-process crawl. */
+/**
+ * The summary table, with the flatness against the smallest size (run with as many workers), the
+ * ratio to the in-process crawl and, when sizes ran with several worker counts, the speed-up over the
+ * same size with the fewest.
+ */
 export function printTable(results: SizeResult[], inProcessPps: number): void {
   const ok = results.filter((r) => !r.failure);
-  const smallest = ok[0];
-  const header = ['site pages', 'crawled', 'wall s', 'pages/s', 'flatness', 'vs in-proc', 'API MiB'];
+  const smallestWith = (workers: number) => ok.find((r) => r.auditWorkers === workers);
+  const fewest = (size: number) => ok.find((r) => r.size === size);
+  const counts = new Set(results.map((r) => r.auditWorkers));
+  const header = ['site pages', 'crawled', 'workers', 'wall s', 'pages/s', 'flatness', 'speed-up', 'vs in-proc'];
+  header.push('API MiB');
   const roles = [...new Set(results.flatMap((r) => r.peaks.map((p) => p.role)))].filter(
     (role) => role !== 'api' && !isHelper(role),
   );
   header.push(...roles.map((role) => `${role} MiB`), 'DB B/page');
   const rows = results.map((r) => {
-    if (r.failure) return [n(r.size), 'FAILED', s(r.wallMs), '', '', '', '', ...roles.map(() => ''), ''];
+    if (r.failure)
+      return [n(r.size), 'FAILED', String(r.auditWorkers), s(r.wallMs), '', '', '', '', '', ...roles.map(() => ''), ''];
+    const smallest = smallestWith(r.auditWorkers);
+    const base = fewest(r.size);
     const peak = (role: string) => {
       const { mib, pids } = rolePeakMiB(r.peaks, role);
       return `${n(mib)}${pids > 1 ? `*${pids}` : ''}`;
@@ -85,9 +95,11 @@ export function printTable(results: SizeResult[], inProcessPps: number): void {
     return [
       n(r.size),
       n(r.pagesCrawled),
+      String(r.auditWorkers),
       s(r.wallMs),
       pps(r).toFixed(1),
       smallest ? (pps(r) / pps(smallest)).toFixed(2) : '',
+      counts.size > 1 && base ? (base.wallMs / r.wallMs).toFixed(2) : '',
       (pps(r) / inProcessPps).toFixed(2),
       peak('api'),
       ...roles.map(peak),
@@ -99,7 +111,8 @@ export function printTable(results: SizeResult[], inProcessPps: number): void {
   console.log(`\n${line(header)}`);
   for (const row of rows) console.log(line(row));
   console.log(
-    `flatness: pages/s ÷ the ${smallest ? n(smallest.size) : '?'}-page run's; vs in-proc: pages/s ÷ the in-process ` +
+    `flatness: pages/s ÷ the smallest size's with as many workers (${ok[0] ? n(ok[0].size) : '?'} pages); ` +
+      `speed-up: wall time of the same size with the fewest workers ÷ this one's; vs in-proc: pages/s ÷ the in-process ` +
       `crawl+analysis of a 500-page site (${inProcessPps.toFixed(1)} pages/s, no API, Temporal or database); ` +
       `MiB: peak RSS sampled every 250 ms during that audit and its PDF render (*k: k processes, a restart; ` +
       `each size in freshly started processes; helper processes are listed per size above)`,

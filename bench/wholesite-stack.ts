@@ -38,7 +38,7 @@ export class WholesiteStack {
   /** `workerCpu`: each audit worker process limited to that many cores (bench/cpu-cap.ts); unlimited when absent. */
   constructor(
     private readonly log: (line: string) => void,
-    private readonly auditWorkers = 1,
+    private auditWorkers = 1,
     private readonly workerCpu?: number,
   ) {}
 
@@ -60,10 +60,12 @@ export class WholesiteStack {
 
   /**
    * The service stopped and started again on the same Temporal, Postgres and port: fresh processes,
-   * so one size's figures do not carry what an earlier size left in a worker's heap.
+   * so one size's figures do not carry what an earlier size left in a worker's heap; with
+   * `auditWorkers`, that many audit workers from now on.
    */
-  async restartService(): Promise<void> {
+  async restartService(auditWorkers = this.auditWorkers): Promise<void> {
     await this.stopService();
+    this.auditWorkers = auditWorkers;
     await this.startService();
   }
 

@@ -80,14 +80,20 @@ function option(argv: string[], name: string): string | undefined {
   return argv[i]!.includes('=') ? argv[i]!.slice(name.length + 1) : (argv[i + 1] ?? '');
 }
 
-/** `--audit-workers n`: how many audit worker processes share the audits (1 by default). */
-function auditWorkersFromArgs(argv: string[]): number {
+/**
+ * `--audit-workers n` or `n,m`: how many audit worker processes share the audits (1 by default); with
+ * several counts each size runs with each, the fewest first, and the table gives the speed-up.
+ */
+function auditWorkersFromArgs(argv: string[]): number[] {
   const raw = option(argv, '--audit-workers');
-  if (raw === undefined) return 1;
-  const count = Number(raw);
-  if (!Number.isInteger(count) || count < 1 || count > 8)
-    throw new Error(`--audit-workers takes a whole number from 1 to 8 (got "${raw}")`);
-  return count;
+  if (raw === undefined) return [1];
+  const counts = raw.split(',').map((part) => {
+    const count = Number(part);
+    if (!Number.isInteger(count) || count < 1 || count > 8)
+      throw new Error(`--audit-workers takes whole numbers from 1 to 8, e.g. 1,2 (got "${part}")`);
+    return count;
+  });
+  return [...new Set(counts)].sort((a, b) => a - b);
 }
 
 /** `--worker-cpu c`: each audit worker limited to c cores, as on a machine of its own (none by default). */
@@ -105,37 +111,39 @@ let interrupted = false;
 
 async function main(): Promise<number> {
   const sizes = sizesFromArgs(process.argv.slice(2));
-  const auditWorkers = auditWorkersFromArgs(process.argv.slice(2));
+  const workerCounts = auditWorkersFromArgs(process.argv.slice(2));
   const workerCpu = workerCpuFromArgs(process.argv.slice(2));
   console.log(
     `bench:wholesite: sites of ${sizes.map((x) => x.toLocaleString('en-US')).join(', ')} pages; ` +
       `live enterprise audits, BROWSER_STAGE=off, PAGE_BUDGETS=${PAGE_BUDGETS}; ` +
-      `${auditWorkers} audit worker${auditWorkers === 1 ? '' : 's'}` +
+      `${workerCounts.join(' then ')} audit worker(s)` +
       (workerCpu === undefined ? '' : `, each limited to ${workerCpu} of a core`),
   );
   const inProcessPps = await inProcessPagesPerSecond();
   const starting = performance.now();
   stack = new WholesiteStack(
     (line) => console.log(`${line} (${((performance.now() - starting) / 1000).toFixed(0)} s)`),
-    auditWorkers,
+    workerCounts[0],
     workerCpu,
   );
   await stack.start();
   const results: SizeResult[] = [];
-  for (const [i, size] of sizes.entries()) {
-    // Each size in fresh processes: a worker's heap keeps what an earlier, smaller audit grew it to.
-    if (i > 0) await stack.restartService();
-    // A first small audit warms the workers (connections, compiled code) before anything is timed.
-    const warm = await auditSite(stack, 30, () => undefined);
-    if (warm.failure) throw new Error(`the warm-up audit failed: ${warm.failure}\n${stack.tail()}`);
-    console.log(`warm-up: a 30-page audit in ${(warm.wallMs / 1000).toFixed(1)} s`);
-    console.log(`auditing the ${size.toLocaleString('en-US')}-page site…`);
-    const result = await auditSite(stack, size, (line) => console.log(line));
-    results.push(result);
-    printSize(result);
-  }
+  for (const [i, size] of sizes.entries())
+    for (const [j, workers] of workerCounts.entries()) {
+      // Each run in fresh processes: a worker's heap keeps what an earlier, smaller audit grew it to.
+      if (i > 0 || j > 0) await stack.restartService(workers);
+      // A first small audit warms the workers (connections, compiled code) before anything is timed.
+      const warm = await auditSite(stack, 30, () => undefined);
+      if (warm.failure) throw new Error(`the warm-up audit failed: ${warm.failure}\n${stack.tail()}`);
+      console.log(`warm-up: a 30-page audit in ${(warm.wallMs / 1000).toFixed(1)} s`);
+      console.log(`auditing the ${size.toLocaleString('en-US')}-page site with ${workers} audit worker(s)…`);
+      const result = { ...(await auditSite(stack, size, (line) => console.log(line))), auditWorkers: workers };
+      results.push(result);
+      printSize(result);
+    }
   printTable(results, inProcessPps);
-  if (Math.max(...sizes) < 1_000_000) printProjection(results);
+  // The projection from the runs with the fewest workers: one series of sizes.
+  if (Math.max(...sizes) < 1_000_000) printProjection(results.filter((r) => r.auditWorkers === workerCounts[0]));
   const failed = results.filter((r) => r.failure);
   if (failed.length) console.error(`\n${failed.length} audit(s) failed; the service's last output:\n${stack.tail()}`);
   return failed.length ? 1 : 0;
