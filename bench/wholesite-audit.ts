@@ -66,7 +66,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
     const wallMs = performance.now() - started;
     const result: SizeResult = {
       size,
-      auditWorkers: 1,
+      auditWorkers: stack.auditWorkerCount,
       siteDepth: depthOf(size - 1),
       auditId,
       pagesCrawled: 0,
@@ -102,10 +102,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
       result.reportMs = await untilReportStored(db, auditId, Math.max(60_000, 3 * wallMs));
     }
     peaks = result.peaks = memory.stop();
-    result.machineBusy = {
-      all: memory.machineBusy(),
-      byPhase: new Map([...memory.machineByPhase.keys()].map((phase) => [phase, memory.machineBusy(phase)])),
-    };
+    result.machineBusy = memory.machineBusy();
     const after = await tableSizes(db);
     for (const [table, bytes] of after) {
       const grown = bytes - (before.get(table) ?? 0);

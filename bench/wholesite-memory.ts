@@ -32,7 +32,7 @@ export class TreeMemory {
   private readonly firstTicks = new Map<number, number>();
   private machineAt = machineTicks();
   /** The machine's CPU ticks (all cores) in each phase of the audit, and the busy ones among them. */
-  readonly machineByPhase = new Map<string, { total: number; busy: number }>();
+  private readonly machineByPhase = new Map<string, { total: number; busy: number }>();
   private readonly timer: NodeJS.Timeout;
   /** What the audit is doing (its progress phase, e.g. crawling or analyzing), for the peaks per phase. */
   phase = 'queued';
@@ -52,13 +52,15 @@ export class TreeMemory {
     return [...this.peaks.values()];
   }
 
-  /** Share of the machine's CPU time that was busy, over all phases or in one. */
-  machineBusy(phase?: string): number {
-    let total = 0;
-    let busy = 0;
-    for (const [name, ticks] of this.machineByPhase)
-      if (phase === undefined || name === phase) [total, busy] = [total + ticks.total, busy + ticks.busy];
-    return busy / total;
+  /** Share of the machine's CPU time that was busy, over the whole measurement and in each phase that took any. */
+  machineBusy(): { all: number; byPhase: Map<string, number> } {
+    const byPhase = new Map<string, number>();
+    let [total, busy] = [0, 0];
+    for (const [phase, ticks] of this.machineByPhase) {
+      if (ticks.total > 0) byPhase.set(phase, ticks.busy / ticks.total);
+      [total, busy] = [total + ticks.total, busy + ticks.busy];
+    }
+    return { all: busy / total, byPhase };
   }
 
   private sample(): void {

@@ -60,10 +60,7 @@ export function printSize(r: SizeResult): void {
   console.log(
     `    load average (1 min) ${r.load.start.toFixed(2)} at the trigger, ${r.load.end.toFixed(2)} at completion; ` +
       `the machine's ${os.cpus().length} cores busy ${percent(r.machineBusy.all)} of the time ` +
-      `(${[...r.machineBusy.byPhase]
-        .filter(([, busy]) => Number.isFinite(busy))
-        .map(([phase, busy]) => `${phase} ${percent(busy)}`)
-        .join(', ')})`,
+      `(${[...r.machineBusy.byPhase].map(([phase, busy]) => `${phase} ${percent(busy)}`).join(', ')})`,
   );
 }
 

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb, type Db } from '../src/db/knex';
-import { CpuCap } from './cpu-cap';
 import { freePort } from '../src/db/embedded';
 import { startTestInfrastructure, type TestInfrastructure } from '../test/support/infrastructure';
 import { childProcesses, isAlive } from '../test/support/processes';
+import { CpuCap } from './cpu-cap';
 
 /**
  * The service of `npm run bench:wholesite` as `npm start` runs it, compiled: dist/processes/main.js in a
@@ -41,6 +41,11 @@ export class WholesiteStack {
     private auditWorkers = 1,
     private readonly workerCpu?: number,
   ) {}
+
+  /** How many audit worker processes the service runs now. */
+  get auditWorkerCount(): number {
+    return this.auditWorkers;
+  }
 
   /** The root pid of every machine: the API's first (its tree holds the first audit worker), then the worker-only ones. */
   get machinePids(): number[] {

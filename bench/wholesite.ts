@@ -25,10 +25,16 @@ import { PAGE_BUDGETS, WholesiteStack } from './wholesite-stack';
 const DEFAULT_SIZES = [1_000, 10_000, 100_000];
 const BASELINE_PAGES = 500;
 
+/** The value of `--name v` or `--name=v`; undefined when absent. */
+function option(argv: string[], name: string): string | undefined {
+  const i = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (i < 0) return undefined;
+  return argv[i]!.includes('=') ? argv[i]!.slice(name.length + 1) : (argv[i + 1] ?? '');
+}
+
 function sizesFromArgs(argv: string[]): number[] {
-  const i = argv.findIndex((a) => a === '--pages' || a.startsWith('--pages='));
-  if (i < 0) return DEFAULT_SIZES;
-  const raw = argv[i]!.includes('=') ? argv[i]!.slice('--pages='.length) : (argv[i + 1] ?? '');
+  const raw = option(argv, '--pages');
+  if (raw === undefined) return DEFAULT_SIZES;
   const sizes = raw.split(',').map((part) => {
     const match = /^(\d[\d_]*)([km]?)$/i.exec(part.trim());
     const value = match
@@ -71,13 +77,6 @@ async function inProcessPagesPerSecond(): Promise<number> {
       `${seconds.toFixed(1)} s = ${pps.toFixed(1)} pages/s (no API, Temporal or database)`,
   );
   return pps;
-}
-
-/** The value of `--name v` or `--name=v`; undefined when absent. */
-function option(argv: string[], name: string): string | undefined {
-  const i = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
-  if (i < 0) return undefined;
-  return argv[i]!.includes('=') ? argv[i]!.slice(name.length + 1) : (argv[i + 1] ?? '');
 }
 
 /**
@@ -137,7 +136,7 @@ async function main(): Promise<number> {
       if (warm.failure) throw new Error(`the warm-up audit failed: ${warm.failure}\n${stack.tail()}`);
       console.log(`warm-up: a 30-page audit in ${(warm.wallMs / 1000).toFixed(1)} s`);
       console.log(`auditing the ${size.toLocaleString('en-US')}-page site with ${workers} audit worker(s)…`);
-      const result = { ...(await auditSite(stack, size, (line) => console.log(line))), auditWorkers: workers };
+      const result = await auditSite(stack, size, (line) => console.log(line));
       results.push(result);
       printSize(result);
     }
