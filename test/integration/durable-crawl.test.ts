@@ -12,7 +12,7 @@ import {
   waitForAudit,
   workerProcessEnv,
 } from '../support/stack';
-import { serveCountingSite } from '../support/sites';
+import { serveCountingHost, serveCountingSite } from '../support/sites';
 
 /** Identities of the workers that started the crawl's step activities, over every run of the workflow. */
 async function stepWorkers(client: Awaited<ReturnType<typeof getStack>>['service']['temporal']['client'], id: string) {
@@ -34,10 +34,12 @@ async function stepWorkers(client: Awaited<ReturnType<typeof getStack>>['service
 describe('the durable crawl', function () {
   this.timeout(180_000);
 
-  it('is shared by two workers, each taking steps of one audit, with the per-host limit held for the audit as a whole', async () => {
+  it('is shared by two workers, each taking steps of one audit, with the per-host limits held for the audit as a whole', async () => {
     const stack = await getStack();
     const taskQueue = 'audits-two-workers-test';
-    const site = await serveCountingSite(300, 40);
+    // Every page also links to a page of another site: 300 link checks, the external hosts' limit held.
+    const elsewhere = await serveCountingHost('127.0.0.3', 40);
+    const site = await serveCountingSite(300, 40, elsewhere.origin);
     const env = await workerProcessEnv(taskQueue);
     const workers: SupervisedWorker[] = [];
     let apiForQueue: RunningApi | undefined;
@@ -62,6 +64,12 @@ describe('the durable crawl', function () {
         site.maxInFlight() <= stack.config.crawl.concurrencyPerHost,
         `at most ${stack.config.crawl.concurrencyPerHost} requests in flight to the site, saw ${site.maxInFlight()}`,
       );
+      assert.equal(new Set(elsewhere.requests).size, 300, "every other site's page was checked");
+      assert.ok(
+        elsewhere.maxInFlight() <= 2,
+        `at most 2 requests in flight to another site's host, saw ${elsewhere.maxInFlight()}`,
+      );
+      console.log(`      most in flight: ${site.maxInFlight()} to the site, ${elsewhere.maxInFlight()} to the other`);
       const row = await stack.db('audits').where({ id: body.audit_id }).first('run_generation');
       const identities = await stepWorkers(
         stack.service.temporal.client,
@@ -81,6 +89,7 @@ describe('the durable crawl', function () {
       await stopExtraApi(apiForQueue);
       await Promise.all(workers.map((w) => w.stop()));
       await site.close();
+      await elsewhere.close();
     }
   });
 

@@ -73,10 +73,14 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-/** A site of `pages` linked pages that answer after `delayMs`, counting requests and the most in flight at once. */
+/**
+ * A site of `pages` linked pages that answer after `delayMs`, counting requests and the most in flight
+ * at once. With `elsewhere`, page k also links to `${elsewhere}/e${k}` (another site's page).
+ */
 export async function serveCountingSite(
   pages: number,
   delayMs: number,
+  elsewhere?: string,
 ): Promise<LocalSite & { maxInFlight(): number }> {
   const requests: string[] = [];
   let inFlight = 0;
@@ -84,7 +88,11 @@ export async function serveCountingSite(
   // Page k links to 2k+1 and 2k+2: a tree, several levels deep.
   const html = (k: number) => {
     const children = [2 * k + 1, 2 * k + 2].filter((c) => c < pages);
-    const links = children.map((c) => `<a href="/p${c}">Page ${c} of this counted site</a>`).join(' ');
+    const external = elsewhere ? [`<a href="${elsewhere}/e${k}">Elsewhere, page ${k}</a>`] : [];
+    const links = children
+      .map((c) => `<a href="/p${c}">Page ${c} of this counted site</a>`)
+      .concat(external)
+      .join(' ');
     return `<!doctype html><html lang="en"><title>Counted page number ${k} here</title><body>${links}</body></html>`;
   };
   const server = http.createServer((req, res) => {
@@ -104,6 +112,33 @@ export async function serveCountingSite(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    maxInFlight: () => maxInFlight,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Another site on `host` whose every URL answers 200 after `delayMs`, counting the most requests in flight at once. */
+export async function serveCountingHost(host: string, delayMs: number): Promise<LocalSite & { maxInFlight(): number }> {
+  const requests: string[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    setTimeout(() => {
+      inFlight--;
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Elsewhere</title>');
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return {
+    origin: `http://${host}:${(server.address() as AddressInfo).port}`,
     requests,
     maxInFlight: () => maxInFlight,
     close: () =>

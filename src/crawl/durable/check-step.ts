@@ -2,10 +2,7 @@ import type { Db } from '../../db/knex';
 import { runPool } from '../abort';
 import { CHECK_POOL, checkResource, finalStatus, type CheckedTargets } from '../link-checks';
 import { committedStep, loadCrawlRun } from './run-store';
-import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
-
-/** Targets one check step takes at most. */
-const CHECK_STEP_TARGETS = 500;
+import { crawlWindows, databaseWait, stepContext, type StepEnvironment } from './step-context';
 
 interface ClaimedTarget {
   url: string;
@@ -29,7 +26,7 @@ export interface CheckStepResult {
  */
 export async function runCheckStep(
   db: Db,
-  input: { crawlId: string; step: number },
+  input: { crawlId: string; step: number; stepPages: number; window?: number },
   env: StepEnvironment,
 ): Promise<CheckStepResult> {
   const stepKey = `check-${input.step}`;
@@ -38,11 +35,14 @@ export async function runCheckStep(
   if (done) return done;
   const run = await wait(() => loadCrawlRun(db, input.crawlId));
   if (!run) throw new Error(`crawl ${input.crawlId} does not exist`);
-  const claimed = await wait(() => claimTargets(db, input.crawlId, input.step));
+  // A check step takes as many targets as a page step takes pages (CRAWL_STEP_PAGES).
+  const claimed = await wait(() => claimTargets(db, input.crawlId, input.step, input.stepPages));
   if (claimed.length === 0) return { claimed: 0, checked: 0 };
-  const { context } = stepContext(run, env);
+  // The crawl's check window (absent from a step scheduled before there was one).
+  const window = input.window ?? crawlWindows(run, env.concurrencyPerHost).checks;
+  const { context } = stepContext(run, env, window);
   const answers = new Map<string, TargetCheck>();
-  const pool = Math.max(1, Math.floor(CHECK_POOL / stepWindow(run, env.concurrencyPerHost)));
+  const pool = Math.max(1, Math.floor(CHECK_POOL / window));
   await runPool(context.aborter, claimed, pool, async (target) => {
     const ref = { foundOn: target.found_on, linkedFrom: target.linked_from };
     if (target.kind === 'link') return void answers.set(target.url, { status: await finalStatus(context, target.url) });
@@ -81,7 +81,7 @@ async function commitChecks(
 }
 
 /** The step's targets: its own when retried, else the next unchecked ones in the order they were found. */
-async function claimTargets(db: Db, crawlId: string, step: number): Promise<ClaimedTarget[]> {
+async function claimTargets(db: Db, crawlId: string, step: number, take: number): Promise<ClaimedTarget[]> {
   const columns = ['url', 'kind', 'resource_kind', 'found_on', 'linked_from'];
   const again = (await db('crawl_targets')
     .where({ crawl_id: crawlId, step })
@@ -95,7 +95,7 @@ async function claimTargets(db: Db, crawlId: string, step: number): Promise<Clai
         SELECT url FROM crawl_targets WHERE crawl_id = :crawlId AND checked IS NULL AND step IS NULL
          ORDER BY seq LIMIT :take FOR UPDATE SKIP LOCKED)
       RETURNING url, kind, resource_kind, found_on, linked_from, seq`,
-    { crawlId, step, take: CHECK_STEP_TARGETS },
+    { crawlId, step, take },
   );
   return result.rows.sort((a, b) => Number(a.seq) - Number(b.seq));
 }

@@ -7,14 +7,17 @@ import { collectSitemaps, sitemapPageUrls } from '../sitemaps';
 import { AuditFailure } from '../../../workflows/contracts';
 import { indexAliasKey } from '../url-kinds';
 import { createCrawlRun, loadCrawlRun, saveProbes, saveSitemaps, type CrawlRun } from './run-store';
-import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
+import { crawlWindows, databaseWait, stepContext, type CrawlWindows, type StepEnvironment } from './step-context';
 
-/** The crawl's first step: robots.txt of the origin, then the crawl with its home page queued. */
+/**
+ * The crawl's first step: robots.txt of the origin, then the crawl with its home page queued. Returns
+ * the steps it runs at once: `window` for the pages, `checkWindow` for the link and resource checks.
+ */
 export async function beginCrawl(
   db: Db,
-  input: { crawlId: string; auditId: string; origin: string; pageBudget: number },
+  input: { crawlId: string; auditId: string; origin: string; pageBudget: number; render?: { all?: boolean } },
   env: StepEnvironment,
-): Promise<{ window: number }> {
+): Promise<{ window: number; checkWindow: number }> {
   const wait = databaseWait(env);
   let run = await wait(() => loadCrawlRun(db, input.crawlId));
   if (!run) {
@@ -36,7 +39,8 @@ export async function beginCrawl(
     await wait(() => createCrawlRun(db, created, context.homeUrl, indexAliasKey(context.homeUrl)));
     run = (await wait(() => loadCrawlRun(db, input.crawlId)))!;
   }
-  return { window: stepWindow(run, env.concurrencyPerHost) };
+  const windows: CrawlWindows = crawlWindows(run, env.concurrencyPerHost, input.render?.all === true);
+  return { window: windows.pages, checkWindow: windows.checks };
 }
 
 function lookupOf(env: StepEnvironment) {
