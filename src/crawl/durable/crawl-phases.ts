@@ -6,7 +6,7 @@ import { fetchOriginRobots } from '../robots';
 import { collectSitemaps, sitemapPageUrls } from '../sitemaps';
 import { AuditFailure } from '../../../workflows/contracts';
 import { indexAliasKey } from '../url-kinds';
-import { createCrawlRun, loadCrawlRun, saveProbes, saveSitemaps, type CrawlRun } from './run-store';
+import { createCrawlRun, loadCrawlRun, loadCrawlSitemaps, saveProbes, saveSitemaps, type CrawlRun } from './run-store';
 import { crawlWindows, databaseWait, stepContext, type CrawlWindows, type StepEnvironment } from './step-context';
 
 /**
@@ -56,7 +56,7 @@ async function existingRun(db: Db, crawlId: string, env: StepEnvironment): Promi
 /** The sitemaps robots.txt names, /sitemap.xml and the files their indexes list, stored for the analysis. */
 export async function collectCrawlSitemaps(db: Db, crawlId: string, env: StepEnvironment): Promise<void> {
   const run = await existingRun(db, crawlId, env);
-  if (run.sitemaps) return;
+  if (run.sitemapsCollected) return;
   const { context, robots } = stepContext(run, env);
   const sitemaps = await collectSitemaps(context, robots);
   await databaseWait(env)(() => saveSitemaps(db, crawlId, sitemaps));
@@ -89,7 +89,8 @@ export async function probeCrawlSite(db: Db, crawlId: string, env: StepEnvironme
 export async function admitSitemapUrls(db: Db, crawlId: string, env: StepEnvironment): Promise<number> {
   const run = await existingRun(db, crawlId, env);
   const { context, robots } = stepContext(run, env);
-  const listed = [...sitemapPageUrls(context, run.sitemaps ?? [])].filter((url) => isSameSite(context, url));
+  const sitemaps = await databaseWait(env)(() => loadCrawlSitemaps(db, crawlId));
+  const listed = [...sitemapPageUrls(context, sitemaps)].filter((url) => isSameSite(context, url));
   let admitted = 0;
   for (let from = 0; from < listed.length; from += 5_000) {
     const chunk = listed.slice(from, from + 5_000);

@@ -11,7 +11,7 @@ import type { Db } from '../../db/knex';
 import { CRAWL_LIMITS } from '../limits';
 import type { TargetCheck } from './check-step';
 import { keysetRows, type Wait } from './keyset-read';
-import { loadCrawlRun } from './run-store';
+import { loadCrawlRun, loadCrawlSitemaps } from './run-store';
 import { StringPool } from './string-pool';
 
 /** Rows read per query when a crawl's pages are read back (keyset on seq). */
@@ -73,7 +73,7 @@ export async function loadStoredSnapshot(db: Db, crawlId: string): Promise<Store
     observedAt: run.observedAt.toISOString(),
     robotsDisallowed: disallowed,
     ...(aliases.length > 0 ? { indexAliases: aliases } : {}),
-    sitemaps: run.sitemaps ?? [],
+    sitemaps: await loadCrawlSitemaps(db, crawlId),
     linkChecks: [...targets.linkChecks, ...unreachable],
     ...(targets.stylesheets.length > 0 ? { stylesheets: targets.stylesheets } : {}),
     ...(run.probes ?? {}),
