@@ -44,7 +44,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
     ...(deps.probes ?? {}),
   });
   return {
-    beginCrawl: (input: Pick<CrawlWorkflowInput, 'crawlId' | 'auditId' | 'origin' | 'pageBudget' | 'render'>) =>
+    beginCrawl: (input: Pick<CrawlWorkflowInput, 'crawlId' | 'auditId' | 'origin' | 'pageBudget'>) =>
       siteFailures(() => beginCrawl(deps.db, input, env())),
     collectSitemaps: (input: { crawlId: string }) =>
       siteFailures(() => collectCrawlSitemaps(deps.db, input.crawlId, env())),

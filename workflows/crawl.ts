@@ -45,12 +45,11 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
     heartbeatTimeout: input.heartbeatTimeoutMs,
     retry: AUDIT_RUN_RETRY,
   });
-  const stepInput = (step: number, window: number) => ({
+  const stepInput = (step: number) => ({
     crawlId: input.crawlId,
     auditId: input.auditId,
     step,
     stepPages: input.stepPages,
-    window,
   });
   const render = input.render && patched(APP_SHELL_RENDER) ? shellRendering(input, steps) : undefined;
   // patched() only where the input asks for it: an execution's input never changes, so replay agrees.
@@ -61,23 +60,22 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
     if (render && result.shells?.length) await render(step, result.shells, renderAll);
     return result;
   };
-  const pageInput = (step: number, window: number) => ({
-    ...stepInput(step, window),
+  const pageInput = (step: number) => ({
+    ...stepInput(step),
     ...(render ? { renderShells: true } : {}),
     ...(renderAll ? { renderAll: true } : {}),
   });
-  const pageStep = async (step: number, window: number) =>
-    shellsOf(step, await steps.crawlPageStep(pageInput(step, window)));
+  const pageStep = async (step: number) => shellsOf(step, await steps.crawlPageStep(pageInput(step)));
   let cursor: CrawlCursor;
   let startedSteps = 0;
   let sideWork: Promise<unknown> = Promise.resolve();
   if (input.cursor) cursor = input.cursor;
   else {
-    const { window, checkWindow } = await steps.beginCrawl(input);
+    const { window } = await steps.beginCrawl(input);
     // The home page alone first: a site that does not answer gets no other request.
-    const home = await steps.crawlPageStep(pageInput(1, window));
+    const home = await steps.crawlPageStep(pageInput(1));
     startedSteps = 1;
-    cursor = { phase: 'pages', nextStep: 2, window, ...(checkWindow ? { checkWindow } : {}) };
+    cursor = { phase: 'pages', nextStep: 2, window };
     const crawlId = { crawlId: input.crawlId };
     sideWork = Promise.all([steps.collectSitemaps(crawlId), steps.probeSite(crawlId)]);
     await shellsOf(1, home);
@@ -85,10 +83,8 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
   const mayStart = () => startedSteps < input.stepsPerRun && !workflowInfo().continueAsNewSuggested;
   const started = () => startedSteps++;
   for (;;) {
-    // A cursor from before checkWindow (its beginCrawl returned none) checks in its page window.
-    const window = cursor.phase === 'checks' ? (cursor.checkWindow ?? cursor.window) : cursor.window;
-    const step = cursor.phase === 'checks' ? (n: number) => steps.checkTargetsStep(stepInput(n, window)) : pageStep;
-    const ended = await slidingWindow(cursor, window, (n) => (started(), step(n, window)), mayStart);
+    const step = cursor.phase === 'checks' ? (n: number) => steps.checkTargetsStep(stepInput(n)) : pageStep;
+    const ended = await slidingWindow(cursor, (n) => (started(), step(n)), mayStart);
     // Side work is never carried over: it ends within this run.
     await sideWork;
     if (!ended) return continueAsNew<typeof CrawlWorkflow>({ ...input, cursor });
@@ -98,18 +94,17 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
     } else if (cursor.phase === 'sitemap-pages') {
       await steps.closeFrontier({ crawlId: input.crawlId });
       cursor = { ...cursor, phase: 'checks' };
-    } else return summary(await steps.crawlPageStep(stepInput(cursor.nextStep++, cursor.window)));
+    } else return summary(await steps.crawlPageStep(stepInput(cursor.nextStep++)));
   }
 }
 
 /**
- * Keeps up to `window` steps in flight. A step that found nothing to take while others ran waits for
- * one of them (it may have found more); one that found nothing alone ends the phase. Returns false
- * when it stopped starting steps for continue-as-new (all in flight finished).
+ * Keeps up to `cursor.window` steps in flight. A step that found nothing to take while others ran
+ * waits for one of them (it may have found more); one that found nothing alone ends the phase.
+ * Returns false when it stopped starting steps for continue-as-new (all in flight finished).
  */
 async function slidingWindow(
   cursor: CrawlCursor,
-  window: number,
   runStep: (step: number) => Promise<{ claimed: number }>,
   mayStart: () => boolean,
 ): Promise<boolean> {
@@ -117,7 +112,7 @@ async function slidingWindow(
   let ended = false;
   let waiting = false;
   for (;;) {
-    while (!ended && !waiting && inFlight.size < window && mayStart()) {
+    while (!ended && !waiting && inFlight.size < cursor.window && mayStart()) {
       const step = cursor.nextStep++;
       const alone = inFlight.size === 0;
       inFlight.set(

@@ -26,13 +26,8 @@ export interface CrawlWorkflowInput {
 export interface CrawlCursor {
   phase: 'pages' | 'sitemap-pages' | 'checks';
   nextStep: number;
-  /** Page steps in flight at once (the audit's per-host limit split between them). */
+  /** Steps in flight at once (the audit's per-host limit split between them). */
   window: number;
-  /**
-   * Check steps in flight at once (within the external hosts' limit); absent from a cursor made
-   * before there was one, whose checks ran in `window`.
-   */
-  checkWindow?: number;
 }
 
 /** One step: its number is unique within the crawl, so a retry finds the pages it claimed. */
@@ -45,8 +40,6 @@ export interface CrawlStepInput {
   renderShells?: boolean;
   /** Every HTML page waits to be rendered (`render: "all"`), shells among them. */
   renderAll?: boolean;
-  /** Steps of this phase in flight at once: the step's share of the host limits. */
-  window?: number;
 }
 
 /** What a finished crawl reports to its audit. */

@@ -2,7 +2,7 @@ import type { Db } from '../../db/knex';
 import { runPool } from '../abort';
 import { CHECK_POOL, checkResource, finalStatus, type CheckedTargets } from '../link-checks';
 import { committedStep, loadCrawlRun } from './run-store';
-import { crawlWindows, databaseWait, stepContext, type StepEnvironment } from './step-context';
+import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
 
 interface ClaimedTarget {
   url: string;
@@ -26,7 +26,7 @@ export interface CheckStepResult {
  */
 export async function runCheckStep(
   db: Db,
-  input: { crawlId: string; step: number; stepPages: number; window?: number },
+  input: { crawlId: string; step: number; stepPages: number },
   env: StepEnvironment,
 ): Promise<CheckStepResult> {
   const stepKey = `check-${input.step}`;
@@ -38,11 +38,9 @@ export async function runCheckStep(
   // A check step takes as many targets as a page step takes pages (CRAWL_STEP_PAGES).
   const claimed = await wait(() => claimTargets(db, input.crawlId, input.step, input.stepPages));
   if (claimed.length === 0) return { claimed: 0, checked: 0 };
-  // The crawl's check window (absent from a step scheduled before there was one).
-  const window = input.window ?? crawlWindows(run, env.concurrencyPerHost).checks;
-  const { context } = stepContext(run, env, window);
+  const { context } = stepContext(run, env);
   const answers = new Map<string, TargetCheck>();
-  const pool = Math.max(1, Math.floor(CHECK_POOL / window));
+  const pool = Math.max(1, Math.floor(CHECK_POOL / stepWindow(run, env.concurrencyPerHost)));
   await runPool(context.aborter, claimed, pool, async (target) => {
     const ref = { foundOn: target.found_on, linkedFrom: target.linked_from };
     if (target.kind === 'link') return void answers.set(target.url, { status: await finalStatus(context, target.url) });

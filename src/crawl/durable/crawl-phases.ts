@@ -7,17 +7,14 @@ import { collectSitemaps, sitemapPageUrls } from '../sitemaps';
 import { AuditFailure } from '../../../workflows/contracts';
 import { indexAliasKey } from '../url-kinds';
 import { createCrawlRun, loadCrawlRun, loadCrawlSitemaps, saveProbes, saveSitemaps, type CrawlRun } from './run-store';
-import { crawlWindows, databaseWait, stepContext, type CrawlWindows, type StepEnvironment } from './step-context';
+import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
 
-/**
- * The crawl's first step: robots.txt of the origin, then the crawl with its home page queued. Returns
- * the steps it runs at once: `window` for the pages, `checkWindow` for the link and resource checks.
- */
+/** The crawl's first step: robots.txt of the origin, then the crawl with its home page queued. */
 export async function beginCrawl(
   db: Db,
-  input: { crawlId: string; auditId: string; origin: string; pageBudget: number; render?: { all?: boolean } },
+  input: { crawlId: string; auditId: string; origin: string; pageBudget: number },
   env: StepEnvironment,
-): Promise<{ window: number; checkWindow: number }> {
+): Promise<{ window: number }> {
   const wait = databaseWait(env);
   let run = await wait(() => loadCrawlRun(db, input.crawlId));
   if (!run) {
@@ -39,8 +36,7 @@ export async function beginCrawl(
     await wait(() => createCrawlRun(db, created, context.homeUrl, indexAliasKey(context.homeUrl)));
     run = (await wait(() => loadCrawlRun(db, input.crawlId)))!;
   }
-  const windows: CrawlWindows = crawlWindows(run, env.concurrencyPerHost, input.render?.all === true);
-  return { window: windows.pages, checkWindow: windows.checks };
+  return { window: stepWindow(run, env.concurrencyPerHost) };
 }
 
 function lookupOf(env: StepEnvironment) {

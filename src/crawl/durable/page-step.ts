@@ -8,7 +8,7 @@ import { claimPages, type ClaimedPage } from './frontier-claims';
 import { commitPageStep, type PageStepResult } from './frontier-commit';
 import { linksFound } from './links-found';
 import { committedStep, loadCrawlRun, type CrawlRun } from './run-store';
-import { crawlWindows, databaseWait, stepContext, stepPagesIn, type StepEnvironment } from './step-context';
+import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
 
 /** Pages a step takes at most (CRAWL_STEP_PAGES). */
 export interface PageStepInput {
@@ -22,8 +22,6 @@ export interface PageStepInput {
   renderShells?: boolean;
   /** Every HTML page waits to be rendered (`render: "all"`): the result names them all, shells among them. */
   renderAll?: boolean;
-  /** Page steps the crawl runs at once (its cursor's); absent from a step scheduled before there was one. */
-  window?: number;
 }
 
 /** Rate limiting is judged once this many page requests were made (fewer: too early to tell). */
@@ -42,11 +40,11 @@ export async function runPageStep(db: Db, input: PageStepInput, env: StepEnviron
   if (done) return done;
   const run = await wait(() => loadCrawlRun(db, input.crawlId));
   if (!run) throw new Error(`crawl ${input.crawlId} does not exist`);
-  const window = input.window ?? crawlWindows(run, env.concurrencyPerHost, input.renderAll === true).pages;
-  const limits = { stepPages: stepPagesIn(window, input.stepPages), window };
+  const window = stepWindow(run, env.concurrencyPerHost);
+  const limits = { stepPages: input.stepPages, window };
   const claimed = await wait(() => claimPages(db, input.crawlId, input.step, limits));
   if (claimed.length === 0) return idle(run);
-  const { context, robots, siteConcurrency } = stepContext(run, env, window);
+  const { context, robots, siteConcurrency } = stepContext(run, env);
   const outcomes = await fetchClaimed(context, run, claimed, siteConcurrency);
   const found = await linksFound(
     context,

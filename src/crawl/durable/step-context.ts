@@ -33,57 +33,22 @@ export interface StepContext {
   siteConcurrency: number;
 }
 
-/** Steps of one crawl in flight in each of its phases (the crawl cursor's `window` and `checkWindow`). */
-export interface CrawlWindows {
-  /** Page steps: the audit's per-host limit split between them, one request each at most. */
-  pages: number;
-  /** Link and resource checks: no more than the external hosts' limit, so each step has one of its requests. */
-  checks: number;
-}
-
 /**
- * How many steps of one crawl run at once. The audit's per-host limit is split between them, so the
+ * How many steps of one crawl run at once: the audit's per-host limit split between them, so the
  * site never sees more than CRAWL_CONCURRENCY_PER_HOST requests in flight, however many workers take
- * its steps. Page steps go up to one request each (PAGE_STEP_WINDOW), so a second worker has steps to
- * take while the first waits on the database; check steps stay within the external hosts' limit.
- * `renderAll`: every page of a step waits on the browser queue, so the crawl keeps two steps there. A
- * Crawl-delay makes the crawl one request at a time: one step.
+ * its steps. A Crawl-delay makes the crawl one request at a time: one step.
  */
-export function crawlWindows(
-  run: Pick<CrawlRun, 'robots'>,
-  concurrencyPerHost: number,
-  renderAll = false,
-): CrawlWindows {
-  if (crawlDelayOf(run) !== undefined) return { pages: 1, checks: 1 };
-  const widest = renderAll ? RENDER_ALL_STEP_WINDOW : PAGE_STEP_WINDOW;
-  const pages = Math.max(1, Math.min(widest, concurrencyPerHost));
-  return { pages, checks: Math.min(pages, CRAWL_LIMITS.externalConcurrencyPerHost) };
+export function stepWindow(run: Pick<CrawlRun, 'robots'>, concurrencyPerHost: number): number {
+  if (crawlDelayOf(run) !== undefined) return 1;
+  return Math.max(1, Math.min(STEP_WINDOW, concurrencyPerHost));
 }
 
-/** Page steps of one crawl in flight at most: two workers share an audit, two steps each. */
-const PAGE_STEP_WINDOW = 4;
-/** With `render: "all"`: the share of the browser queue its chunking is sized for (workflows/crawl.ts). */
-const RENDER_ALL_STEP_WINDOW = 2;
-/**
- * The pages a crawl's steps hold at once, in steps of CRAWL_STEP_PAGES: a wider window takes smaller
- * steps, so a lone worker holding the whole window holds no more pages than two full steps.
- */
-const PAGES_IN_FLIGHT_STEPS = 2;
+/** Steps of one crawl in flight at most: two workers share an audit. */
+const STEP_WINDOW = 2;
 
-/** Pages one step takes at most in a window of `window` steps (never more than CRAWL_STEP_PAGES). */
-export function stepPagesIn(window: number, stepPages: number): number {
-  return Math.max(1, Math.min(stepPages, Math.ceil((stepPages * PAGES_IN_FLIGHT_STEPS) / window)));
-}
-
-/**
- * The context of one step: the crawl's origin and robots.txt, this step's share of the host limits
- * in a window of `window` steps (side work beside the page steps takes a page step's share).
- */
-export function stepContext(
-  run: CrawlRun,
-  env: StepEnvironment,
-  window = crawlWindows(run, env.concurrencyPerHost).pages,
-): StepContext {
+/** The context of one step: the crawl's origin and robots.txt, this step's share of the host limits. */
+export function stepContext(run: CrawlRun, env: StepEnvironment): StepContext {
+  const window = stepWindow(run, env.concurrencyPerHost);
   const site = Math.max(1, Math.floor(env.concurrencyPerHost / window));
   const external = Math.max(1, Math.floor(CRAWL_LIMITS.externalConcurrencyPerHost / window));
   const context = createCrawlContext(
