@@ -104,7 +104,8 @@ export function getStack(): Promise<Stack> {
       workflowBundle: await workflowBundle(),
     });
     const browserWorker = await startBrowserWorker({
-      config,
+      // Two pages at once: the suite's live audits with a browser stage share this one worker.
+      config: { ...config, browserConcurrency: 2 },
       db,
       temporalAddress,
       workflowBundle: await workflowBundle(),

@@ -34,14 +34,15 @@ describe('browser stage rendering (Chromium + Lighthouse)', function () {
     site = await serveBrowserSite();
     pool = new BrowserPool({
       executablePath: CHROMIUM_PATH,
-      size: 1,
+      size: 2,
       allow: parseCidrList('127.0.0.0/8'),
       onRefused: (entry) => refusals.push(entry),
       // The fixture pages load in milliseconds; /never would hold the browser the default 30 s.
       renderTimeoutMs: 12_000,
     });
     await pool.warm();
-    for (const path of PATHS) results.set(path, await pool.render(`${site.origin}${path}`));
+    // Two pages at once, one per browser of the pool (the stage renders as many as its pool holds).
+    await Promise.all(PATHS.map(async (path) => results.set(path, await pool.render(`${site.origin}${path}`))));
   });
 
   after(async () => {
@@ -138,7 +139,7 @@ describe('browser stage rendering (Chromium + Lighthouse)', function () {
     const strictRefusals: BrowserRefusal[] = [];
     const strict = new BrowserPool({
       executablePath: CHROMIUM_PATH,
-      size: 1,
+      size: 2,
       allow: parseCidrList(undefined),
       onRefused: (entry) => strictRefusals.push(entry),
     });
