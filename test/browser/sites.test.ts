@@ -4,7 +4,7 @@ import { setAccountTier } from '../../src/accounts/repository';
 import { catalogEntry } from '../../src/analyzers/catalog';
 import { findingFingerprint } from '../../src/monitoring/fingerprint';
 import { axe, newPage, screenshot, signUp } from '../support/browser';
-import { storeCompletedAudit } from '../support/dashboard-audits';
+import { domainWithFindings, storeCompletedAudit } from '../support/dashboard-audits';
 import { until } from '../support/receiver';
 import { serveSite, type LocalSite } from '../support/sites';
 import { getStack } from '../support/stack';
@@ -134,7 +134,7 @@ describe('dashboard: monitored sites', function () {
     const workspaceId = await proUser(page);
     const { db } = await getStack();
     const { account_id: accountId } = await db('workspaces').where({ id: workspaceId }).first('account_id');
-    const domain = 'https://compare.example.com';
+    const domain = domainWithFindings(workspaceId, 'compare', 5);
     await page.goto('/test/sites');
     await page.getByLabel('Domain').fill(domain);
     await page.getByRole('button', { name: 'Add site' }).click();

@@ -91,3 +91,26 @@ export function generatedPages(domain: string, count: number): PageFact[] {
     };
   });
 }
+
+/**
+ * A domain of `example.com` whose synthetic audits in this workspace have at least `findings` distinct
+ * findings: the synthetic site is drawn from the workspace and the domain, and about 1 in 40 is
+ * nearly clean.
+ */
+export function domainWithFindings(workspaceId: string, name: string, findings: number): string {
+  const at = new Date().toISOString();
+  for (let n = 1; n <= 50; n++) {
+    const domain = `https://${name}${n === 1 ? '' : n}.example.com`;
+    const audit = syntheticAudit({
+      auditId: 'aud_DVPROBE',
+      workspaceId,
+      domain,
+      tier: 'pro',
+      createdAt: at,
+      startedAt: at,
+      completedAt: at,
+    });
+    if (new Set(audit.findings.map((f) => f.fingerprint)).size >= findings) return domain;
+  }
+  throw new Error(`no ${name}…example.com has ${findings} synthetic findings in workspace ${workspaceId}`);
+}

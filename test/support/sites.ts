@@ -73,67 +73,29 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-/**
- * A site of `pages` linked pages that answer after `delayMs`, counting requests and the most in flight
- * at once. With `elsewhere`, page k also links to `${elsewhere}/e${k}` (another site's page).
- */
-export async function serveCountingSite(
-  pages: number,
-  delayMs: number,
-  elsewhere?: string,
-): Promise<LocalSite & { maxInFlight(): number }> {
-  const requests: string[] = [];
-  let inFlight = 0;
-  let maxInFlight = 0;
-  // Page k links to 2k+1 and 2k+2: a tree, several levels deep.
-  const html = (k: number) => {
-    const children = [2 * k + 1, 2 * k + 2].filter((c) => c < pages);
-    const external = elsewhere ? [`<a href="${elsewhere}/e${k}">Elsewhere, page ${k}</a>`] : [];
-    const links = children
-      .map((c) => `<a href="/p${c}">Page ${c} of this counted site</a>`)
-      .concat(external)
-      .join(' ');
-    return `<!doctype html><html lang="en"><title>Counted page number ${k} here</title><body>${links}</body></html>`;
-  };
-  const server = http.createServer((req, res) => {
-    requests.push(req.url ?? '');
-    if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('');
-    const match = /^\/(?:p(\d+))?$/.exec(req.url ?? '');
-    const k = match ? Number(match[1] ?? 0) : pages;
-    if (k >= pages)
-      return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
-    inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    setTimeout(() => {
-      inFlight--;
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html(k));
-    }, delayMs);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    maxInFlight: () => maxInFlight,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+type CountingSite = LocalSite & { maxInFlight(): number };
 
-/** Another site on `host` whose every URL answers 200 after `delayMs`, counting the most requests in flight at once. */
-export async function serveCountingHost(host: string, delayMs: number): Promise<LocalSite & { maxInFlight(): number }> {
+/**
+ * A server on `host` that records every request's path and answers what `route` decides: an HTML
+ * body sent after `delayMs` (counted in flight until then), or a status and a typed body at once.
+ */
+async function serveCounting(
+  host: string,
+  delayMs: number,
+  route: (path: string) => { html: string } | { status: number; type: string; body: string },
+): Promise<CountingSite> {
   const requests: string[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? '');
+    const answer = route(req.url ?? '');
+    if (!('html' in answer)) return void res.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body);
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     setTimeout(() => {
       inFlight--;
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Elsewhere</title>');
+      res.writeHead(200, { 'content-type': 'text/html' }).end(answer.html);
     }, delayMs);
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
@@ -147,4 +109,34 @@ export async function serveCountingHost(host: string, delayMs: number): Promise<
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A site of `pages` linked pages that answer after `delayMs`, counting requests and the most in flight
+ * at once. With `elsewhere`, page k also links to `${elsewhere}/e${k}` (another site's page).
+ */
+export function serveCountingSite(pages: number, delayMs: number, elsewhere?: string): Promise<CountingSite> {
+  // Page k links to 2k+1 and 2k+2: a tree, several levels deep.
+  const html = (k: number) => {
+    const children = [2 * k + 1, 2 * k + 2].filter((c) => c < pages);
+    const external = elsewhere ? [`<a href="${elsewhere}/e${k}">Elsewhere, page ${k}</a>`] : [];
+    const links = children
+      .map((c) => `<a href="/p${c}">Page ${c} of this counted site</a>`)
+      .concat(external)
+      .join(' ');
+    return `<!doctype html><html lang="en"><title>Counted page number ${k} here</title><body>${links}</body></html>`;
+  };
+  return serveCounting('127.0.0.1', delayMs, (path) => {
+    if (path === '/robots.txt') return { status: 200, type: 'text/plain', body: '' };
+    const match = /^\/(?:p(\d+))?$/.exec(path);
+    const k = match ? Number(match[1] ?? 0) : pages;
+    return k < pages
+      ? { html: html(k) }
+      : { status: 404, type: 'text/html', body: '<!doctype html><title>Not found</title>' };
+  });
+}
+
+/** Another site on `host` whose every URL answers 200 after `delayMs`, counting the most requests in flight at once. */
+export function serveCountingHost(host: string, delayMs: number): Promise<CountingSite> {
+  return serveCounting(host, delayMs, () => ({ html: '<!doctype html><title>Elsewhere</title>' }));
 }
