@@ -21,7 +21,7 @@ export interface CrawlRun {
   rateLimitedPages: number;
   externalTargets: number;
   robots: RobotsFetch;
-  /** The sitemaps were collected (loadCrawlSitemaps reads them: a large site's list every step need not). */
+  /** The sitemaps were collected; their list is read apart, where it is used (loadCrawlSitemaps). */
   sitemapsCollected: boolean;
   probes: ProbeFacts | null;
   observedAt: Date;
@@ -101,7 +101,7 @@ export async function createCrawlRun(
 
 /**
  * The crawl as every step needs it, without its sitemaps: they list up to 50,000 URLs a file, and
- * reading them back in each step cost a 100,000-page crawl a third of its CPU time.
+ * reading them back in each step cost a 100,000-page crawl a fifth of its CPU time.
  */
 export async function loadCrawlRun(db: Db, crawlId: string): Promise<CrawlRun | null> {
   const row = (await db('crawl_runs')
