@@ -30,15 +30,7 @@ export async function storeCompletedAudit(opts: {
   const { db } = await getStack();
   const auditId = `aud_DV${randomUUID().replace(/-/g, '').slice(0, 22).toUpperCase()}`;
   const at = (opts.completedAt ?? new Date()).toISOString();
-  const audit = syntheticAudit({
-    auditId,
-    workspaceId: opts.workspaceId,
-    domain: opts.domain,
-    tier: 'pro',
-    createdAt: at,
-    startedAt: at,
-    completedAt: at,
-  });
+  const audit = proSyntheticAudit(auditId, opts.workspaceId, opts.domain, at);
   opts.change?.(audit);
   await db('audits').insert({
     id: auditId,
@@ -101,16 +93,13 @@ export function domainWithFindings(workspaceId: string, name: string, findings: 
   const at = new Date().toISOString();
   for (let n = 1; n <= 50; n++) {
     const domain = `https://${name}${n === 1 ? '' : n}.example.com`;
-    const audit = syntheticAudit({
-      auditId: 'aud_DVPROBE',
-      workspaceId,
-      domain,
-      tier: 'pro',
-      createdAt: at,
-      startedAt: at,
-      completedAt: at,
-    });
+    const audit = proSyntheticAudit('aud_DVPROBE', workspaceId, domain, at);
     if (new Set(audit.findings.map((f) => f.fingerprint)).size >= findings) return domain;
   }
   throw new Error(`no ${name}…example.com has ${findings} synthetic findings in workspace ${workspaceId}`);
+}
+
+/** The synthetic result of a pro audit created, started and completed at `at`. */
+function proSyntheticAudit(auditId: string, workspaceId: string, domain: string, at: string): AuditJson {
+  return syntheticAudit({ auditId, workspaceId, domain, tier: 'pro', createdAt: at, startedAt: at, completedAt: at });
 }
