@@ -74,8 +74,17 @@ export function printTable(results: SizeResult[], inProcessPps: number): void {
   const smallestWith = (workers: number) => ok.find((r) => r.auditWorkers === workers);
   const fewest = (size: number) => ok.find((r) => r.size === size);
   const counts = new Set(results.map((r) => r.auditWorkers));
-  const header = ['site pages', 'crawled', 'workers', 'wall s', 'pages/s', 'flatness', 'speed-up', 'vs in-proc'];
-  header.push('API MiB');
+  const header = [
+    'site pages',
+    'crawled',
+    'workers',
+    'wall s',
+    'pages/s',
+    'flatness',
+    'speed-up',
+    'vs in-proc',
+    'API MiB',
+  ];
   const roles = [...new Set(results.flatMap((r) => r.peaks.map((p) => p.role)))].filter(
     (role) => role !== 'api' && !isHelper(role),
   );
