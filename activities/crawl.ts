@@ -11,6 +11,7 @@ import {
   collectCrawlSitemaps,
   probeCrawlSite,
 } from '../src/crawl/durable/crawl-phases';
+import { observeStoredPart, type ObservePartInput } from '../src/crawl/durable/observed-parts';
 import { runPageStep } from '../src/crawl/durable/page-step';
 import { releaseShells, type RenderStepInput } from '../src/crawl/durable/render-step';
 import { dropCrawlRun, loadCrawlRun } from '../src/crawl/durable/run-store';
@@ -59,6 +60,19 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
     async checkTargetsStep(input: CrawlStepInput) {
       const report = await progressReporter(deps, input);
       return siteFailures(() => runCheckStep(deps.db, input, env(report)));
+    },
+    /** One part of the ended crawl's pages observed by the analyzers, for the analysis to take. */
+    async observePagesPart(input: ObservePartInput & { auditId: string }) {
+      // The audit shows the analysis begun from the first part on (the rest of its phase is estimated from then).
+      if (input.part === 0) {
+        const run = await untilDatabaseAnswers(() => loadCrawlRun(deps.db, input.crawlId));
+        if (run) {
+          const { pagesCrawled, pagesDiscovered } = run;
+          const record = createProgressRecorder(deps, input.auditId, 0, run.observedAt);
+          record({ phase: 'analyzing', pagesCrawled, pagesDiscovered });
+        }
+      }
+      return siteFailures(() => observeStoredPart(deps.db, input, env()));
     },
     /** Shells no browser worker rendered within the bound: the crawl goes on without what they would show. */
     releaseShellPages: (input: RenderStepInput & { reason: string }) => releaseShells(deps.db, input, env()),

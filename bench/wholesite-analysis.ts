@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { ANALYZERS } from '../src/analyzers';
+import { ANALYZERS, onePart } from '../src/analyzers';
 import type { Analyzer } from '../src/analyzers/types';
 import { analyzeCrawl } from '../src/audits/live-engine';
 import type { AuditRow } from '../src/audits/repository';
@@ -86,7 +86,7 @@ async function runAnalysis(dir: string, trace: boolean): Promise<void> {
   const { audit, facts } = await analyzeCrawl(
     config,
     row as AuditRow,
-    { snapshot, bodies: readBodies(dir), crawlDurationMs: 0 },
+    { snapshot, parts: onePart(readBodies(dir)), crawlDurationMs: 0 },
     {
       heartbeat: () => peaks.sample(),
       signal: new AbortController().signal,
@@ -173,7 +173,7 @@ async function phases(dir: string, rest: string[]): Promise<void> {
   const produced = await analyzeCrawl(
     config,
     row as AuditRow,
-    { snapshot, bodies: readBodies(dir), crawlDurationMs: 0 },
+    { snapshot, parts: onePart(readBodies(dir)), crawlDurationMs: 0 },
     {
       heartbeat: () => undefined,
       signal: new AbortController().signal,

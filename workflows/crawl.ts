@@ -31,11 +31,21 @@ const RENDER_CHUNK_PAGES = 25;
 const RENDER_CHUNKS_IN_FLIGHT = 4;
 
 /**
+ * Once the crawl has ended, its pages are observed by the analyzers in parts of `stepPages`, each an
+ * activity any audit worker takes, OBSERVE_PARTS_IN_FLIGHT at a time, for the analysis to take
+ * (docs/architecture.md, "Analysis in parts"); before, the analysis observed every page itself.
+ */
+const OBSERVE_PARTS = 'observe-parts';
+/** Parts observed at once: up to four audit workers share the observing of one audit's pages. */
+const OBSERVE_PARTS_IN_FLIGHT = 4;
+
+/**
  * One audit attempt's crawl, as checkpointed steps (docs/architecture.md "Durable crawl"): a sliding
  * window of step activities, each taking up to CRAWL_STEP_PAGES pages, any audit worker taking any
  * step. The frontier and every page's facts live in Postgres, so this workflow keeps only a cursor,
  * and it continues as new every `stepsPerRun` steps. Phases: the pages linked from the home page,
- * then the pages only the sitemaps list, then the link and resource checks.
+ * then the pages only the sitemaps list, then the link and resource checks, then (patch
+ * observe-parts) the analyzers' observing of the pages, in parts.
  */
 export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSummary> {
   const steps = proxyActivities<CrawlActivities>({
@@ -83,8 +93,13 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
   const mayStart = () => startedSteps < input.stepsPerRun && !workflowInfo().continueAsNewSuggested;
   const started = () => startedSteps++;
   for (;;) {
+    const observe = (part: number) =>
+      steps.observePagesPart({ crawlId: input.crawlId, auditId: input.auditId, part, partPages: input.stepPages });
     const step = cursor.phase === 'checks' ? (n: number) => steps.checkTargetsStep(stepInput(n)) : pageStep;
-    const ended = await slidingWindow(cursor, (n) => (started(), step(n)), mayStart);
+    const ended =
+      cursor.phase === 'observe'
+        ? await partsWindow(cursor, input.stepPages, (n) => (started(), observe(n)), mayStart)
+        : await slidingWindow(cursor, (n) => (started(), step(n)), mayStart);
     // Side work is never carried over: it ends within this run.
     await sideWork;
     if (!ended) return continueAsNew<typeof CrawlWorkflow>({ ...input, cursor });
@@ -94,7 +109,11 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
     } else if (cursor.phase === 'sitemap-pages') {
       await steps.closeFrontier({ crawlId: input.crawlId });
       cursor = { ...cursor, phase: 'checks' };
-    } else return summary(await steps.crawlPageStep(stepInput(cursor.nextStep++)));
+    } else if (cursor.phase === 'checks') {
+      const crawled = summary(await steps.crawlPageStep(stepInput(cursor.nextStep++)));
+      if (!patched(OBSERVE_PARTS)) return crawled;
+      cursor = { phase: 'observe', nextStep: 0, window: OBSERVE_PARTS_IN_FLIGHT, crawled };
+    } else return cursor.crawled!;
   }
 }
 
@@ -131,6 +150,35 @@ async function slidingWindow(
       waiting = false; // nothing in flight can find more: ask once more, alone
       continue;
     }
+    await Promise.race(inFlight.values());
+  }
+}
+
+/**
+ * Keeps up to `cursor.window` parts in flight, in order; a part with fewer than `partPages` pages
+ * is past the crawl's last page, and no part after it is started. Returns false when it stopped
+ * starting parts for continue-as-new (all in flight finished).
+ */
+async function partsWindow(
+  cursor: CrawlCursor,
+  partPages: number,
+  observe: (part: number) => Promise<{ claimed: number }>,
+  mayStart: () => boolean,
+): Promise<boolean> {
+  const inFlight = new Map<number, Promise<void>>();
+  let end = Infinity;
+  for (;;) {
+    while (cursor.nextStep < end && inFlight.size < cursor.window && mayStart()) {
+      const part = cursor.nextStep++;
+      inFlight.set(
+        part,
+        observe(part).then(({ claimed }) => {
+          inFlight.delete(part);
+          if (claimed < partPages) end = Math.min(end, part + 1);
+        }),
+      );
+    }
+    if (inFlight.size === 0) return cursor.nextStep >= end;
     await Promise.race(inFlight.values());
   }
 }

@@ -1,6 +1,7 @@
 import type { AnalyzerResult, Finding } from '../schemas/audit';
 import { FindingIdAllocator, makeAnalyzerResult, makeFinding } from './findings';
 import { ObservationSpill } from './observation-spill';
+import { analyzersKey, observeEvery, type ObservedPart } from './observed-part';
 import { PageSummaries } from './page-summaries';
 import { summarizePage, type PageSummary } from './page-summary';
 import { parsePage, type StylesheetTexts } from './parse';
@@ -55,19 +56,34 @@ export class AnalysisRun {
   observe(page: SnapshotPage, kept: SnapshotPage = page): void {
     const parsed = parsePage(page, this.stylesheets);
     this.seen.push({ url: parsed.url, page: kept, isHtml: parsed.isHtml, value: undefined });
-    this.list.forEach((analyzer, i) => {
-      // A failed analyzer's slot still gets a value, so every analyzer's list stays aligned with the pages.
-      let value: unknown = null;
-      if (!this.failed[i])
-        try {
-          value = analyzer.observe(parsed);
-        } catch (error) {
-          this.fail(i, error);
-        }
-      this.spill.push(i, value);
-    });
+    observeEvery(
+      this.list,
+      parsed,
+      this.failed,
+      (i, error) => this.fail(i, error),
+      (i, value) => this.spill.push(i, value),
+    );
     this.pages.push(summarizePage(parsed));
     this.spill.pageDone(this.seen.length);
+  }
+
+  /**
+   * The next pages, observed beforehand (observePart, on any worker): `kept` are those pages as the
+   * observations keep them. The part must have been observed by this run's analyzers.
+   */
+  addObserved(part: ObservedPart, kept: readonly SnapshotPage[]): void {
+    if (analyzersKey(this.list) !== part.analyzers.join(','))
+      throw new Error('the part was observed by other analyzers than this run has');
+    kept.forEach((page, k) =>
+      this.seen.push({ url: page.finalUrl, page, isHtml: part.html[k] === 1, value: undefined }),
+    );
+    part.values.forEach((values, i) => this.spill.append(i, values));
+    for (const { code, message } of part.failed)
+      this.fail(
+        this.list.findIndex((analyzer) => analyzer.code === code),
+        new Error(message),
+      );
+    this.pages.append(part.summaries, kept.length);
   }
 
   finish(snapshot: CrawlSnapshot): AnalysisResult {

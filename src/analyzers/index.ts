@@ -10,6 +10,7 @@ import { SEO_SITE_ANALYZERS } from './seo-site';
 import { SEO_STRUCTURE_ANALYZERS } from './seo-structure';
 import { BEST_PRACTICE_ANALYZERS } from './best-practices';
 import { catalogIndex } from './catalog';
+import type { ObservedPart } from './observed-part';
 import { stylesheetTexts } from './parse';
 import { PERFORMANCE_PAGE_ANALYZERS } from './performance-page';
 import { SECURITY_HEADER_ANALYZERS } from './security-headers';
@@ -72,7 +73,7 @@ export function runAnalyzers(snapshot: CrawlSnapshot, options: RunOptions = {}):
  */
 export async function runAnalyzersInSlices(
   snapshot: CrawlSnapshot,
-  options: RunOptions & { sliceMs?: number; onSlice?: (pagesDone: number) => void } = {},
+  options: SliceOptions = {},
 ): Promise<AnalysisResult> {
   return runAnalyzersOverBodies(
     snapshot,
@@ -88,24 +89,57 @@ export async function runAnalyzersInSlices(
  * body in the same order. Each page is parsed with its body and observed; the observation keeps the
  * body-less page, so a site's HTML never sits in memory all at once.
  */
-export async function runAnalyzersOverBodies(
+export function runAnalyzersOverBodies(
   snapshot: CrawlSnapshot,
   bodies: AsyncIterable<string | null>,
-  options: RunOptions & { sliceMs?: number; onSlice?: (pagesDone: number) => void } = {},
+  options: SliceOptions = {},
+): Promise<AnalysisResult> {
+  return runAnalyzersOverParts(snapshot, onePart(bodies), options);
+}
+
+/** Every page's body as one part, observed by the analysis itself. */
+export async function* onePart(bodies: AsyncIterable<string | null>): AsyncGenerator<PagePart> {
+  yield { bodies };
+}
+
+type SliceOptions = RunOptions & { sliceMs?: number; onSlice?: (pagesDone: number) => void };
+
+/**
+ * The snapshot's pages in order, a part at a time: observed beforehand (on any worker; docs/architecture.md,
+ * "Analysis in parts"), or as bodies to observe here, the parts' pages in the snapshot's order.
+ */
+export type PagePart = { observed: ObservedPart } | { bodies: AsyncIterable<string | null> };
+
+/** The analysis over parts: a part observed beforehand is taken as it is, the others observed here. */
+export async function runAnalyzersOverParts(
+  snapshot: CrawlSnapshot,
+  parts: AsyncIterable<PagePart>,
+  options: SliceOptions = {},
 ): Promise<AnalysisResult> {
   const sliceMs = options.sliceMs ?? 50;
   const run = new AnalysisRun(options.analyzers ?? ANALYZERS, options, stylesheetTexts(snapshot));
   let sliceStart = performance.now();
   let index = 0;
+  const slice = async () => {
+    if (performance.now() - sliceStart < sliceMs) return;
+    options.onSlice?.(index);
+    await new Promise((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  };
   try {
-    for await (const body of bodies) {
-      const kept = snapshot.pages[index++];
-      if (!kept) break;
-      run.observe({ ...kept, body }, kept);
-      if (performance.now() - sliceStart >= sliceMs) {
-        options.onSlice?.(index);
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
+    for await (const part of parts) {
+      if ('observed' in part) {
+        const kept = snapshot.pages.slice(index, index + part.observed.html.length);
+        run.addObserved(part.observed, kept);
+        index += kept.length;
+        await slice();
+        continue;
+      }
+      for await (const body of part.bodies) {
+        const kept = snapshot.pages[index++];
+        if (!kept) break;
+        run.observe({ ...kept, body }, kept);
+        await slice();
       }
     }
   } catch (error) {

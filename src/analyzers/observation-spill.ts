@@ -43,6 +43,15 @@ export class ObservationSpill {
   }
 
   /**
+   * Analyzer `i`'s values for the next pages, serialized elsewhere (an ObservedPart): they follow
+   * every value pushed so far. Call it for every analyzer, so that all of them stay aligned.
+   */
+  append(i: number, serialized: Uint8Array): void {
+    this.flush();
+    this.write(i, serialized);
+  }
+
+  /**
    * Hands analyzer `i`'s observation of every page to `into`, in page order, a chunk at a time; its
    * share of the file is not read again.
    */
@@ -73,15 +82,18 @@ export class ObservationSpill {
   }
 
   private flush(): void {
-    const file = this.file ?? (this.file = openScratch());
     this.pending.forEach((values, i) => {
       if (values.length === 0) return;
-      const bytes = v8.serialize(values);
-      fs.writeSync(file.fd, bytes, 0, bytes.length, file.size);
-      this.chunks[i]!.push({ offset: file.size, length: bytes.length });
-      file.size += bytes.length;
+      this.write(i, v8.serialize(values));
       this.pending[i] = [];
     });
+  }
+
+  private write(i: number, bytes: Uint8Array): void {
+    const file = this.file ?? (this.file = openScratch());
+    fs.writeSync(file.fd, bytes, 0, bytes.length, file.size);
+    this.chunks[i]!.push({ offset: file.size, length: bytes.length });
+    file.size += bytes.length;
   }
 }
 

@@ -1,5 +1,4 @@
-import v8 from 'node:v8';
-import zlib from 'node:zlib';
+import { packSummaries, unpackSummaries } from './observed-part';
 import type { PageSummary } from './page-summary';
 
 /** Summaries serialized together: about 300 KiB, compressed to a tenth of it (each names every field). */
@@ -22,10 +21,14 @@ export class PageSummaries implements Iterable<PageSummary> {
   push(summary: PageSummary): void {
     this.pending.push(summary);
     this.count++;
-    if (this.pending.length < this.chunkPages) return;
-    // The fastest level: the field names repeated in every summary are most of the bytes.
-    this.chunks.push(zlib.deflateRawSync(v8.serialize(this.pending), { level: 1 }));
-    this.pending = [];
+    if (this.pending.length >= this.chunkPages) this.flush();
+  }
+
+  /** A part's summaries observed elsewhere (packSummaries), after every summary pushed so far. */
+  append(packed: Uint8Array, pages: number): void {
+    this.flush();
+    this.chunks.push(Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength));
+    this.count += pages;
   }
 
   get length(): number {
@@ -33,7 +36,13 @@ export class PageSummaries implements Iterable<PageSummary> {
   }
 
   *[Symbol.iterator](): Iterator<PageSummary> {
-    for (const chunk of this.chunks) yield* v8.deserialize(zlib.inflateRawSync(chunk)) as PageSummary[];
+    for (const chunk of this.chunks) yield* unpackSummaries(chunk);
     yield* this.pending;
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.chunks.push(packSummaries(this.pending));
+    this.pending = [];
   }
 }

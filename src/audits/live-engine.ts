@@ -1,4 +1,4 @@
-import { runAnalyzersOverBodies } from '../analyzers';
+import { onePart, runAnalyzersOverParts } from '../analyzers';
 import { foldRenderedChecks, withRenderedChecks } from '../analyzers/browser-rendered';
 import type { Config } from '../config';
 import { crawlSite } from '../crawl/crawler';
@@ -31,7 +31,8 @@ export function createLiveEngine(config: Config, crawl: typeof crawlSite = crawl
       const bodies = (async function* () {
         for (const page of snapshot.pages) yield page.body;
       })();
-      return analyzeCrawl(config, row, { snapshot, bodies, crawlDurationMs: Date.now() - crawlStarted }, context);
+      const crawled = { snapshot, parts: onePart(bodies), crawlDurationMs: Date.now() - crawlStarted };
+      return analyzeCrawl(config, row, crawled, context);
     },
     analyze: (row, crawl, context) => analyzeCrawl(config, row, crawl, context),
   };
@@ -62,7 +63,7 @@ export async function analyzeCrawl(
   analyzing();
   // With render: "all", the rendered-DOM analyzers are judged on every rendered page (docs/analyzers.md).
   const analysis = withRenderedChecks(
-    await runAnalyzersOverBodies(snapshot, crawl.bodies, { onSlice: analyzing }),
+    await runAnalyzersOverParts(snapshot, crawl.parts, { onSlice: analyzing }),
     crawl.renderedChecks ? await foldRenderedChecks(crawl.renderedChecks) : null,
   );
   // Each step below is a pass over every page: the event loop (and the heartbeat) gets a turn between them.

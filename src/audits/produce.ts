@@ -2,6 +2,7 @@ import type { Clock } from '../clock';
 import type { AuditJson } from '../schemas/audit';
 import type { AuditRow } from './repository';
 import type { CrawlSnapshot, SnapshotPage } from '../analyzers/snapshot';
+import type { PagePart } from '../analyzers';
 import type { CrawlFacts } from './crawl-facts';
 import type { RenderedPageChecks } from '../browser/stage-result';
 import { syntheticAudit } from './synthetic';
@@ -23,10 +24,13 @@ export interface ProducedAudit {
   facts: CrawlFacts | null;
 }
 
-/** A finished crawl: its snapshot, each page's body in the snapshot's order, and how long it took. */
+/**
+ * A finished crawl: its snapshot, its pages in the snapshot's order (their bodies, or parts observed
+ * beforehand), and how long it took.
+ */
 export interface FinishedCrawl {
   snapshot: CrawlSnapshot;
-  bodies: AsyncIterable<string | null>;
+  parts: AsyncIterable<PagePart>;
   crawlDurationMs: number;
   /** The rendered-DOM checks of every page it rendered with `render: "all"` (none otherwise), in crawl order. */
   renderedChecks?: AsyncIterable<RenderedPageChecks>;

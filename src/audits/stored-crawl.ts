@@ -1,11 +1,12 @@
 import type { Db } from '../db/knex';
 import { storedRenderedChecks } from '../crawl/durable/render-checks';
-import { loadStoredSnapshot, storedPageBodies } from '../crawl/durable/stored-snapshot';
+import { storedPageParts } from '../crawl/durable/observed-parts';
+import { loadStoredSnapshot } from '../crawl/durable/stored-snapshot';
 import type { FinishedCrawl } from './produce';
 
 /**
- * A durable crawl's stored facts as the analysis takes them: the snapshot, its pages' bodies streamed
- * in order, and the rendered-DOM checks of the pages it rendered with `render: "all"`. `wait` runs
+ * A durable crawl's stored facts as the analysis takes them: the snapshot, its pages in order (the
+ * parts observed beforehand, and the other pages' bodies streamed), and the rendered-DOM checks of the pages it rendered with `render: "all"`. `wait` runs
  * each read until the database answers (an outage delays the analysis).
  */
 export async function storedCrawl(
@@ -16,7 +17,7 @@ export async function storedCrawl(
   const { snapshot, startedAt } = await wait(() => loadStoredSnapshot(db, crawlId));
   return {
     snapshot,
-    bodies: storedPageBodies(db, crawlId, wait),
+    parts: storedPageParts(db, crawlId, snapshot.pages.length, wait),
     renderedChecks: storedRenderedChecks(db, crawlId, wait),
     crawlDurationMs: Date.now() - startedAt.getTime(),
   };

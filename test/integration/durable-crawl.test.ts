@@ -14,8 +14,12 @@ import {
 } from '../support/stack';
 import { serveCountingHost, serveCountingSite } from '../support/sites';
 
-/** Identities of the workers that started the crawl's step activities, over every run of the workflow. */
-async function stepWorkers(client: Awaited<ReturnType<typeof getStack>>['service']['temporal']['client'], id: string) {
+/** Identities of the workers that started the crawl's `activity` activities, in its (only) run, and how many each. */
+async function stepWorkers(
+  client: Awaited<ReturnType<typeof getStack>>['service']['temporal']['client'],
+  id: string,
+  activity: 'crawlPageStep' | 'observePagesPart',
+) {
   const history = await client.workflow.getHandle(id).fetchHistory();
   const scheduled = new Map<string, string>();
   const identities = new Map<string, number>();
@@ -23,7 +27,7 @@ async function stepWorkers(client: Awaited<ReturnType<typeof getStack>>['service
     const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
     if (type) scheduled.set(String(event.eventId), type);
     const started = event.activityTaskStartedEventAttributes;
-    if (started && scheduled.get(String(started.scheduledEventId)) === 'crawlPageStep') {
+    if (started && scheduled.get(String(started.scheduledEventId)) === activity) {
       const identity = started.identity ?? '?';
       identities.set(identity, (identities.get(identity) ?? 0) + 1);
     }
@@ -34,7 +38,7 @@ async function stepWorkers(client: Awaited<ReturnType<typeof getStack>>['service
 describe('the durable crawl', function () {
   this.timeout(180_000);
 
-  it('is shared by two workers, each taking steps of one audit, with the per-host limits held for the audit as a whole', async () => {
+  it('is shared by two workers, each taking steps and parts of the observing of one audit, with the per-host limits held for the audit as a whole', async () => {
     const stack = await getStack();
     const taskQueue = 'audits-two-workers-test';
     // Every page also links to a page of another site: 300 link checks, the external hosts' limit held.
@@ -71,12 +75,17 @@ describe('the durable crawl', function () {
       );
       console.log(`      most in flight: ${site.maxInFlight()} to the site, ${elsewhere.maxInFlight()} to the other`);
       const row = await stack.db('audits').where({ id: body.audit_id }).first('run_generation');
-      const identities = await stepWorkers(
-        stack.service.temporal.client,
-        crawlWorkflowId(body.audit_id, row.run_generation, 1),
-      );
+      const crawlWorkflow = crawlWorkflowId(body.audit_id, row.run_generation, 1);
+      const identities = await stepWorkers(stack.service.temporal.client, crawlWorkflow, 'crawlPageStep');
       console.log(`      crawl steps per worker: ${JSON.stringify([...identities.values()])}`);
       assert.equal(identities.size, 2, `both workers took steps: ${JSON.stringify([...identities])}`);
+      // 300 pages in parts of 10 (the step size), then the first part past the last page, and any of
+      // the three after it that started while it ran.
+      const observers = await stepWorkers(stack.service.temporal.client, crawlWorkflow, 'observePagesPart');
+      console.log(`      parts observed per worker: ${JSON.stringify([...observers.values()])}`);
+      assert.equal(observers.size, 2, `both workers observed parts: ${JSON.stringify([...observers])}`);
+      const parts = [...observers.values()].reduce((a, b) => a + b, 0);
+      assert.ok(parts >= 31 && parts <= 34, `30 parts and at most four past the last page, saw ${parts}`);
       // dropCrawl is the attempt's last step, after the audit is stored and shown completed.
       let left = Infinity;
       for (const until = Date.now() + 30_000; left > 0 && Date.now() < until;) {
@@ -120,6 +129,12 @@ describe('the durable crawl', function () {
       assert.ok(last?.workflowExecutionContinuedAsNewEventAttributes, 'the first run continued as new');
       const pages = await stack.db('crawl_pages').where({ crawl_id: input.crawlId }).count<{ count: string }[]>();
       assert.equal(Number(pages[0]!.count), 30, 'every page stored once across the runs');
+      // The observing went over runs too: every page in exactly one part, in order.
+      const parts = await stack.db('crawl_observed_parts').where({ crawl_id: input.crawlId }).orderBy('part');
+      assert.deepEqual(
+        parts.map((p: { part: number; first_index: number; pages: number }) => [p.part, p.first_index, p.pages]),
+        Array.from({ length: 15 }, (_, i) => [i, i * 2, 2]),
+      );
       const paths = site.requests.filter((r) => /^\/p\d+$/.test(r));
       assert.equal(new Set(paths).size, paths.length, 'no page fetched twice across the runs');
     } finally {

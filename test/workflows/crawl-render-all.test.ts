@@ -34,6 +34,8 @@ function crawlStubs(pages: number, calls: { steps: unknown[]; released: RenderIn
       return input.step === 2 ? result(pages, urls) : result(0);
     },
     checkTargetsStep: async () => result(0),
+    // The pages' observing (patch observe-parts): the analysis observes them itself.
+    observePagesPart: async () => ({ claimed: 0 }),
     releaseShellPages: async (input: RenderInput) => {
       calls.released.push(input);
       return { rendered: 0, unrenderable: input.urls.length, pagesDiscovered: 1 + pages };

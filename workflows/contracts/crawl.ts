@@ -22,12 +22,17 @@ export interface CrawlWorkflowInput {
   render?: { taskQueue: string; timeoutMs: number; all?: boolean };
 }
 
-/** What a crawl carries over continue-as-new: the phase it is in and the next step's number. */
+/**
+ * What a crawl carries over continue-as-new: the phase it is in and the next step's number. In the
+ * `observe` phase (patch observe-parts) a step is a part of the pages observed by the analyzers, and
+ * `crawled` is what the crawl found.
+ */
 export interface CrawlCursor {
-  phase: 'pages' | 'sitemap-pages' | 'checks';
+  phase: 'pages' | 'sitemap-pages' | 'checks' | 'observe';
   nextStep: number;
-  /** Steps in flight at once (the audit's per-host limit split between them). */
+  /** Steps in flight at once (the audit's per-host limit split between them; parts: OBSERVE_PARTS_IN_FLIGHT). */
   window: number;
+  crawled?: CrawlSummary;
 }
 
 /** One step: its number is unique within the crawl, so a retry finds the pages it claimed. */

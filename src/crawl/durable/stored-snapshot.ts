@@ -93,7 +93,20 @@ interface FrontierRow {
 /** Every crawled page in crawl order, its referrers as the whole crawl found them. */
 async function storedPages(db: Db, crawlId: string, pool: StringPool): Promise<SnapshotPage[]> {
   const pages: SnapshotPage[] = [];
-  const rows = keysetRows<StoredPageRow & { seq: string }>({
+  for await (const row of storedPageRows(db, crawlId)) pages.push(storedPage(row, pool));
+  return pages;
+}
+
+/**
+ * A crawl's pages rows with their frontier rows' referrers, in crawl order: all of them, or `skip`
+ * and `take` of them (a part), `body` included when asked.
+ */
+export function storedPageRows(
+  db: Db,
+  crawlId: string,
+  options: { body?: boolean; skip?: number; take?: number; wait?: Wait } = {},
+): AsyncGenerator<StoredPageRow & { seq: string; body?: string | null }> {
+  return keysetRows({
     from: () =>
       db('crawl_pages as p')
         .leftJoin('crawl_frontier as f', function () {
@@ -101,11 +114,10 @@ async function storedPages(db: Db, crawlId: string, pool: StringPool): Promise<S
         })
         .where('p.crawl_id', crawlId),
     seq: 'p.seq',
-    columns: ['p.page', 'p.rendered', 'f.found_on', 'f.linked_from'],
-    chunk: READ_CHUNK,
+    columns: ['p.page', 'p.rendered', 'f.found_on', 'f.linked_from', ...(options.body ? ['p.body'] : [])],
+    chunk: options.body ? READ_CHUNK / 4 : READ_CHUNK,
+    ...options,
   });
-  for await (const row of rows) pages.push(storedPage(row, pool));
-  return pages;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -145,15 +157,40 @@ function keptReferrers(page: SnapshotPage, foundOn: readonly string[]): readonly
   return listed || foundOn.length <= 1 ? foundOn : foundOn.slice(0, 1);
 }
 
-/** Each crawled page's body, in the order of the snapshot's pages, a chunk at a time (each read through `wait`). */
-export async function* storedPageBodies(db: Db, crawlId: string, wait?: Wait): AsyncGenerator<string | null> {
+/**
+ * Each crawled page's body, in the order of the snapshot's pages, a chunk at a time (each read
+ * through `wait`): all of them, or `take` from the `skip`th.
+ */
+export async function* storedPageBodies(
+  db: Db,
+  crawlId: string,
+  wait?: Wait,
+  range: { skip?: number; take?: number } = {},
+): AsyncGenerator<string | null> {
   const rows = keysetRows<{ seq: string; body: string | null }>({
     from: () => db('crawl_pages').where('crawl_id', crawlId),
     columns: ['body'],
     chunk: READ_CHUNK / 4,
-    wait,
+    ...(wait ? { wait } : {}),
+    ...range,
   });
   for await (const row of rows) yield row.body;
+}
+
+/** The site's stylesheets the checks fetched, in the order the snapshot lists them (parsePage's cascade). */
+export async function storedStylesheets(db: Db, crawlId: string, wait?: Wait): Promise<SiteStylesheet[]> {
+  const sheets: SiteStylesheet[] = [];
+  const rows = keysetRows<{ seq: string; checked: string }>({
+    from: () => db('crawl_targets').where({ crawl_id: crawlId, resource_kind: 'stylesheet' }).whereNotNull('checked'),
+    columns: ['checked'],
+    chunk: READ_CHUNK / 4,
+    ...(wait ? { wait } : {}),
+  });
+  for await (const row of rows) {
+    const check = JSON.parse(row.checked) as TargetCheck;
+    if (!('status' in check)) sheets.push(...(check.stylesheets ?? []));
+  }
+  return sheets;
 }
 
 interface CheckedTargets {
