@@ -12,8 +12,8 @@ export interface KeysetRead {
   chunk: number;
   /** Each query goes through it (default: run at once). */
   wait?: Wait;
-  /** Rows passed over before the first one yielded (a part of the pages: its first page's index). */
-  skip?: number;
+  /** The `seq` the first row yielded comes after (default: from the first row). */
+  after?: number;
   /** Rows yielded at most (default: every row). */
   take?: number;
 }
@@ -26,25 +26,22 @@ export interface KeysetRead {
 export async function* keysetRows<Row extends { seq: string }>(read: KeysetRead): AsyncGenerator<Row> {
   const seq = read.seq ?? 'seq';
   const wait: Wait = read.wait ?? ((operation) => operation());
-  let after = 0;
-  let skip = read.skip ?? 0;
+  let after = read.after ?? 0;
   let left = read.take ?? Infinity;
   while (left > 0) {
     const from = after;
-    const [offset, limit] = [skip, Math.min(read.chunk, left)];
+    const limit = Math.min(read.chunk, left);
     const rows = (await wait(() =>
       read
         .from()
         .andWhere(seq, '>', from)
         .orderBy(seq)
-        .offset(offset)
         .limit(limit)
         .select(seq, ...read.columns),
     )) as Row[];
     yield* rows;
     if (rows.length < limit) return;
     after = Number(rows[rows.length - 1]!.seq);
-    skip = 0;
     left -= rows.length;
   }
 }

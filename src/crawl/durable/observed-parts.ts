@@ -5,7 +5,7 @@ import type { SnapshotPage } from '../../analyzers/snapshot';
 import type { Db } from '../../db/knex';
 import type { Wait } from './keyset-read';
 import { databaseWait, type StepEnvironment } from './step-context';
-import { storedPage, storedPageBodies, storedPageRows, storedStylesheets } from './stored-snapshot';
+import { pagesFrom, storedPage, storedPageBodies, storedPageRows, storedStylesheets } from './stored-snapshot';
 import { StringPool } from './string-pool';
 
 export interface ObservePartInput {
@@ -53,12 +53,13 @@ export async function observeStoredPart(
 async function* pagesWithBodies(
   db: Db,
   crawlId: string,
-  skip: number,
+  index: number,
   take: number,
   wait: Wait,
 ): AsyncGenerator<SnapshotPage> {
   const pool = new StringPool();
-  for await (const row of storedPageRows(db, crawlId, { body: true, skip, take, wait }))
+  const range = await pagesFrom(db, crawlId, index, take, wait);
+  for await (const row of storedPageRows(db, crawlId, { body: true, ...range, wait }))
     yield { ...storedPage(row, pool), body: row.body ?? null };
 }
 
@@ -75,16 +76,18 @@ export async function* storedPageParts(db: Db, crawlId: string, pages: number, w
       .orderBy('first_index')
       .select('part', 'first_index', 'pages'),
   )) as Array<{ part: number; first_index: number; pages: number }>;
+  const bodies = async (index: number, take: number): Promise<PagePart> => ({
+    bodies: storedPageBodies(db, crawlId, wait, await pagesFrom(db, crawlId, index, take, wait)),
+  });
   let next = 0;
   for (const part of parts) {
     if (part.first_index < next || part.first_index + part.pages > pages) continue;
-    if (part.first_index > next)
-      yield { bodies: storedPageBodies(db, crawlId, wait, { skip: next, take: part.first_index - next }) };
+    if (part.first_index > next) yield await bodies(next, part.first_index - next);
     const row = (await wait(() =>
       db('crawl_observed_parts').where({ crawl_id: crawlId, part: part.part }).first('payload'),
     )) as { payload: Buffer };
     yield { observed: decodePart(row.payload) };
     next = part.first_index + part.pages;
   }
-  if (next < pages) yield { bodies: storedPageBodies(db, crawlId, wait, { skip: next, take: pages - next }) };
+  if (next < pages) yield await bodies(next, pages - next);
 }
