@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { ANALYZERS, onePart } from '../src/analyzers';
+import { ANALYZERS, onePart, type CrawlSnapshot, type PagePart } from '../src/analyzers';
+import { decodePart, encodePart, observePart } from '../src/analyzers/observed-part';
+import { stylesheetTexts } from '../src/analyzers/parse';
 import type { Analyzer } from '../src/analyzers/types';
 import { analyzeCrawl } from '../src/audits/live-engine';
 import type { AuditRow } from '../src/audits/repository';
@@ -16,7 +18,7 @@ import { readBodies, readSnapshot, writeCrawl } from './wholesite-analysis-crawl
  * or Temporal around it (docs/architecture.md, "Durable crawl", Memory).
  *
  *   npm exec -- node --import tsx bench/wholesite-analysis.ts crawl 100000 /tmp/crawl-100k
- *   npm exec -- node --import tsx bench/wholesite-analysis.ts run /tmp/crawl-100k [--per-page | --phases | --trace]
+ *   npm exec -- node --import tsx bench/wholesite-analysis.ts run /tmp/crawl-100k [--per-page | --phases | --trace | --parts]
  *
  * `crawl` crawls the generated site of bench:wholesite into files (bench/wholesite-analysis-crawl.ts).
  * `run` analyses them in a child process with the worker's flags and prints its peak RSS, the peak
@@ -26,7 +28,8 @@ import { readBodies, readSnapshot, writeCrawl } from './wholesite-analysis-crawl
  * and how much of it each field is; `--phases` the live heap at each step and what each finish leaves
  * uncollected. `--trace` prints a line as each finish starts and the memory as it ends: run the child
  * (`analyse` instead of `run`) under `node --trace-gc` and line-buffered output (`stdbuf -oL`) to see
- * which analyzer each full collection fell in, and how much it left live.
+ * which analyzer each full collection fell in, and how much it left live. `--parts` observes the pages
+ * in parts first, as the workers do once a crawl ends, and the analysis takes the parts (observedParts).
  */
 const WORKER_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=50'];
 const FIXED = new Date('2026-01-01T00:00:00Z');
@@ -73,20 +76,44 @@ class Peaks {
   }
 }
 
-async function runAnalysis(dir: string, trace: boolean): Promise<void> {
+/**
+ * `--parts`: the pages observed first in parts of 500 (as observePagesPart does on the workers; the
+ * encoded parts are kept in memory, about 150 bytes a page), then the analysis takes them as runAudit
+ * does: the hashes must be those of the analysis that observes every page itself.
+ */
+async function observedParts(dir: string, snapshot: CrawlSnapshot, peaks: Peaks): Promise<AsyncIterable<PagePart>> {
+  peaks.phase = 'observing parts';
+  const encoded: Buffer[] = [];
+  const bodies = readBodies(dir)[Symbol.asyncIterator]();
+  for (let at = 0; at < snapshot.pages.length; at += PART_PAGES) {
+    const pages = (async function* () {
+      for (let i = at; i < Math.min(at + PART_PAGES, snapshot.pages.length); i++)
+        yield { ...snapshot.pages[i]!, body: (await bodies.next()).value as string | null };
+    })();
+    encoded.push(encodePart(await observePart(pages, stylesheetTexts(snapshot), ANALYZERS)));
+    peaks.sample();
+  }
+  return (async function* () {
+    for (const bytes of encoded) yield { observed: decodePart(bytes) };
+  })();
+}
+const PART_PAGES = 500;
+
+async function runAnalysis(dir: string, trace: boolean, inParts: boolean): Promise<void> {
   const peaks = new Peaks(trace);
   const timer = setInterval(() => peaks.sample(), 20);
   peaks.watchFinishes(ANALYZERS);
   const started = performance.now();
   const snapshot = await readSnapshot(dir);
   peaks.sample();
-  peaks.phase = 'observing';
+  const parts = inParts ? await observedParts(dir, snapshot, peaks) : onePart(readBodies(dir));
+  peaks.phase = inParts ? 'taking parts' : 'observing';
   const row = { id: 'bench', domain: snapshot.origin, mode: 'live', tier: 'enterprise', created_at: FIXED };
   const config = { pageBudgets: { enterprise: 1_000_000 } } as unknown as Config;
   const { audit, facts } = await analyzeCrawl(
     config,
     row as AuditRow,
-    { snapshot, parts: onePart(readBodies(dir)), crawlDurationMs: 0 },
+    { snapshot, parts, crawlDurationMs: 0 },
     {
       heartbeat: () => peaks.sample(),
       signal: new AbortController().signal,
@@ -212,9 +239,11 @@ async function main(argv: string[]): Promise<void> {
     const dir = path.resolve(rest[0]!);
     if (rest.includes('--per-page')) await perPage(dir);
     else if (rest.includes('--phases')) await phases(dir, rest);
-    else await runAnalysis(dir, rest.includes('--trace'));
+    else await runAnalysis(dir, rest.includes('--trace'), rest.includes('--parts'));
   } else {
-    throw new Error('usage: wholesite-analysis.ts crawl <pages> <dir> | run <dir> [--per-page | --phases | --trace]');
+    throw new Error(
+      'usage: wholesite-analysis.ts crawl <pages> <dir> | run <dir> [--per-page | --phases | --trace | --parts]',
+    );
   }
 }
 

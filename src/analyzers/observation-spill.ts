@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { StringInterner } from '../text/string-interner';
+import { unpackValues } from './observed-part';
 
 /** Pages whose observations are held in memory before they are written out (per analyzer). */
 export const SPILL_CHUNK_PAGES = 1_000;
@@ -10,6 +11,8 @@ export const SPILL_CHUNK_PAGES = 1_000;
 interface Chunk {
   offset: number;
   length: number;
+  /** Written as packValues made it (a part observed beforehand), not as v8.serialize did. */
+  packed: boolean;
 }
 
 /**
@@ -43,12 +46,13 @@ export class ObservationSpill {
   }
 
   /**
-   * Analyzer `i`'s values for the next pages, serialized elsewhere (an ObservedPart): they follow
-   * every value pushed so far. Call it for every analyzer, so that all of them stay aligned.
+   * Analyzer `i`'s values for the next pages, packed elsewhere (an ObservedPart's packValues): they
+   * follow every value pushed so far, and are written as they are. Call it for every analyzer, so
+   * that all of them stay aligned.
    */
-  append(i: number, serialized: Uint8Array): void {
+  append(i: number, packed: Uint8Array): void {
     this.flush();
-    this.write(i, serialized);
+    this.write(i, packed, true);
   }
 
   /**
@@ -61,7 +65,8 @@ export class ObservationSpill {
     for (const chunk of this.chunks[i]!) {
       const buffer = Buffer.allocUnsafe(chunk.length);
       fs.readSync(this.file!.fd, buffer, 0, chunk.length, chunk.offset);
-      for (const value of v8.deserialize(buffer) as unknown[]) into(page++, shared.of(value));
+      const values = chunk.packed ? unpackValues(buffer) : (v8.deserialize(buffer) as unknown[]);
+      for (const value of values) into(page++, shared.of(value));
     }
     for (const value of this.pending[i]!) into(page++, value);
     this.chunks[i] = [];
@@ -84,15 +89,15 @@ export class ObservationSpill {
   private flush(): void {
     this.pending.forEach((values, i) => {
       if (values.length === 0) return;
-      this.write(i, v8.serialize(values));
+      this.write(i, v8.serialize(values), false);
       this.pending[i] = [];
     });
   }
 
-  private write(i: number, bytes: Uint8Array): void {
+  private write(i: number, bytes: Uint8Array, packed: boolean): void {
     const file = this.file ?? (this.file = openScratch());
     fs.writeSync(file.fd, bytes, 0, bytes.length, file.size);
-    this.chunks[i]!.push({ offset: file.size, length: bytes.length });
+    this.chunks[i]!.push({ offset: file.size, length: bytes.length, packed });
     file.size += bytes.length;
   }
 }

@@ -15,7 +15,7 @@ export interface ObservedPart {
   analyzers: readonly string[];
   /** Per page, 1 where it was parsed as an HTML document. */
   html: Uint8Array;
-  /** Per analyzer: its values for the part's pages, v8-serialized (null where it had thrown). */
+  /** Per analyzer: its values for the part's pages (null where it had thrown), packValues' bytes. */
   values: Uint8Array[];
   /** The pages' summaries, v8-serialized and deflated (the chunks PageSummaries keeps). */
   summaries: Uint8Array;
@@ -49,6 +49,19 @@ export function observeEvery(
       }
     push(i, value);
   });
+}
+
+/**
+ * An analyzer's values for some pages, v8-serialized and deflated (most repeat a check's message).
+ * Each analyzer's apart: the analysis writes them to its scratch file as they are and inflates one
+ * analyzer's at a time while it finishes, so taking a part makes no garbage the size of the part.
+ */
+export function packValues(values: readonly unknown[]): Buffer {
+  return zlib.deflateRawSync(v8.serialize(values), { level: 1 });
+}
+
+export function unpackValues(bytes: Uint8Array): unknown[] {
+  return v8.deserialize(zlib.inflateRawSync(bytes)) as unknown[];
 }
 
 /** Deflated summaries: the field names repeated in every summary are most of the bytes. */
@@ -94,18 +107,19 @@ export async function observePart(
     pages: html.length,
     analyzers: list.map((analyzer) => analyzer.code),
     html: Uint8Array.from(html),
-    values: values.map((list) => v8.serialize(list)),
+    values: values.map(packValues),
     summaries: packSummaries(summaries),
     failed: errors,
   };
 }
 
-/** A part as stored: v8-serialized, then deflated (most values repeat a check's message). */
+/** A part as stored: v8-serialized (its values and summaries are deflated already). */
 export function encodePart(part: ObservedPart): Buffer {
   const { analyzers, html, values, summaries, failed } = part;
-  return zlib.deflateRawSync(v8.serialize({ analyzers, html, values, summaries, failed }), { level: 1 });
+  return v8.serialize({ analyzers, html, values, summaries, failed });
 }
 
+/** The part; its byte arrays are views on `bytes`. */
 export function decodePart(bytes: Uint8Array): ObservedPart {
-  return v8.deserialize(zlib.inflateRawSync(bytes)) as ObservedPart;
+  return v8.deserialize(bytes) as ObservedPart;
 }

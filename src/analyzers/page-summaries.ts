@@ -27,7 +27,8 @@ export class PageSummaries implements Iterable<PageSummary> {
   /** A part's summaries observed elsewhere (packSummaries), after every summary pushed so far. */
   append(packed: Uint8Array, pages: number): void {
     this.flush();
-    this.chunks.push(Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength));
+    // A copy: what v8.deserialize gives is a view on the whole part's bytes, which it would keep.
+    this.chunks.push(Buffer.from(packed));
     this.count += pages;
   }
 
