@@ -36,6 +36,11 @@ export interface SizeResult {
   load: { start: number; end: number };
   /** Share of the machine's CPU time (all its cores) that was busy, from the trigger to the PDF and in each phase (/proc/stat). */
   machineBusy: { all: number; byPhase: Map<string, number> };
+  /**
+   * When the audit row showed each phase begin, in ms from the trigger: a phase seen again with a new
+   * start is another activity beginning it (the analysis: its parts, then runAudit).
+   */
+  phaseStarts: Array<{ phase: string; atMs: number }>;
 }
 
 /** A progress line this often while an audit runs; no change in pages or status this long is a failure. */
@@ -62,7 +67,8 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
     });
     if (response.status !== 202) throw new Error(`the trigger answered ${response.status}: ${await response.text()}`);
     const auditId = ((await response.json()) as { audit_id: string }).audit_id;
-    const row = await untilSettled(db, auditId, started, log, memory);
+    const phaseStarts: SizeResult['phaseStarts'] = [];
+    const row = await untilSettled(db, auditId, started, log, memory, phaseStarts);
     const wallMs = performance.now() - started;
     const result: SizeResult = {
       size,
@@ -81,6 +87,7 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
       served: site.served,
       load: { start: loadAtStart, end: os.loadavg()[0]! },
       machineBusy: { all: NaN, byPhase: new Map() },
+      phaseStarts,
     };
     if (row.status !== 'completed') {
       result.failure = `${row.error_code ?? row.status}: ${row.error_message ?? ''}`;
@@ -159,6 +166,7 @@ interface AuditRow {
   /** Progress columns a running audit may have (absent from older schemas). */
   progress_phase?: string | null;
   pages_discovered?: number | null;
+  phase_started_at?: Date | null;
 }
 
 async function untilSettled(
@@ -167,14 +175,24 @@ async function untilSettled(
   started: number,
   log: (line: string) => void,
   memory: TreeMemory,
+  phaseStarts: SizeResult['phaseStarts'],
 ): Promise<AuditRow> {
   let lastChange = performance.now();
   let lastSeen = '';
   let lastLog = performance.now();
+  let lastStart = '';
   for (;;) {
     // Every column, so progress columns show up whichever schema version this is (result_json is null until done).
     const row: AuditRow = await db('audits').where({ id: auditId }).first();
     memory.phase = row.progress_phase ?? row.status;
+    const start = `${memory.phase} ${row.phase_started_at?.getTime() ?? ''}`;
+    if (start !== lastStart) {
+      lastStart = start;
+      phaseStarts.push({
+        phase: row.status === 'running' ? memory.phase : row.status,
+        atMs: performance.now() - started,
+      });
+    }
     if (row.status === 'completed' || row.status === 'failed') return row;
     const phase = row.progress_phase ? ` (${row.progress_phase})` : '';
     const discovered = row.pages_discovered ? ` of ${row.pages_discovered} discovered` : '';

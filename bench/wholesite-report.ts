@@ -55,6 +55,8 @@ export function printSize(r: SizeResult): void {
     console.log(
       `    audit JSON ${bytes(r.resultJson.bytes)} (${bytes(r.resultJson.stored)} stored in its column, compressed)`,
     );
+  const starts = r.phaseStarts.map(({ phase, atMs }) => `${phase} ${(atMs / 1000).toFixed(1)}`);
+  console.log(`    phases began at (s from the trigger): ${starts.join(', ')}`);
   const served = Object.entries(r.served).map(([kind, count]) => `${count} ${kind}`);
   console.log(`    the site answered ${served.join(', ')}`);
   console.log(
