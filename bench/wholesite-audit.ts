@@ -37,8 +37,8 @@ export interface SizeResult {
   /** Share of the machine's CPU time (all its cores) that was busy, from the trigger to the PDF and in each phase (/proc/stat). */
   machineBusy: { all: number; byPhase: Map<string, number> };
   /**
-   * When the audit row showed each phase begin, in ms from the trigger: a phase seen again with a new
-   * start is another activity beginning it (the analysis: its parts, then runAudit).
+   * When the audit row showed each phase begin, in ms from the trigger; `analyzing` twice: its parts,
+   * then runAudit (each restarts the phase's clock).
    */
   phaseStarts: Array<{ phase: string; atMs: number }>;
 }
@@ -185,7 +185,8 @@ async function untilSettled(
     // Every column, so progress columns show up whichever schema version this is (result_json is null until done).
     const row: AuditRow = await db('audits').where({ id: auditId }).first();
     memory.phase = row.progress_phase ?? row.status;
-    const start = `${memory.phase} ${row.phase_started_at?.getTime() ?? ''}`;
+    // Each crawl step restarts its phase's clock; each activity of the analysis is one to show.
+    const start = `${memory.phase} ${memory.phase === 'analyzing' ? row.phase_started_at?.getTime() : ''}`;
     if (start !== lastStart) {
       lastStart = start;
       phaseStarts.push({
