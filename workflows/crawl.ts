@@ -92,9 +92,9 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
   }
   const mayStart = () => startedSteps < input.stepsPerRun && !workflowInfo().continueAsNewSuggested;
   const started = () => startedSteps++;
+  const observe = (part: number) =>
+    steps.observePagesPart({ crawlId: input.crawlId, auditId: input.auditId, part, partPages: input.stepPages });
   for (;;) {
-    const observe = (part: number) =>
-      steps.observePagesPart({ crawlId: input.crawlId, auditId: input.auditId, part, partPages: input.stepPages });
     const step = cursor.phase === 'checks' ? (n: number) => steps.checkTargetsStep(stepInput(n)) : pageStep;
     const ended =
       cursor.phase === 'observe'

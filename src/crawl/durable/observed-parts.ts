@@ -5,7 +5,14 @@ import type { SnapshotPage } from '../../analyzers/snapshot';
 import type { Db } from '../../db/knex';
 import type { Wait } from './keyset-read';
 import { databaseWait, type StepEnvironment } from './step-context';
-import { pagesFrom, storedPage, storedPageBodies, storedPageRows, storedStylesheets } from './stored-snapshot';
+import {
+  pagesFrom,
+  type PagesFrom,
+  storedPage,
+  storedPageBodies,
+  storedPageRows,
+  storedStylesheets,
+} from './stored-snapshot';
 import { StringPool } from './string-pool';
 
 export interface ObservePartInput {
@@ -30,9 +37,12 @@ export async function observeStoredPart(
   const stored = (await wait(() => db('crawl_observed_parts').where({ crawl_id: crawlId, part }).first('pages'))) as
     { pages: number } | undefined;
   if (stored) return { claimed: stored.pages };
-  const stylesheets = stylesheetTexts({ stylesheets: await storedStylesheets(db, crawlId, wait) });
   const firstIndex = part * partPages;
-  const observed = await observePart(pagesWithBodies(db, crawlId, firstIndex, partPages, wait), stylesheets, ANALYZERS);
+  const range = await pagesFrom(db, crawlId, firstIndex, partPages, wait);
+  // Past the last page: nothing to read, the stylesheets included.
+  if (range.take === 0) return { claimed: 0 };
+  const stylesheets = stylesheetTexts({ stylesheets: await storedStylesheets(db, crawlId, wait) });
+  const observed = await observePart(pagesWithBodies(db, crawlId, range, wait), stylesheets, ANALYZERS);
   if (observed.pages === 0) return { claimed: 0 };
   await wait(() =>
     db('crawl_observed_parts')
@@ -50,15 +60,8 @@ export async function observeStoredPart(
   return { claimed: observed.pages };
 }
 
-async function* pagesWithBodies(
-  db: Db,
-  crawlId: string,
-  index: number,
-  take: number,
-  wait: Wait,
-): AsyncGenerator<SnapshotPage> {
+async function* pagesWithBodies(db: Db, crawlId: string, range: PagesFrom, wait: Wait): AsyncGenerator<SnapshotPage> {
   const pool = new StringPool();
-  const range = await pagesFrom(db, crawlId, index, take, wait);
   for await (const row of storedPageRows(db, crawlId, { body: true, ...range, wait }))
     yield { ...storedPage(row, pool), body: row.body ?? null };
 }
