@@ -17,9 +17,5 @@ export {
 export { createMaintenanceActivities, type MaintenanceActivities } from './maintenance';
 export { createNotificationActivities, type NotificationActivities } from './notifications';
 export { createSiteActivities, type SiteActivities } from './sites';
-export {
-  createReportPlanningActivities,
-  createReportRenderingActivities,
-  type ReportPlanningActivities,
-  type ReportRenderingActivities,
-} from './report';
+export { createReportPlanningActivities, type ReportPlanningActivities } from './report';
+export { createReportRenderingActivities, type ReportRenderingActivities } from './report-render';

@@ -2,7 +2,7 @@ import { createAccount, createApiKey } from '../src/accounts/repository';
 import { systemClock } from '../src/clock';
 import { loadConfig } from '../src/config';
 import { createDb, migrateLatest, type Db } from '../src/db/knex';
-import { startApi, type RunningApi } from '../processes/service';
+import { startApi, type RunningApi } from '../processes/api-service';
 import { superviseWorker, type SupervisedWorker } from '../processes/worker-process';
 import { startTestInfrastructure } from '../test/support/infrastructure';
 import { serveSite, type LocalSite } from '../test/support/sites';

@@ -7,7 +7,7 @@ import { systemClock } from '../src/clock';
 import { loadConfig, type Config } from '../src/config';
 import { createDb, migrateLatest, type Db } from '../src/db/knex';
 import { parseCidrList } from '../src/outbound/policy';
-import { startApi } from '../processes/service';
+import { startApi } from '../processes/api-service';
 import { superviseWorker, type SupervisedWorker } from '../processes/worker-process';
 import { startTestInfrastructure } from '../test/support/infrastructure';
 import { serveGeneratedSite } from './generated-site';

@@ -6,7 +6,7 @@ import { createDb, migrateLatest, type Db } from '../src/db/knex';
 import { replaceCrawlFacts } from '../src/audits/crawl-facts-store';
 import type { PageFact } from '../src/audits/crawl-facts';
 import { syntheticAudit } from '../src/audits/synthetic';
-import { startApi } from '../processes/service';
+import { startApi } from '../processes/api-service';
 import { startTestInfrastructure } from '../test/support/infrastructure';
 
 /**

@@ -6,7 +6,7 @@ import { createDb, migrateLatest } from '../src/db/knex';
 import { setAccountTier } from '../src/accounts/repository';
 import { syntheticAudit } from '../src/audits/synthetic';
 import { newSiteId } from '../src/ids';
-import { startApi } from '../processes/service';
+import { startApi } from '../processes/api-service';
 import { startTestInfrastructure } from '../test/support/infrastructure';
 
 /**

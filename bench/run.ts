@@ -9,7 +9,7 @@ import { createAccount, createApiKey } from '../src/accounts/repository';
 import { systemClock } from '../src/clock';
 import { loadConfig } from '../src/config';
 import { createDb, migrateLatest } from '../src/db/knex';
-import { startApi } from '../processes/service';
+import { startApi } from '../processes/api-service';
 import { superviseWorker, type SupervisedWorker } from '../processes/worker-process';
 import { serveGeneratedSite } from './generated-site';
 import { startTestInfrastructure } from '../test/support/infrastructure';

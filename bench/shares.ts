@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config';
 import { createDb, migrateLatest } from '../src/db/knex';
 import { saveBranding } from '../src/reports/branding-repository';
 import { createShare } from '../src/shares/service';
-import { startApi } from '../processes/service';
+import { startApi } from '../processes/api-service';
 import { startTestInfrastructure } from '../test/support/infrastructure';
 import { tinyPng } from '../test/support/pdf';
 import type { Load, Viewed } from './share-viewers';

@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '../src/config';
 import { systemClock } from '../src/clock';
 import { createDb, migrateLatest } from '../src/db/knex';
 import { openDatabase } from '../src/db/open';
-import { startApi } from './service';
+import { startApi } from './api-service';
 import { superviseWorker, type SupervisedWorker } from './worker-process';
 import type { SupervisedState } from '../src/supervision/supervisor';
 import { ensureTemporalCli } from '../src/setup/temporal-cli';

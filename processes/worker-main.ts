@@ -1,9 +1,7 @@
-import { createLiveEngine } from '../src/audits/live-engine';
 import { systemClock } from '../src/clock';
-import { loadConfig } from '../src/config';
+import { loadConfig, type Config } from '../src/config';
 import { createDb } from '../src/db/knex';
-import { startBrowserWorker, startReportWorker, startWorker } from './service';
-import { bundleWorkflows } from '../temporal/worker';
+import { bundleWorkflows, type RunningWorker } from '../temporal/worker';
 import { waitForNamespace } from '../temporal/connection';
 import { logger } from '../src/observability/logger';
 import { metricsPortOf } from '../src/observability/metrics-config';
@@ -65,18 +63,7 @@ async function main(): Promise<void> {
       ? { codePath: config.workflowBundlePath }
       : await bundleWorkflows({ tracing: config.tracing !== null }),
   };
-  const worker =
-    config.workerKind === 'reports'
-      ? await startReportWorker(common)
-      : config.workerKind === 'browser'
-        ? await startBrowserWorker(common)
-        : await startWorker({
-            ...common,
-            engine: createLiveEngine(config),
-            // Test-mode deliveries: the mock receiver of the API this worker runs beside, unless configured.
-            testWebhookMockUrl:
-              config.testWebhookMockUrl ?? `${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/mock/webhooks`,
-          });
+  const worker = await startWorkerOfKind(config, common);
   if (stopRequested.signal.aborted) void worker.shutdown();
   stopRequested.signal.addEventListener('abort', () => void worker.shutdown(), { once: true });
   log.info({ taskQueue: worker.worker.options.taskQueue, metricsPort: metrics?.port }, `${kind} running`);
@@ -97,3 +84,26 @@ main().then(
     process.exit(1);
   },
 );
+
+/**
+ * The worker of WORKER_KIND, its modules loaded only for it: the PDF renderer and Chromium's pool are
+ * no part of the audit worker's memory (about 60 MiB of code), nor the analyzers of the report worker's.
+ */
+function startWorkerOfKind(
+  config: Config,
+  common: Parameters<typeof import('./report-worker').startReportWorker>[0],
+): Promise<RunningWorker> {
+  if (config.workerKind === 'reports')
+    return (require('./report-worker') as typeof import('./report-worker')).startReportWorker(common);
+  if (config.workerKind === 'browser')
+    return (require('./browser-worker') as typeof import('./browser-worker')).startBrowserWorker(common);
+  const { startWorker } = require('./audit-worker') as typeof import('./audit-worker');
+  const { createLiveEngine } = require('../src/audits/live-engine') as typeof import('../src/audits/live-engine');
+  return startWorker({
+    ...common,
+    engine: createLiveEngine(config),
+    // Test-mode deliveries: the mock receiver of the API this worker runs beside, unless configured.
+    testWebhookMockUrl:
+      config.testWebhookMockUrl ?? `${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/mock/webhooks`,
+  });
+}

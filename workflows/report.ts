@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { ReportRenderingActivities } from '../activities/report';
+import type { ReportRenderingActivities } from '../activities/report-render';
 import { REPORT_RENDER_RETRY, type ReportWorkflowInput } from './contracts';
 
 const reports = proxyActivities<ReportRenderingActivities>({

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Clock } from '../clock';
 import type { Db } from '../db/knex';
 
@@ -38,6 +38,8 @@ export class SmtpMailer implements Mailer {
     url: string,
     private readonly from: string,
   ) {
+    // Loaded only where mail goes out through SMTP: the outbox needs none of its 40 modules.
+    const nodemailer = require('nodemailer') as typeof import('nodemailer');
     this.transport = nodemailer.createTransport(url);
   }
 

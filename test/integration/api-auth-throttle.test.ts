@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import { assertEnvelope } from '../support/envelope';
 import { uniqueClientAddress } from '../support/dashboard-client';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi } from '../support/stack';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import { ensureChromium } from '../support/chromium';
 import { ownerSessionCookie } from '../support/dashboard-session';
 import { startReceiver, until } from '../support/receiver';

@@ -16,7 +16,7 @@ import { CHROMIUM_PATH, ensureChromium } from '../support/chromium';
 import { childProcesses, isAlive, startServiceProcess, type ServiceProcess } from '../support/processes';
 import { until } from '../support/receiver';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi } from '../support/stack';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startBrowserWorker } from '../../processes/service';
+import { startBrowserWorker } from '../../processes/browser-worker';
 import { ensureChromium } from '../support/chromium';
 import { serveSite, type LocalSite } from '../support/sites';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';

@@ -12,7 +12,7 @@ import {
   stopExtraApi,
   waitForAudit,
 } from '../support/stack';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 
 interface BrowserPageJson {
   url: string;

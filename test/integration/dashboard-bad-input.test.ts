@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import { setAccountTier } from '../../src/accounts/repository';
 import { LOGIN_REFUSED } from '../../src/dashboard/pages/login';
 import { createInvitation } from '../../src/people/invitations';

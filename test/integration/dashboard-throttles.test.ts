@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import { LOGIN_REFUSED } from '../../src/dashboard/pages/login';
 import { LOGIN_THROTTLE } from '../../src/people/login-throttle';
 import { SIGNUP_THROTTLE } from '../../src/people/signup-throttle';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import { superviseWorker, type SupervisedWorker } from '../../processes/worker-process';
 import { CrawlWorkflow } from '../../workflows';
 import { crawlWorkflowId, type CrawlWorkflowInput } from '../../workflows/contracts';

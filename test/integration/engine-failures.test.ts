@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createLiveEngine } from '../../src/audits/live-engine';
 import type { AuditEngine } from '../../src/audits/produce';
-import { startWorker, type RunningApi } from '../../processes/service';
+import { startWorker } from '../../processes/audit-worker';
+import { type RunningApi } from '../../processes/api-service';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { serveSite } from '../support/sites';
 

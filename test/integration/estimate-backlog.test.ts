@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { startWorker, type RunningApi } from '../../processes/service';
+import { startWorker } from '../../processes/audit-worker';
+import { type RunningApi } from '../../processes/api-service';
 import { createLiveEngine } from '../../src/audits/live-engine';
 import { api, getStack, newAccount, startExtraApi, stopExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 

@@ -1,4 +1,4 @@
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import type { Config } from '../../src/config';
 import assert from 'node:assert/strict';
 import { Client, WorkflowNotFoundError } from '@temporalio/client';

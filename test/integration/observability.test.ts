@@ -8,7 +8,7 @@ import net from 'node:net';
 import { freePort } from '../../src/db/embedded';
 import { METRICS_PORT_OFFSETS } from '../../src/observability/metrics-config';
 import { createLogger } from '../../src/observability/logger';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import { api, getStack, newAccount, startExtraApi, waitForAudit, workflowBundle } from '../support/stack';
 import { assertEnvelope } from '../support/envelope';
 import { startRoleProcess, type RoleProcess } from '../support/cluster';

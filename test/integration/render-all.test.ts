@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import { assertValidAuditJson } from '../../src/audits/validate-audit';
 import { crawlWorkflowId } from '../../workflows/contracts';
 import { ensureChromium } from '../support/chromium';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Client, ScheduleOverlapPolicy } from '@temporalio/client';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import { ClosableConnection } from '../../temporal/closable-connection';
 import { siteScheduleId } from '../../workflows/contracts';
 import { admin } from '../support/admin';

@@ -7,7 +7,7 @@ import { planDeliveries } from '../../src/webhooks/planning';
 import { serviceSignature } from '../../src/webhooks/signing';
 import { TemporalAuditScheduler } from '../../temporal/audit-scheduler';
 import { DeliveryWorkflow } from '../../workflows';
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import { startReceiver, until } from '../support/receiver';
 import { serveSite, type LocalSite } from '../support/sites';
 import { api, getStack, newAccount, seedLiveAudits, startExtraApi } from '../support/stack';

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config';
 import { createDb, migrateLatest, type Db } from '../../src/db/knex';
 import { freePort } from '../../src/db/embedded';
 import { createLiveEngine } from '../../src/audits/live-engine';
-import { startWorker } from '../../processes/service';
+import { startWorker } from '../../processes/audit-worker';
 import type { Tier } from '../../src/schemas/audit';
 import { ensureTemporalCli } from '../../src/setup/temporal-cli';
 import { startDevServer, type DevServer } from '../../src/setup/temporal-dev-server';

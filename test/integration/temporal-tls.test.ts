@@ -5,7 +5,7 @@ import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../src/config';
 import { createLiveEngine } from '../../src/audits/live-engine';
-import { startWorker } from '../../processes/service';
+import { startWorker } from '../../processes/audit-worker';
 import { probeNamespace } from '../../temporal/connection';
 import type { RunningWorker } from '../../temporal/worker';
 import { api, getStack, newAccount, startExtraApi, testEnv, waitForAudit, workflowBundle } from '../support/stack';

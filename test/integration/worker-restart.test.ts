@@ -1,4 +1,4 @@
-import type { RunningApi } from '../../processes/service';
+import type { RunningApi } from '../../processes/api-service';
 import assert from 'node:assert/strict';
 import { superviseWorker, type SupervisedWorker } from '../../processes/worker-process';
 import {

@@ -1,15 +1,3 @@
-import {
-  createAuditActivities,
-  createCrawlActivities,
-  createBrowserCompletionActivities,
-  createDeliveryActivities,
-  createMaintenanceActivities,
-  createNotificationActivities,
-  createReportPlanningActivities,
-  createReportRenderingActivities,
-  createSiteActivities,
-  createWebhookHealthActivities,
-} from '../activities';
 import { createReportStorage } from '../src/reports/configured-storage';
 import { SigningKeyring } from '../src/reports/signing-keys';
 import { TemporalReportRenders } from '../temporal/report-control';
@@ -19,35 +7,20 @@ import { ReadModel } from '../src/api/read-model';
 import { ChangeFeed } from '../src/db/change-feed';
 import type { HealthProbe, HealthReport } from '../src/api/routes/system';
 import type { SupervisedState } from '../src/supervision/supervisor';
-import type { AuditEngine } from '../src/audits/produce';
-import type { Clock } from '../src/clock';
-import { deliverySettings, type Config } from '../src/config';
+import { deliverySettings } from '../src/config';
 import type { Db } from '../src/db/knex';
 import { TemporalAuditScheduler } from '../temporal/audit-scheduler';
 import { runReconciler } from '../src/audits/reconciler';
 import { connectClient, type TemporalClientBundle } from '../temporal/connection';
-import { startTemporalWorker, type TemporalWorkerOptions, type RunningWorker } from '../temporal/worker';
 import { ensurePruneSchedule } from '../temporal/schedules';
-import { connectRunScheduler, startSiteSchedules } from '../temporal/site-schedules';
+import { startSiteSchedules } from '../temporal/site-schedules';
 import { TemporalDeliveryControl } from '../temporal/delivery-control';
-import { TemporalWebhookWatch } from '../temporal/webhook-health-control';
 import { dashboardMiddleware } from '../src/dashboard/router';
 import type { DashboardDeps } from '../src/dashboard/deps';
 import type { Logger } from 'pino';
 import { serveApi } from './api-server';
 import { trackAuditBacklog } from '../src/observability/metrics';
-import { createMailer } from '../src/mail/mailer';
-
-// The browser worker lives in its own module (the Chromium pool); started from here like the others.
-export { startBrowserWorker } from './browser-worker';
-
-interface CommonOptions {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  temporalAddress: string;
-  log?: (message: string, err?: unknown) => void;
-}
+import { mailerOf, webhookWatch, type CommonOptions } from './shared-clients';
 
 export interface RunningApi {
   /** e.g. http://127.0.0.1:3000 */
@@ -160,90 +133,6 @@ function dashboardDeps(
     watch: webhookWatch(temporal.client, input.config),
     reports: new TemporalReportRenders(temporal.client, input.config.reportTaskQueue),
   };
-}
-
-/** Where failing webhooks are reported: their WebhookHealthWorkflow (WEBHOOK_DISABLE_AFTER_MS). */
-function webhookWatch(client: TemporalClientBundle['client'], config: Config): TemporalWebhookWatch {
-  return new TemporalWebhookWatch(client, config.taskQueue, {
-    disableAfterMs: config.webhookDisableAfterMs,
-    delivery: deliverySettings(config),
-  });
-}
-
-/** The mailer of MAIL_TRANSPORT (the mail_outbox table by default): invitations, webhook notices, notification e-mails. */
-function mailerOf(input: { config: Config; db: Db; clock: Clock }) {
-  return createMailer({
-    transport: input.config.mailTransport,
-    from: input.config.mailFrom,
-    db: input.db,
-    clock: input.clock,
-  });
-}
-
-/** The Temporal worker of audits: AuditWorkflow, DeliveryWorkflow, WebhookHealthWorkflow, NotificationWorkflow, maintenance. */
-export async function startWorker(
-  opts: CommonOptions & {
-    engine: AuditEngine;
-    workflowBundle: TemporalWorkerOptions['workflowBundle'];
-    testWebhookMockUrl: string;
-  },
-): Promise<RunningWorker> {
-  const storage = createReportStorage(opts.config);
-  const trigger = await connectRunScheduler(opts.temporalAddress, opts.config);
-  const running = await startTemporalWorker({
-    address: opts.temporalAddress,
-    namespace: opts.config.temporalNamespace,
-    security: opts.config.temporalSecurity,
-    shutdownGraceMs: opts.config.workerShutdownGraceMs,
-    taskQueue: opts.config.taskQueue,
-    workflowBundle: opts.workflowBundle,
-    activities: {
-      ...createAuditActivities({ db: opts.db, clock: opts.clock, engine: opts.engine }),
-      ...createCrawlActivities({ db: opts.db, clock: opts.clock, config: opts.config }),
-      ...createBrowserCompletionActivities({ db: opts.db, clock: opts.clock }),
-      ...createMaintenanceActivities({ db: opts.db, clock: opts.clock, storage }),
-      ...createReportPlanningActivities({ db: opts.db }),
-      ...createDeliveryActivities({
-        db: opts.db,
-        clock: opts.clock,
-        timeoutMs: opts.config.deliveryTimeoutMs,
-        allow: opts.config.outboundAllow,
-        testMockUrl: opts.testWebhookMockUrl,
-        watch: webhookWatch(trigger.client, opts.config),
-      }),
-      ...createWebhookHealthActivities({ db: opts.db, clock: opts.clock, mailer: mailerOf(opts) }),
-      ...createNotificationActivities({ ...opts, mailer: mailerOf(opts), testMockUrl: opts.testWebhookMockUrl }),
-      ...createSiteActivities({ ...opts, scheduler: trigger.scheduler }),
-    },
-  });
-  const done = running.done.finally(trigger.close);
-  return { ...running, done, shutdown: () => running.shutdown().then(() => done) };
-}
-
-/**
- * The report worker (its own process under `npm start`): ReportWorkflow and the PDF render on
- * REPORT_TASK_QUEUE. Renders are CPU-bound and synchronous; apart from the audit worker they never
- * hold up crawls, their heartbeats or workflow tasks, and their memory is not the crawler's.
- */
-export async function startReportWorker(
-  opts: CommonOptions & { workflowBundle: TemporalWorkerOptions['workflowBundle'] },
-): Promise<RunningWorker> {
-  return startTemporalWorker({
-    address: opts.temporalAddress,
-    namespace: opts.config.temporalNamespace,
-    security: opts.config.temporalSecurity,
-    shutdownGraceMs: opts.config.workerShutdownGraceMs,
-    taskQueue: opts.config.reportTaskQueue,
-    workflowBundle: opts.workflowBundle,
-    // One render at a time per process: CPU-bound, so more would only share the same core.
-    maxConcurrentActivities: 1,
-    activities: createReportRenderingActivities({
-      db: opts.db,
-      clock: opts.clock,
-      storage: createReportStorage(opts.config),
-      fallbackFont: opts.config.reportFallbackFont,
-    }),
-  });
 }
 
 /** Audits queued and running, for the backlog gauge of /metrics. */
