@@ -12,11 +12,13 @@ import {
   markFailed,
   markRunning,
   markWaitingForRetry,
+  type AuditRow,
   type ProjectionWrite,
 } from '../src/audits/repository';
-import { createProgressRecorder, progressOf } from '../src/audits/progress';
+import { createProgressRecorder, progressOf, type ProgressColumns } from '../src/audits/progress';
 import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 import { recordCrawlSpeed } from '../src/audits/crawl-speed';
+import { LIVE_FINISH_MS } from '../src/audits/estimate';
 import { assertValidAuditJson } from '../src/audits/validate-audit';
 import { completeAudit } from '../src/audits/completion';
 import { attachMonitoring } from '../src/monitoring/previous';
@@ -154,11 +156,14 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
     if (!row) throw ApplicationFailure.nonRetryable(INTERNAL_ERROR_MESSAGE, 'internal_error');
     // Progress is passed on at once (the SDK throttles what it sends) and repeated by the clock above.
     const recordProgress = createProgressRecorder(deps, input.auditId);
+    // When the analysis began: at the crawl's first observed part, or when this run reports it.
+    let analysisStartedAt = analysisStartOf(row);
     const report = (p?: unknown) => {
       progress = p;
       heartbeat(p);
       const reported = progressOf(p);
       if (reported) recordProgress(reported);
+      if (reported?.phase === 'analyzing') analysisStartedAt ??= deps.clock.now();
     };
     const key = { auditId: input.auditId, attempt: input.attempt };
     let sample: string[] | undefined;
@@ -195,10 +200,13 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
     });
     await untilDatabaseAnswers(async () => {
       if (audit.mode === 'live') {
+        const at = deps.clock.now();
         await recordCrawlSpeed(deps.db, {
           pages: audit.crawl.pages_crawled,
           durationMs: audit.crawl.duration_ms,
-          at: deps.clock.now(),
+          analysisMs: analysisStartedAt ? at.getTime() - analysisStartedAt.getTime() : undefined,
+          analysisFixedMs: LIVE_FINISH_MS,
+          at,
         });
       }
       // With the browser stage, completeAuditRun completes it once the stage's result is in.
@@ -269,4 +277,9 @@ function ensureWritten(written: ProjectionWrite, auditId: string): boolean {
     throw ApplicationFailure.nonRetryable(`audit ${auditId} was never committed`, 'audit_abandoned');
   }
   throw ApplicationFailure.retryable(`audit ${auditId} is not visible yet`, 'audit_row_missing');
+}
+
+/** When the analysis of the audit's current attempt began, if its parts already started it (null otherwise). */
+function analysisStartOf(row: AuditRow & Partial<ProgressColumns>): Date | null {
+  return row.progress_phase === 'analyzing' && row.phase_started_at ? new Date(row.phase_started_at) : null;
 }

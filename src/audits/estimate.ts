@@ -1,13 +1,14 @@
 import type { Db } from '../db/knex';
 import { DEFAULT_PAGE_BUDGETS, type PageBudgets } from '../page-budgets';
 import type { Mode, Tier } from '../schemas/audit';
-import { DEFAULT_MS_PER_PAGE } from './crawl-speed';
+import { DEFAULT_MS_PER_PAGE, currentSpeeds, type MeasuredSpeeds } from './crawl-speed';
 import type { AuditProgress } from './progress';
 
 // Fixed parts of a live audit: before the crawl robots.txt, DNS and TLS probes, sitemaps; after it
-// the analysis, scoring and storing; with the browser stage the renders of the sample after that.
+// the analysis's fixed cost (its per-page cost is measured: MeasuredSpeeds.analysisMsPerPage);
+// with the browser stage the renders of the sample after that.
 const LIVE_SETUP_MS = 1_000;
-const LIVE_FINISH_MS = 2_000;
+export const LIVE_FINISH_MS = 2_000;
 const RENDERING_MS = 30_000;
 // A running audit is never estimated to end sooner than this from now (an overdue phase).
 const MIN_LEFT_MS = 1_000;
@@ -38,14 +39,15 @@ const EXPECTED_SITE_PAGES = 200;
 /**
  * Expected completion: the audits already in flight drain at the measured rate, then this one
  * runs. Test audits are synthetic (a short constant); live audits take the setup plus a typical
- * site (EXPECTED_SITE_PAGES, within the tier's budget) at the measured crawl speed. `pageBudgets`:
- * the budgets audits run with, config.pageBudgets (PAGE_BUDGETS overrides the defaults, docs/operations.md).
+ * site (EXPECTED_SITE_PAGES, within the tier's budget) at the measured crawl and analysis speeds.
+ * `pageBudgets`: the budgets audits run with, config.pageBudgets (PAGE_BUDGETS overrides the
+ * defaults, docs/operations.md).
  */
 export function estimateCompletion(
   mode: Mode,
   tier: Tier,
   from: Date,
-  msPerPage: number,
+  speeds: MeasuredSpeeds,
   backlog: Backlog = IDLE,
   pageBudgets: PageBudgets = DEFAULT_PAGE_BUDGETS,
 ): Date {
@@ -57,40 +59,55 @@ export function estimateCompletion(
         liveRunLeftMs(
           { phase: 'crawling', pagesCrawled: 0, pagesDiscovered: Math.min(budget, EXPECTED_SITE_PAGES) },
           budget,
-          msPerPage,
+          speeds,
         );
   return new Date(from.getTime() + Math.round(backlogWaitMs(mode, backlog) + runMs));
 }
 
 /**
  * The one rule for what a live run has left from a point in it: while crawling (or checking), the
- * pages discovered and not crawled yet, within the page budget, at `msPerPage`, then the fixed cost
- * of the analysis; from the analysis on, the fixed cost of the phase it is in.
+ * pages discovered and not crawled yet, within the page budget, at `msPerPage`, then the analysis of
+ * every page the crawl will have (its fixed cost plus `analysisMsPerPage` a page: 100,000 pages take
+ * minutes); from the analysis's start, the analysis of the pages crawled; while rendering, its fixed cost.
  */
-export function liveRunLeftMs(progress: AuditProgress, pageBudget: number, msPerPage: number): number {
+export function liveRunLeftMs(progress: AuditProgress, pageBudget: number, speeds: MeasuredSpeeds): number {
   if (progress.phase === 'rendering') return RENDERING_MS;
-  if (progress.phase === 'analyzing') return LIVE_FINISH_MS;
-  const pagesLeft = Math.max(0, Math.min(progress.pagesDiscovered, pageBudget) - progress.pagesCrawled);
-  return pagesLeft * Math.max(0, msPerPage) + LIVE_FINISH_MS;
+  const analysisMs = (pages: number) => pages * Math.max(0, speeds.analysisMsPerPage) + LIVE_FINISH_MS;
+  if (progress.phase === 'analyzing') return analysisMs(progress.pagesCrawled);
+  const pagesTotal = Math.max(progress.pagesCrawled, Math.min(progress.pagesDiscovered, pageBudget));
+  return (pagesTotal - progress.pagesCrawled) * Math.max(0, speeds.msPerPage) + analysisMs(pagesTotal);
+}
+
+/** What a running audit's estimate needs beside its row: the budgets it runs within and the measured analysis speed. */
+export interface RunningEstimateInputs {
+  pageBudgets: PageBudgets;
+  analysisMsPerPage: number;
+}
+
+/** The inputs of estimateRunningCompletion on this deployment (the speed is read at most every 30 s). */
+export async function runningEstimateInputs(db: Db, pageBudgets: PageBudgets): Promise<RunningEstimateInputs> {
+  return { pageBudgets, analysisMsPerPage: (await currentSpeeds(db)).analysisMsPerPage };
 }
 
 /**
  * Expected completion of a running live audit at `now`: the crawl goes on at the rate this attempt
- * has measured (time since it started / pages crawled), the fixed-length phases count from when they
- * began; never in the past, however overdue. `pageBudgets` as for estimateCompletion.
+ * has measured (time since it started / pages crawled), the analysis at the deployment's measured
+ * rate, and the phases whose length is known from their start count from when they began; never in
+ * the past, however overdue.
  */
 export function estimateRunningCompletion(
   tier: Tier,
   progress: AuditProgress,
   times: { attemptStartedAt: Date; phaseStartedAt: Date },
   now: Date,
-  pageBudgets: PageBudgets = DEFAULT_PAGE_BUDGETS,
+  inputs: RunningEstimateInputs,
 ): Date {
   const elapsedMs = Math.max(0, now.getTime() - times.attemptStartedAt.getTime());
   const msPerPage = progress.pagesCrawled > 0 ? elapsedMs / progress.pagesCrawled : DEFAULT_MS_PER_PAGE;
   const fixedPhase = progress.phase === 'analyzing' || progress.phase === 'rendering';
   const from = fixedPhase ? Math.min(times.phaseStartedAt.getTime(), now.getTime()) : now.getTime();
-  const at = from + liveRunLeftMs(progress, pageBudgets[tier], msPerPage);
+  const speeds = { msPerPage, analysisMsPerPage: inputs.analysisMsPerPage };
+  const at = from + liveRunLeftMs(progress, inputs.pageBudgets[tier], speeds);
   return new Date(Math.round(Math.max(at, now.getTime() + MIN_LEFT_MS)));
 }
 

@@ -13,7 +13,7 @@ import type { TriggerAuditBody } from '../schemas/api';
 import type { RenderMode } from '../schemas/api-audits';
 import { checkAuditable, parseDomainInput } from './domain-input';
 import { currentBacklog, estimateCompletion } from './estimate';
-import { currentMsPerPage } from './crawl-speed';
+import { currentSpeeds } from './crawl-speed';
 import { claimIdempotencyKey, requestFingerprint, storeIdempotentResponse } from './idempotency';
 import { insertAudit } from './repository';
 import { recordPendingStart, type PendingStart } from './pending-starts';
@@ -71,7 +71,7 @@ export async function triggerAudit(
 
   requestedTier(body.tier, caller.usage.tier); // fail fast, before any DNS or locking
   await checkAuditable(domain.host, deps.config);
-  const msPerPage = await currentMsPerPage(deps.db);
+  const speeds = await currentSpeeds(deps.db);
   const backlog = await currentBacklog(deps.db, 'live');
   const siteKey = registrableDomain(domain.host);
   const outcome = await triggerSlots.run(() =>
@@ -95,7 +95,7 @@ export async function triggerAudit(
         now,
       });
       const auditId = newLiveAuditId();
-      const estimated = estimateCompletion('live', tier, now, msPerPage, backlog, deps.config.pageBudgets);
+      const estimated = estimateCompletion('live', tier, now, speeds, backlog, deps.config.pageBudgets);
       const audit: StartableAudit = {
         id: auditId,
         workspace_id: identity.workspaceId,
@@ -176,7 +176,13 @@ async function triggerTestAudit(
   },
 ): Promise<TriggerResult['response']> {
   const auditId = testAuditId(identity.workspaceId, input.domain.origin);
-  const estimated = estimateCompletion('test', input.tier, input.now, 0, await currentBacklog(deps.db, 'test'));
+  const estimated = estimateCompletion(
+    'test',
+    input.tier,
+    input.now,
+    { msPerPage: 0, analysisMsPerPage: 0 }, // a synthetic run: no crawl, no analysis to measure
+    await currentBacklog(deps.db, 'test'),
+  );
   // A repeated test trigger runs the same deterministic audit again: same id, same findings.
   refuseWhileUnavailable(deps.scheduler);
   const { pending, generation } = await triggerSlots.run(() =>

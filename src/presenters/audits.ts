@@ -1,7 +1,6 @@
 import type { AuditRow } from '../audits/repository';
 import { progressOfRow, type ProgressColumns } from '../audits/progress';
-import { estimateRunningCompletion } from '../audits/estimate';
-import type { PageBudgets } from '../page-budgets';
+import { estimateRunningCompletion, type RunningEstimateInputs } from '../audits/estimate';
 import { iso } from './iso';
 
 /** One audit in a list: what a table row shows. */
@@ -25,8 +24,8 @@ export function presentAuditSummary(
  */
 export function presentAuditStatus(
   row: AuditRow & Partial<ProgressColumns>,
-  /** The budgets audits run with (config.pageBudgets): a crawl's pages left are counted within its tier's. */
-  pageBudgets: PageBudgets,
+  /** The budgets audits run with (a crawl's pages left are counted within its tier's) and the measured analysis speed. */
+  estimates: RunningEstimateInputs,
   now: Date = new Date(),
 ) {
   const progress = progressOfRow(row);
@@ -40,7 +39,7 @@ export function presentAuditStatus(
     status: row.status,
     estimated_completion: iso(
       progress && times
-        ? estimateRunningCompletion(row.tier, progress, times, now, pageBudgets)
+        ? estimateRunningCompletion(row.tier, progress, times, now, estimates)
         : row.estimated_completion,
     ),
     ...(progress

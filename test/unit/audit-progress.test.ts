@@ -204,7 +204,7 @@ describe('progress of a running audit', () => {
     const now = new Date(T0.getTime() + 20_000);
 
     it('carries progress for a running live audit, its estimate following the measured rate', () => {
-      assert.deepEqual(presentAuditStatus(row({}), DEFAULT_PAGE_BUDGETS, now), {
+      assert.deepEqual(presentAuditStatus(row({}), { pageBudgets: DEFAULT_PAGE_BUDGETS, analysisMsPerPage: 0 }, now), {
         audit_id: 'aud_1',
         domain: 'https://example.com',
         status: 'running',
@@ -213,7 +213,11 @@ describe('progress of a running audit', () => {
         progress: { phase: 'crawling', pages_crawled: 200, pages_discovered: 500 },
       });
       assert.deepEqual(
-        presentAuditStatus(row({ progress_phase: 'rendering', phase_started_at: now }), DEFAULT_PAGE_BUDGETS, now),
+        presentAuditStatus(
+          row({ progress_phase: 'rendering', phase_started_at: now }),
+          { pageBudgets: DEFAULT_PAGE_BUDGETS, analysisMsPerPage: 0 },
+          now,
+        ),
         {
           audit_id: 'aud_1',
           domain: 'https://example.com',
@@ -228,7 +232,10 @@ describe('progress of a running audit', () => {
       const tier = row({}).tier;
       const budgets = { ...DEFAULT_PAGE_BUDGETS, [tier]: 300 };
       // 200 of at most 300 crawled in 20 s: 100 more take 10 s, then the analysis' 2 s.
-      assert.equal(presentAuditStatus(row({}), budgets, now).estimated_completion, '2026-11-27T10:00:32.000Z');
+      assert.equal(
+        presentAuditStatus(row({}), { pageBudgets: budgets, analysisMsPerPage: 0 }, now).estimated_completion,
+        '2026-11-27T10:00:32.000Z',
+      );
     });
 
     it('leaves progress out for queued, failed, completed and test-mode audits, and before the attempt reports', () => {
@@ -239,7 +246,7 @@ describe('progress of a running audit', () => {
         row({ mode: 'test' }),
         row({ pages_crawled: null }),
       ]) {
-        const envelope = presentAuditStatus(r, DEFAULT_PAGE_BUDGETS, now);
+        const envelope = presentAuditStatus(r, { pageBudgets: DEFAULT_PAGE_BUDGETS, analysisMsPerPage: 0 }, now);
         assert.equal('progress' in envelope, false, JSON.stringify(envelope));
         assert.equal(envelope.estimated_completion, stored);
       }
@@ -253,7 +260,11 @@ describe('progress of a running audit', () => {
         pagesDiscovered: 7,
       });
       // Without the attempt's start the rate is unknown: the stored estimate stands.
-      const envelope = presentAuditStatus(row({ attempt_started_at: null }), DEFAULT_PAGE_BUDGETS, now);
+      const envelope = presentAuditStatus(
+        row({ attempt_started_at: null }),
+        { pageBudgets: DEFAULT_PAGE_BUDGETS, analysisMsPerPage: 0 },
+        now,
+      );
       assert.equal(envelope.estimated_completion, '2026-11-27T10:01:00.000Z');
       assert.deepEqual(envelope.progress, { phase: 'crawling', pages_crawled: 200, pages_discovered: 500 });
     });

@@ -79,7 +79,7 @@ describe('presenters', () => {
       error_code: 'domain_unreachable',
       error_message: 'no answer',
     });
-    assert.deepEqual(presentAuditStatus(failed, DEFAULT_PAGE_BUDGETS), {
+    assert.deepEqual(presentAuditStatus(failed, { pageBudgets: DEFAULT_PAGE_BUDGETS, analysisMsPerPage: 0 }), {
       audit_id: 'aud_1',
       domain: 'https://example.com',
       status: 'failed',
@@ -88,12 +88,10 @@ describe('presenters', () => {
       error: { code: 'domain_unreachable', message: 'no answer' },
     });
     const queued = audit({ estimated_completion: CREATED });
-    assert.deepEqual(Object.keys(presentAuditStatus(queued, DEFAULT_PAGE_BUDGETS)), [
-      'audit_id',
-      'domain',
-      'status',
-      'estimated_completion',
-    ]);
+    assert.deepEqual(
+      Object.keys(presentAuditStatus(queued, { pageBudgets: DEFAULT_PAGE_BUDGETS, analysisMsPerPage: 0 })),
+      ['audit_id', 'domain', 'status', 'estimated_completion'],
+    );
     assert.equal(completedAuditJson(queued), null);
     assert.equal(presentFindings(queued), null);
   });

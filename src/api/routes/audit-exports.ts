@@ -11,6 +11,7 @@ import { csvStream, FINDING_CSV_COLUMNS, PAGE_CSV_COLUMNS } from '../../presente
 import type { ApiContext, ApiState } from '../context';
 import type { ReadModel } from '../read-model';
 import { requireAudit } from './audit-lookup';
+import { runningEstimateInputs } from '../../audits/estimate';
 
 export interface AuditExportDeps {
   db: Db;
@@ -33,7 +34,7 @@ export function auditExportRoutes(deps: AuditExportDeps): Router<ApiState> {
   router.get('/audits/:auditId/pages.csv', async (ctx) => {
     const row = await requireAudit(ctx, deps.readModel);
     if (completedAuditJson(row) === null) {
-      ctx.body = presentAuditStatus(row, deps.pageBudgets);
+      ctx.body = presentAuditStatus(row, await runningEstimateInputs(deps.db, deps.pageBudgets));
       return;
     }
     async function* rows() {
@@ -46,7 +47,7 @@ export function auditExportRoutes(deps: AuditExportDeps): Router<ApiState> {
     const row = await requireAudit(ctx, deps.readModel);
     const findings = presentFindings(row) as Finding[] | null;
     if (findings === null) {
-      ctx.body = presentAuditStatus(row, deps.pageBudgets);
+      ctx.body = presentAuditStatus(row, await runningEstimateInputs(deps.db, deps.pageBudgets));
       return;
     }
     const rows = findingExportRows(deps.db, row.id, findings);

@@ -14,6 +14,7 @@ import type { ApiContext, ApiState } from '../context';
 import type { ReadModel } from '../read-model';
 import { queryValidator } from '../validation';
 import { requireAudit } from './audit-lookup';
+import { runningEstimateInputs } from '../../audits/estimate';
 
 const validatePagesQuery = queryValidator<ListAuditPagesQuery>(listAuditPagesQuerySchema);
 const validatePaging = queryValidator<PageQuery>(pageQuerySchema);
@@ -32,7 +33,7 @@ export function auditPageRoutes(deps: { db: Db; readModel: ReadModel; config: Co
     const filter = pageFilterOf(query);
     const row = await requireAudit(ctx, deps.readModel);
     if (completedAuditJson(row) === null) {
-      ctx.body = presentAuditStatus(row, deps.config.pageBudgets);
+      ctx.body = presentAuditStatus(row, await runningEstimateInputs(deps.db, deps.config.pageBudgets));
       return;
     }
     const list: ListKey = ['pages', row.id];
@@ -46,7 +47,7 @@ export function auditPageRoutes(deps: { db: Db; readModel: ReadModel; config: Co
     const row = await requireAudit(ctx, deps.readModel);
     const findings = presentFindings(row) as Finding[] | null;
     if (findings === null) {
-      ctx.body = presentAuditStatus(row, deps.config.pageBudgets);
+      ctx.body = presentAuditStatus(row, await runningEstimateInputs(deps.db, deps.config.pageBudgets));
       return;
     }
     const findingId = requireFinding(ctx, row.id, findings);

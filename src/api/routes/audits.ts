@@ -18,6 +18,7 @@ import { caller, type ApiState } from '../context';
 import { readJsonBody } from '../middleware/json-body';
 import { bodyValidator, queryValidator } from '../validation';
 import { requireAudit } from './audit-lookup';
+import { runningEstimateInputs } from '../../audits/estimate';
 
 const validateTrigger = bodyValidator<TriggerAuditBody>(triggerAuditBodySchema);
 const validateList = queryValidator<ListAuditsQuery>(listAuditsQuerySchema);
@@ -56,7 +57,7 @@ export function auditRoutes(deps: TriggerDeps & { readModel: ReadModel }): Route
     const row = await requireAudit(ctx, deps.readModel);
     const stored = completedAuditJson(row);
     if (stored === null) {
-      ctx.body = presentAuditStatus(row, deps.config.pageBudgets);
+      ctx.body = presentAuditStatus(row, await runningEstimateInputs(deps.db, deps.config.pageBudgets));
       return;
     }
     // The stored bytes are served as they are: identical to the webhook body.
@@ -67,7 +68,10 @@ export function auditRoutes(deps: TriggerDeps & { readModel: ReadModel }): Route
   router.get('/audits/:auditId/findings', async (ctx) => {
     const row = await requireAudit(ctx, deps.readModel);
     const findings = presentFindings(row);
-    ctx.body = findings === null ? presentAuditStatus(row, deps.config.pageBudgets) : findings;
+    ctx.body =
+      findings === null
+        ? presentAuditStatus(row, await runningEstimateInputs(deps.db, deps.config.pageBudgets))
+        : findings;
   });
 
   return router;

@@ -12,6 +12,7 @@ import type { ApiState } from '../context';
 import { tierGate } from '../middleware/tier-gate';
 import type { ReadModel } from '../read-model';
 import { requireAudit } from './audit-lookup';
+import { runningEstimateInputs } from '../../audits/estimate';
 
 export interface ReportRouteDeps {
   db: Db;
@@ -34,7 +35,7 @@ export function reportRoutes(deps: ReportRouteDeps): Router<ApiState> {
   router.get('/audits/:auditId/pdf', tierGate('pdf_reports'), async (ctx) => {
     const audit = await requireAudit(ctx, deps.readModel);
     if (audit.status !== 'completed') {
-      ctx.body = presentAuditStatus(audit, deps.config.pageBudgets);
+      ctx.body = presentAuditStatus(audit, await runningEstimateInputs(deps.db, deps.config.pageBudgets));
       return;
     }
     const link = await requestReportLink(deps, audit);

@@ -17,6 +17,7 @@ import { FindingUrlsPage, type FindingUrlRow } from './audit-finding';
 import { auditInView, auditNotFound, auditOutlineInView } from './audit-lookup';
 import { AuditPagesPage } from './audit-pages';
 import { decodePagesCursor, encodePagesCursor, pagesQuery } from './audit-pages-query';
+import { runningEstimateInputs } from '../../audits/estimate';
 
 /** Rows per page of the pages view and of a finding's URLs. */
 const PAGE_SIZE = 50;
@@ -44,7 +45,7 @@ async function statusJson(c: DashboardContext, deps: DashboardDeps): Promise<voi
     c.body = { error: { code: 'audit_not_found', message: 'There is no such audit in this workspace and mode.' } };
     return;
   }
-  c.body = presentAuditStatus(row, deps.config.pageBudgets);
+  c.body = presentAuditStatus(row, await runningEstimateInputs(deps.db, deps.config.pageBudgets));
 }
 
 async function showPages(c: DashboardContext, deps: DashboardDeps): Promise<void> {

@@ -22,6 +22,7 @@ import { auditInView, auditNotFound } from './audit-lookup';
 import { auditFactRoutes } from './audit-facts-routes';
 import { AUDIT_STATUSES_SHOWN } from './audits-labels';
 import { AuditsPage, type AuditFilters } from './audits';
+import { runningEstimateInputs } from '../../audits/estimate';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -83,7 +84,10 @@ async function showAudit(c: DashboardContext, deps: DashboardDeps): Promise<void
       <AuditDetailPage
         basePath={modePath(c.state.mode, '')}
         plansHref="/plan"
-        status={{ ...presentAuditStatus(row, deps.config.pageBudgets), pages_crawled: row.pages_crawled }}
+        status={{
+          ...presentAuditStatus(row, await runningEstimateInputs(deps.db, deps.config.pageBudgets)),
+          pages_crawled: row.pages_crawled,
+        }}
         result={json === null ? null : (JSON.parse(json) as AuditJson)}
         pdfAllowed={featureIncluded(usage, 'pdf_reports')}
       />
