@@ -20,6 +20,7 @@ import { produceAuditJson, type AuditEngine } from '../src/audits/produce';
 import { recordCrawlSpeed } from '../src/audits/crawl-speed';
 import { LIVE_FINISH_MS } from '../src/audits/estimate';
 import { assertValidAuditJson } from '../src/audits/validate-audit';
+import type { AuditJson } from '../src/schemas/audit';
 import { completeAudit } from '../src/audits/completion';
 import { attachMonitoring } from '../src/monitoring/previous';
 import { untilDatabaseAnswers } from './database-outage';
@@ -198,36 +199,46 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
     await untilDatabaseAnswers(() => replaceCrawlFacts(deps.db, input.auditId, facts)).catch((err) => {
       throw unexpected(err, input.auditId);
     });
-    await untilDatabaseAnswers(async () => {
-      if (audit.mode === 'live') {
-        const at = deps.clock.now();
-        await recordCrawlSpeed(deps.db, {
-          pages: audit.crawl.pages_crawled,
-          durationMs: audit.crawl.duration_ms,
-          analysisMs: analysisStartedAt ? at.getTime() - analysisStartedAt.getTime() : undefined,
-          analysisFixedMs: LIVE_FINISH_MS,
-          at,
-        });
-      }
-      // With the browser stage, completeAuditRun completes it once the stage's result is in.
-      if (input.browserStage) {
-        await savePendingAudit(deps.db, key, storableJson(audit));
-        return;
-      }
-      const { written } = await completeAudit(deps.db, {
-        auditId: input.auditId,
-        generation: input.generation,
-        audit,
-        completedAt: new Date(audit.completed_at),
-      });
-      ensureWritten(written, input.auditId);
-    }).catch((err) => {
+    await untilDatabaseAnswers(() => storeOutcome(deps, input, audit, analysisStartedAt)).catch((err) => {
       throw unexpected(err, input.auditId);
     });
     return { score: audit.score, grade: audit.grade, ...(sample ? { sample } : {}) };
   } finally {
     clearInterval(beat);
   }
+}
+
+/**
+ * Records the live audit's measured speeds and completes it; with the browser stage, keeps it
+ * pending for completeAuditRun to complete once the stage's result is in.
+ */
+async function storeOutcome(
+  deps: AuditActivityDeps,
+  input: RunAuditInput,
+  audit: AuditJson,
+  analysisStartedAt: Date | null,
+): Promise<void> {
+  if (audit.mode === 'live') {
+    const at = deps.clock.now();
+    await recordCrawlSpeed(deps.db, {
+      pages: audit.crawl.pages_crawled,
+      durationMs: audit.crawl.duration_ms,
+      analysisMs: analysisStartedAt ? at.getTime() - analysisStartedAt.getTime() : undefined,
+      analysisFixedMs: LIVE_FINISH_MS,
+      at,
+    });
+  }
+  if (input.browserStage) {
+    await savePendingAudit(deps.db, { auditId: input.auditId, attempt: input.attempt }, storableJson(audit));
+    return;
+  }
+  const { written } = await completeAudit(deps.db, {
+    auditId: input.auditId,
+    generation: input.generation,
+    audit,
+    completedAt: new Date(audit.completed_at),
+  });
+  ensureWritten(written, input.auditId);
 }
 
 /** Times the attempt into the metrics: completed, the site's failure, or an error of ours. */
