@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { TIER_RULES } from '../../src/accounts/tiers';
+import { DEFAULT_ANALYSIS_MS_PER_PAGE } from '../../src/audits/crawl-speed';
 import { createProgressRecorder } from '../../src/audits/progress';
 import { savePendingAudit } from '../../src/browser/store';
 import { serveSlowSite } from '../support/sites';
 import { api, getStack, newAccount, waitForAudit, type ApiResponse } from '../support/stack';
 
 const PHASES = ['crawling', 'checking', 'analyzing', 'rendering'];
-// The analysis after the crawl (src/audits/estimate.ts, LIVE_FINISH_MS).
+// The analysis after the crawl: its fixed cost (src/audits/estimate.ts, LIVE_FINISH_MS), and per page
+// the deployment's measured speed (crawl_speed, read by the API at most every 30 s).
 const FINISH_MS = 2_000;
 
 /** One look at the status envelope while the audit runs: when it was asked and answered, and what it said. */
@@ -61,7 +63,9 @@ describe('progress of a running audit', () => {
       const withProgress = polls.filter((p) => p.body.progress);
       assert.ok(withProgress.length >= 2, `progress seen in the envelope: ${JSON.stringify(polls.map((p) => p.body))}`);
       assert.ok(attemptStartedAt, 'the attempt start is recorded for the estimate');
-      assertProgressTrustworthy(withProgress, new Date(attemptStartedAt).getTime());
+      const measured = await db('crawl_speed').where({ id: 1 }).first('analysis_ms_per_page');
+      const analysisMsPerPage = Math.max(DEFAULT_ANALYSIS_MS_PER_PAGE, measured?.analysis_ms_per_page ?? 0);
+      assertProgressTrustworthy(withProgress, new Date(attemptStartedAt).getTime(), analysisMsPerPage);
       // Nothing but the queued state comes before the first report; progress never goes away while running.
       const firstAt = polls.indexOf(withProgress[0]!);
       for (const poll of polls.slice(firstAt)) assert.ok(poll.body.progress, JSON.stringify(poll.body));
@@ -132,7 +136,7 @@ describe('progress of a running audit', () => {
  * most pages discovered, both never decreasing, and an estimate in the future that follows the rate
  * measured so far (pages crawled over the time since the attempt started).
  */
-function assertProgressTrustworthy(polls: Poll[], attemptStartedAt: number): void {
+function assertProgressTrustworthy(polls: Poll[], attemptStartedAt: number, analysisMsPerPage: number): void {
   const budget = TIER_RULES.pro.pageBudget;
   let crawlingChecked = 0;
   polls.forEach((poll, i) => {
@@ -151,14 +155,14 @@ function assertProgressTrustworthy(polls: Poll[], attemptStartedAt: number): voi
     assert.ok(estimate > poll.sentAt, `estimate in the future: ${shown}`);
     assert.ok(estimate < poll.answeredAt + 2 * 60_000, `a 13-page site is not estimated to take minutes: ${shown}`);
     if (progress.phase === 'crawling' && progress.pages_crawled > 0) {
-      // now + pages left × (time since the start / pages crawled) + the analysis, with `now` in the request.
+      // now + pages left × (time since the start / pages crawled) + the analysis of every page, with
+      // `now` in the request; the analysis's per-page speed at most the one measured (or the default).
+      const pages = Math.min(progress.pages_discovered, budget);
       const at = (now: number) =>
-        now +
-        (Math.min(progress.pages_discovered, budget) - progress.pages_crawled) *
-          ((now - attemptStartedAt) / progress.pages_crawled) +
-        FINISH_MS;
-      const range = `${new Date(at(poll.sentAt)).toISOString()} … ${new Date(at(poll.answeredAt)).toISOString()}`;
-      assert.ok(estimate >= at(poll.sentAt) - 5 && estimate <= at(poll.answeredAt) + 5, `${shown} not in ${range}`);
+        now + (pages - progress.pages_crawled) * ((now - attemptStartedAt) / progress.pages_crawled) + FINISH_MS;
+      const [low, high] = [at(poll.sentAt), at(poll.answeredAt) + pages * analysisMsPerPage];
+      const range = `${new Date(low).toISOString()} … ${new Date(high).toISOString()}`;
+      assert.ok(estimate >= low - 5 && estimate <= high + 5, `${shown} not in ${range}`);
       crawlingChecked++;
     }
   });

@@ -101,7 +101,8 @@ describe('tracing: export', function () {
 
   it('loads none of the SDK when off: the API and worker code run without it', () => {
     const script = `
-      require('./processes/service');
+      require('./processes/api-service');
+      require('./processes/audit-worker');
       const { startTracing } = require('./src/observability/tracing');
       const { loadConfig } = require('./src/config');
       const { connectClient } = require('./temporal/connection');
