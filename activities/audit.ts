@@ -181,7 +181,8 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
         : undefined,
     };
     const crawlId = input.crawlId;
-    const crawled = crawlId ? () => storedCrawl(deps.db, crawlId, untilDatabaseAnswers) : undefined;
+    const crawlEndedAt = analysisStartedAt ?? undefined;
+    const crawled = crawlId ? () => storedCrawl(deps.db, crawlId, untilDatabaseAnswers, crawlEndedAt) : undefined;
     const produced = await produceAuditJson(deps.engine, row, deps.clock, run, crawled).catch((err) => {
       // Classified failures are decided by the workflow's audit-level retry loop, not here.
       if (err instanceof AuditFailure) throw ApplicationFailure.nonRetryable(err.message, err.code);

@@ -13,12 +13,14 @@ export async function storedCrawl(
   db: Db,
   crawlId: string,
   wait: <T>(operation: () => Promise<T>) => Promise<T>,
+  /** When its pages began to be observed in parts, if they were: the crawl ended there, not when the analysis takes it. */
+  endedAt?: Date,
 ): Promise<FinishedCrawl> {
   const { snapshot, startedAt } = await wait(() => loadStoredSnapshot(db, crawlId));
   return {
     snapshot,
     parts: storedPageParts(db, crawlId, snapshot.pages.length, wait),
     renderedChecks: storedRenderedChecks(db, crawlId, wait),
-    crawlDurationMs: Date.now() - startedAt.getTime(),
+    crawlDurationMs: (endedAt ?? new Date()).getTime() - startedAt.getTime(),
   };
 }

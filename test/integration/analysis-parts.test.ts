@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { AuditRow } from '../../src/audits/repository';
 import { analyzeCrawl } from '../../src/audits/live-engine';
 import { storedCrawl } from '../../src/audits/stored-crawl';
+import { loadStoredSnapshot } from '../../src/crawl/durable/stored-snapshot';
 import { CrawlWorkflow } from '../../workflows';
 import { crawlWorkflowId, type CrawlWorkflowInput } from '../../workflows/contracts';
 import { serveFixtureSite } from '../support/fixture-server';
@@ -54,6 +55,15 @@ describe('the analysis of a crawl observed in parts', function () {
       assert.ok(parts.length >= 4, `the site's pages made four parts or more, saw ${parts.length}`);
       const whole = await analyse();
       assert.ok(whole.audit.findings.length > 3, 'the comparison covers findings');
+      // The crawl's duration ends where its pages began to be observed (runAudit passes that moment).
+      const { startedAt } = await loadStoredSnapshot(db, input.crawlId);
+      const ended = await storedCrawl(
+        db,
+        input.crawlId,
+        (operation) => operation(),
+        new Date(startedAt.getTime() + 1234),
+      );
+      assert.equal(ended.crawlDurationMs, 1234);
 
       // Part 1 missing, part 2 observed by other code; the other parts' pages lose their bodies, so
       // only their stored parts can give the same verdicts.

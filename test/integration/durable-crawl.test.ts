@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { RunningApi } from '../../processes/api-service';
 import { superviseWorker, type SupervisedWorker } from '../../processes/worker-process';
 import { CrawlWorkflow } from '../../workflows';
-import { crawlWorkflowId, type CrawlWorkflowInput } from '../../workflows/contracts';
+import { auditWorkflowId, crawlWorkflowId, type CrawlWorkflowInput } from '../../workflows/contracts';
 import {
   api,
   getStack,
@@ -33,6 +33,29 @@ async function stepWorkers(
     }
   }
   return identities;
+}
+
+type TemporalClient = Awaited<ReturnType<typeof getStack>>['service']['temporal']['client'];
+
+/** When the first event of the workflow's latest run that `matches` was recorded, in ms since the epoch. */
+async function firstEventAt(
+  client: TemporalClient,
+  id: string,
+  matches: (
+    event: NonNullable<
+      Awaited<ReturnType<ReturnType<TemporalClient['workflow']['getHandle']>['fetchHistory']>>['events']
+    >[number],
+    scheduled: Map<string, string>,
+  ) => boolean,
+): Promise<number> {
+  const history = await client.workflow.getHandle(id).fetchHistory();
+  const scheduled = new Map<string, string>();
+  for (const event of history.events ?? []) {
+    const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
+    if (type) scheduled.set(String(event.eventId), type);
+    if (matches(event, scheduled)) return Number(event.eventTime!.seconds) * 1000 + (event.eventTime!.nanos ?? 0) / 1e6;
+  }
+  throw new Error(`no such event in ${id}`);
 }
 
 describe('the durable crawl', function () {
@@ -86,6 +109,32 @@ describe('the durable crawl', function () {
       assert.equal(observers.size, 2, `both workers observed parts: ${JSON.stringify([...observers])}`);
       const parts = [...observers.values()].reduce((a, b) => a + b, 0);
       assert.ok(parts >= 31 && parts <= 34, `30 parts and at most four past the last page, saw ${parts}`);
+      // The crawl's duration ends where its pages began to be observed, not when runAudit took them:
+      // it began after its workflow started, and ended before the first part was done.
+      const client = stack.service.temporal.client;
+      const crawlStarted = await firstEventAt(
+        client,
+        auditWorkflowId(body.audit_id),
+        (e) => !!e.childWorkflowExecutionStartedEventAttributes,
+      );
+      const firstPartDone = await firstEventAt(
+        client,
+        crawlWorkflow,
+        (e, scheduled) =>
+          scheduled.get(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)) === 'observePagesPart',
+      );
+      const runAuditStarted = await firstEventAt(
+        client,
+        auditWorkflowId(body.audit_id),
+        (e, scheduled) => scheduled.get(String(e.activityTaskStartedEventAttributes?.scheduledEventId)) === 'runAudit',
+      );
+      console.log(
+        `      crawl.duration_ms ${done.body.crawl.duration_ms}; first part done ${firstPartDone - crawlStarted} ms and runAudit started ${runAuditStarted - crawlStarted} ms after the crawl's workflow`,
+      );
+      assert.ok(
+        done.body.crawl.duration_ms <= firstPartDone - crawlStarted,
+        'the crawl ended before its first part was done',
+      );
       // dropCrawl is the attempt's last step, after the audit is stored and shown completed.
       let left = Infinity;
       for (const until = Date.now() + 30_000; left > 0 && Date.now() < until;) {
