@@ -780,6 +780,7 @@ export interface components {
         pages_discovered?: number;
         /** @description The page budget ended the crawl before the site did. Absent from audits made before it existed. */
         budget_exhausted?: boolean;
+        /** @description How long the crawl took, from its first request to its last page and check; the analysis after it is not included. */
         duration_ms: number;
         /** @description The first 100 crawled URLs, breadth first; GET /v1/audits/{audit_id}/pages lists every one. */
         pages: {

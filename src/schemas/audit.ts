@@ -282,7 +282,12 @@ export const auditJsonSchema = {
           description:
             'The page budget ended the crawl before the site did. Absent from audits made before it existed.',
         },
-        duration_ms: { type: 'integer', minimum: 0 },
+        duration_ms: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'How long the crawl took, from its first request to its last page and check; the analysis after it is not included.',
+        },
         pages: {
           type: 'array',
           maxItems: 100,
