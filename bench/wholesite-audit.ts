@@ -68,7 +68,14 @@ export async function auditSite(stack: WholesiteStack, size: number, log: (line:
     if (response.status !== 202) throw new Error(`the trigger answered ${response.status}: ${await response.text()}`);
     const auditId = ((await response.json()) as { audit_id: string }).audit_id;
     const phaseStarts: SizeResult['phaseStarts'] = [];
-    const row = await untilSettled(db, auditId, started, log, memory, phaseStarts);
+    const triggeredAt = Date.now() - (performance.now() - started);
+    // What the status envelope promises, in s from the trigger: each progress line shows it.
+    const estimate = async () => {
+      const envelope = await fetch(`${stack.url}/v1/audits/${auditId}`, { headers });
+      const body = (await envelope.json()) as { estimated_completion?: string | null };
+      return body.estimated_completion ? (Date.parse(body.estimated_completion) - triggeredAt) / 1000 : null;
+    };
+    const row = await untilSettled(db, auditId, started, log, memory, phaseStarts, estimate);
     const wallMs = performance.now() - started;
     const result: SizeResult = {
       size,
@@ -176,6 +183,7 @@ async function untilSettled(
   log: (line: string) => void,
   memory: TreeMemory,
   phaseStarts: SizeResult['phaseStarts'],
+  estimate: () => Promise<number | null>,
 ): Promise<AuditRow> {
   let lastChange = performance.now();
   let lastSeen = '';
@@ -202,7 +210,10 @@ async function untilSettled(
     if (performance.now() - lastLog >= PROGRESS_EVERY_MS) {
       lastLog = performance.now();
       const elapsed = ((lastLog - started) / 1000).toFixed(0);
-      log(`    … ${elapsed} s: ${seen}`);
+      const promised = await estimate().catch(() => null);
+      log(
+        `    … ${elapsed} s: ${seen}${promised === null ? '' : `; estimated to complete at ${promised.toFixed(0)} s`}`,
+      );
     }
     if (performance.now() - lastChange > STALL_MS)
       return {
