@@ -156,9 +156,9 @@ async function runAudit(deps: AuditActivityDeps, input: RunAuditInput): Promise<
     const row = await untilDatabaseAnswers(() => loadAudit(deps.db, input.auditId));
     if (!row) throw ApplicationFailure.nonRetryable(INTERNAL_ERROR_MESSAGE, 'internal_error');
     // Progress is passed on at once (the SDK throttles what it sends) and repeated by the clock above.
-    const recordProgress = createProgressRecorder(deps, input.auditId);
-    // When the analysis began: at the crawl's first observed part, or when this run reports it.
+    // When the analysis began: at the crawl's first observed part (its clock goes on), or when this run reports it.
     let analysisStartedAt = analysisStartOf(row);
+    const recordProgress = continuedProgressRecorder(deps, row, analysisStartedAt);
     const report = (p?: unknown) => {
       progress = p;
       heartbeat(p);
@@ -289,6 +289,24 @@ function ensureWritten(written: ProjectionWrite, auditId: string): boolean {
     throw ApplicationFailure.nonRetryable(`audit ${auditId} was never committed`, 'audit_abandoned');
   }
   throw ApplicationFailure.retryable(`audit ${auditId} is not visible yet`, 'audit_row_missing');
+}
+
+/**
+ * runAudit's progress recorder: the attempt's clock as its crawl steps set it, and the analysis's
+ * from the first observed part, go on (a new clock would show the analysis begun again).
+ */
+function continuedProgressRecorder(
+  deps: AuditActivityDeps,
+  row: AuditRow & Partial<ProgressColumns>,
+  analysisStartedAt: Date | null,
+) {
+  return createProgressRecorder(
+    deps,
+    row.id,
+    undefined,
+    row.attempt_started_at ? new Date(row.attempt_started_at) : undefined,
+    analysisStartedAt ? { phase: 'analyzing', startedAt: analysisStartedAt } : undefined,
+  );
 }
 
 /** When the analysis of the audit's current attempt began, if its parts already started it (null otherwise). */

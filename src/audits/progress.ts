@@ -56,8 +56,10 @@ export function createProgressRecorder(
   minIntervalMs = 2_000,
   /** When the attempt's crawl began, when this recorder serves one step of it. */
   attemptStartedAt: Date = deps.clock.now(),
+  /** The phase the row already shows for this attempt, if its clock goes on here (the analysis runAudit takes over from its parts). */
+  continued?: { phase: AuditProgress['phase']; startedAt: Date },
 ): (progress: AuditProgress) => void {
-  let phaseStartedAt = deps.clock.now();
+  let phaseStartedAt = continued?.startedAt ?? deps.clock.now();
   let latest: AuditProgress | undefined;
   let writtenPhase: AuditProgress['phase'] | undefined;
   let lastWriteAt = -Infinity;
@@ -89,7 +91,7 @@ export function createProgressRecorder(
   };
   return (progress) => {
     const now = deps.clock.now();
-    if (latest?.phase !== progress.phase) phaseStartedAt = now;
+    if ((latest?.phase ?? continued?.phase) !== progress.phase) phaseStartedAt = now;
     const pagesCrawled = Math.max(latest?.pagesCrawled ?? 0, progress.pagesCrawled);
     const pagesDiscovered = Math.max(latest?.pagesDiscovered ?? 0, progress.pagesDiscovered, pagesCrawled);
     latest = { phase: progress.phase, pagesCrawled, pagesDiscovered };

@@ -133,6 +133,34 @@ describe('progress of a running audit', () => {
       assert.deepEqual(fake.writes[2]!.values.attempt_started_at, T0);
     });
 
+    it("goes on with a phase's clock it continues (runAudit after the parts), and restarts it for another phase", async () => {
+      const fake = fakeDb();
+      const partsBegan = new Date(T0.getTime() - 60_000);
+      const crawlBegan = new Date(T0.getTime() - 200_000);
+      const record = createProgressRecorder(fake, 'aud_1', 0, crawlBegan, {
+        phase: 'analyzing',
+        startedAt: partsBegan,
+      });
+      record(at('analyzing', 90, 90));
+      await new Promise((resolve) => setImmediate(resolve));
+      fake.clock.advance(1_000);
+      record(at('rendering', 90, 90));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        fake.writes.map((w) => [w.values.progress_phase, w.values.phase_started_at, w.values.attempt_started_at]),
+        [
+          ['analyzing', partsBegan, crawlBegan],
+          ['rendering', new Date(T0.getTime() + 1_000), crawlBegan],
+        ],
+      );
+      // A continued phase that is not the one reported: its clock starts now.
+      const other = fakeDb();
+      createProgressRecorder(other, 'aud_1', 0, crawlBegan, { phase: 'analyzing', startedAt: partsBegan })(
+        at('crawling', 1, 2),
+      );
+      assert.deepEqual(other.writes[0]!.values.phase_started_at, T0);
+    });
+
     it('writes a phase change that came during a write as soon as that write ends', async () => {
       const fake = fakeDb();
       const record = createProgressRecorder(fake, 'aud_1', 2_000);
