@@ -1,7 +1,8 @@
 import { systemClock } from '../src/clock';
 import { loadConfig, type Config } from '../src/config';
 import { createDb } from '../src/db/knex';
-import { bundleWorkflows, type RunningWorker } from '../temporal/worker';
+import { bundleWorkflows, type RunningWorker, type TemporalWorkerOptions } from '../temporal/worker';
+import type { CommonOptions } from './shared-clients';
 import { waitForNamespace } from '../temporal/connection';
 import { logger } from '../src/observability/logger';
 import { metricsPortOf } from '../src/observability/metrics-config';
@@ -86,12 +87,13 @@ main().then(
 );
 
 /**
- * The worker of WORKER_KIND, its modules loaded only for it: the PDF renderer and Chromium's pool are
- * no part of the audit worker's memory (about 60 MiB of code), nor the analyzers of the report worker's.
+ * The worker of WORKER_KIND, its modules loaded only for it: the API, the PDF renderer and Chromium's
+ * pool are no part of the audit worker's memory (46 MiB resident less, docs/operations.md), nor the
+ * analyzers of the report worker's.
  */
 function startWorkerOfKind(
   config: Config,
-  common: Parameters<typeof import('./report-worker').startReportWorker>[0],
+  common: CommonOptions & { workflowBundle: TemporalWorkerOptions['workflowBundle'] },
 ): Promise<RunningWorker> {
   if (config.workerKind === 'reports')
     return (require('./report-worker') as typeof import('./report-worker')).startReportWorker(common);
