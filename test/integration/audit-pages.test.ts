@@ -504,6 +504,21 @@ describe('crawl facts store', function () {
 
     await replaceCrawlFacts(db, id, { pages: facts.pages.slice(0, 3), findingUrls: [] });
     assert.equal((await listAuditPages(db, id, { limit: 10 })).rows.length, 3, 'replaced as a whole');
+    // The tables are written side by side: one refusing its rows fails the call, and a retry rewrites both.
+    const duplicate = {
+      finding_id: 'fnd_1',
+      position: 0,
+      url: 'https://big.example.com/p/0',
+      depth: null,
+      referrers: null,
+    };
+    await assert.rejects(
+      replaceCrawlFacts(db, id, { pages: facts.pages, findingUrls: [duplicate, duplicate] }),
+      /duplicate key/,
+    );
+    await replaceCrawlFacts(db, id, { pages: facts.pages.slice(0, 2), findingUrls: [duplicate] });
+    assert.equal(Number((await db('audit_pages').where({ audit_id: id }).count({ n: '*' }))[0]!.n), 2);
+    assert.equal(Number((await db('audit_finding_urls').where({ audit_id: id }).count({ n: '*' }))[0]!.n), 1);
     await db('audits').where({ id }).delete();
     assert.equal(Number((await db('audit_pages').where({ audit_id: id }).count({ n: '*' }))[0]!.n), 0, 'cascade');
   });
