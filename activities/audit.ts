@@ -233,11 +233,12 @@ async function storeOutcome(
     await savePendingAudit(deps.db, { auditId: input.auditId, attempt: input.attempt }, storableJson(audit));
     return;
   }
+  // Stamped now, once its pages and finding URLs are stored (at 100,000 pages, seconds after the JSON was made).
   const { written } = await completeAudit(deps.db, {
     auditId: input.auditId,
     generation: input.generation,
     audit,
-    completedAt: new Date(audit.completed_at),
+    completedAt: deps.clock.now(),
   });
   ensureWritten(written, input.auditId);
 }

@@ -80,6 +80,39 @@ describe('progress of a running audit', () => {
     }
   });
 
+  it('stamps completed_at when the audit completes, after its pages and finding URLs are stored', async () => {
+    const site = await serveSlowSite(0);
+    const { db } = await getStack();
+    // Holds back the audit's page rows (the advisory lock replaceCrawlFacts takes per audit and table).
+    const holder = await db.transaction();
+    try {
+      const account = await newAccount('pro');
+      const accepted = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: site.origin } });
+      assert.equal(accepted.status, 202, accepted.text);
+      const auditId = accepted.body.audit_id as string;
+      await holder.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`audit_pages:${auditId}`]);
+      await waitFor(async () => {
+        const row = await db('audits').where({ id: auditId }).first('progress_phase', 'status');
+        assert.notEqual(row.status, 'completed', 'the page rows were held back');
+        return row.progress_phase === 'analyzing';
+      }, 30_000);
+      await sleep(1_500);
+      const released = Date.now();
+      await holder.commit();
+      const done = await waitForAudit(account.liveKey, auditId);
+      assert.equal(done.body.status, 'completed', done.text);
+      const row = await db('audits').where({ id: auditId }).first('completed_at');
+      assert.equal(done.body.completed_at, row.completed_at.toISOString(), 'the JSON and the row agree');
+      assert.ok(
+        row.completed_at.getTime() >= released,
+        `${row.completed_at.toISOString()} before the rows were stored`,
+      );
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+      await site.close();
+    }
+  });
+
   it('enters the rendering phase when the analysed audit waits for its browser stage, for that attempt only', async () => {
     const { db, clock } = await getStack();
     const account = await newAccount('pro');
