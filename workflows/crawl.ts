@@ -38,6 +38,13 @@ const RENDER_CHUNKS_IN_FLIGHT = 4;
 const OBSERVE_PARTS = 'observe-parts';
 /** Parts observed at once: up to four audit workers share the observing of one audit's pages. */
 const OBSERVE_PARTS_IN_FLIGHT = 4;
+/**
+ * No part starts past the URLs the crawl discovered (it stored a page for at most each of them); a
+ * page past the last part would be observed by the analysis itself. Before, the window started up to
+ * OBSERVE_PARTS_IN_FLIGHT - 1 parts past the last page, each finding nothing: a small site's audit
+ * ran three activities for nothing.
+ */
+const OBSERVE_PARTS_BOUNDED = 'observe-parts-bounded';
 
 /**
  * One audit attempt's crawl, as checkpointed steps (docs/architecture.md "Durable crawl"): a sliding
@@ -98,7 +105,7 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlSum
     const step = cursor.phase === 'checks' ? (n: number) => steps.checkTargetsStep(stepInput(n)) : pageStep;
     const ended =
       cursor.phase === 'observe'
-        ? await partsWindow(cursor, input.stepPages, (n) => (started(), observe(n)), mayStart)
+        ? await partsWindow(cursor, partsBound(cursor, input.stepPages), (n) => (started(), observe(n)), mayStart)
         : await slidingWindow(cursor, (n) => (started(), step(n)), mayStart);
     // Side work is never carried over: it ends within this run.
     await sideWork;
@@ -155,18 +162,19 @@ async function slidingWindow(
 }
 
 /**
- * Keeps up to `cursor.window` parts in flight, in order; a part with fewer than `partPages` pages
- * is past the crawl's last page, and no part after it is started. Returns false when it stopped
- * starting parts for continue-as-new (all in flight finished).
+ * Keeps up to `cursor.window` parts in flight, in order, none from `bound.parts` on; a part with
+ * fewer than `partPages` pages reached the crawl's last page, and no part after it is started.
+ * Returns false when it stopped starting parts for continue-as-new (all in flight finished).
  */
 async function partsWindow(
   cursor: CrawlCursor,
-  partPages: number,
+  bound: { partPages: number; parts: number },
   observe: (part: number) => Promise<{ claimed: number }>,
   mayStart: () => boolean,
 ): Promise<boolean> {
+  const { partPages } = bound;
   const inFlight = new Map<number, Promise<void>>();
-  let end = Infinity;
+  let end = bound.parts;
   for (;;) {
     while (cursor.nextStep < end && inFlight.size < cursor.window && mayStart()) {
       const part = cursor.nextStep++;
@@ -181,6 +189,13 @@ async function partsWindow(
     if (inFlight.size === 0) return cursor.nextStep >= end;
     await Promise.race(inFlight.values());
   }
+}
+
+/** The parts that may hold pages (patch observe-parts-bounded): as many as the discovered URLs fill. */
+function partsBound(cursor: CrawlCursor, partPages: number): { partPages: number; parts: number } {
+  const discovered = cursor.crawled?.pagesDiscovered;
+  const bounded = discovered !== undefined && patched(OBSERVE_PARTS_BOUNDED);
+  return { partPages, parts: bounded ? Math.ceil(discovered / partPages) : Infinity };
 }
 
 /** A rendering activity's pages: a step's shells, or one chunk of its pages. */
