@@ -1,7 +1,7 @@
 import type { AnalyzerResult, Finding } from '../schemas/audit';
 import { FindingIdAllocator, makeAnalyzerResult, makeFinding } from './findings';
 import { ObservationSpill } from './observation-spill';
-import { analyzersKey, observeEvery, type ObservedPart } from './observed-part';
+import { observeEvery, type ObservedPart } from './observed-part';
 import { PageSummaries } from './page-summaries';
 import { summarizePage, type PageSummary } from './page-summary';
 import { parsePage, type StylesheetTexts } from './parse';
@@ -72,7 +72,7 @@ export class AnalysisRun {
    * observations keep them. The part must have been observed by this run's analyzers.
    */
   addObserved(part: ObservedPart, kept: readonly SnapshotPage[]): void {
-    if (analyzersKey(this.list) !== part.analyzers.join(','))
+    if (this.list.map((analyzer) => analyzer.code).join(',') !== part.analyzers.join(','))
       throw new Error('the part was observed by other analyzers than this run has');
     kept.forEach((page, k) =>
       this.seen.push({ url: page.finalUrl, page, isHtml: part.html[k] === 1, value: undefined }),

@@ -23,9 +23,17 @@ export interface ObservedPart {
   failed: Array<{ code: string; message: string }>;
 }
 
-/** What identifies the analyzers a part was observed with. */
+/**
+ * Raised whenever an analyzer's observation changes shape or meaning, so that a part observed by the
+ * code before (a deploy between the part and the analysis) is observed again, never finished by code
+ * that reads it otherwise. 2: client-side redirects (SEO_SITEMAP_INVALID, SEO_ORPHAN_PAGE,
+ * SEO_INTERNAL_REDIRECT_LINK observe them).
+ */
+const OBSERVATIONS_VERSION = 2;
+
+/** What identifies the analyzers a part was observed with, and the version of their observations. */
 export function analyzersKey(list: readonly Pick<Analyzer, 'code'>[]): string {
-  return list.map((analyzer) => analyzer.code).join(',');
+  return `${list.map((analyzer) => analyzer.code).join(',')};v${OBSERVATIONS_VERSION}`;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { CrawledPage } from '../schemas/audit';
 import type { ParsedPage } from './parse';
 import { firstCanonical } from './seo-links';
 import { titleText } from './seo-page';
-import { pageNoindex } from './seo-sitemap';
+import { isIndexable } from './seo-structure-common';
 import { headerValue } from './snapshot';
 
 /**
@@ -21,7 +21,6 @@ export interface PageSummary extends CrawledPage {
 }
 
 export function summarizePage(p: ParsedPage): PageSummary {
-  const ok = p.page.status >= 200 && p.page.status < 300;
   return {
     url: p.url,
     status_code: p.page.status,
@@ -32,7 +31,7 @@ export function summarizePage(p: ParsedPage): PageSummary {
     title: p.isHtml ? titleText(p) : null,
     requestedUrl: p.page.url,
     redirects: p.page.redirectChain.map((hop) => ({ url: hop.url, status: hop.status })),
-    indexable: p.isHtml && ok && !pageNoindex(p),
+    indexable: isIndexable(p),
     canonical: p.isHtml ? firstCanonical(p) : null,
     inlinks: p.page.linkedFrom ?? 0,
     outlinks: p.page.outlinks ?? 0,

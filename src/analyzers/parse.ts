@@ -118,6 +118,19 @@ export function hasAncestor(el: Element, tag: string): boolean {
   return false;
 }
 
+/** The document base URL: the first <base href>, resolved against the page URL (the page URL when invalid). */
+export function documentBaseUrl(p: ParsedPage): string {
+  const base = p.elements('base').find((b) => attr(b, 'href') !== undefined);
+  if (base) {
+    try {
+      return new URL(attr(base, 'href')!.trim(), p.url).href;
+    } catch {
+      /* invalid base: browsers fall back to the document URL */
+    }
+  }
+  return p.url;
+}
+
 /** <meta name="..."> elements, matching the name case-insensitively as browsers do. */
 export function metaNamed(p: ParsedPage, name: string): Element[] {
   return p.elements('meta').filter((m) => (m.attribs.name ?? '').trim().toLowerCase() === name);

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { attr, snippet, type ParsedPage } from './parse';
+import { attr, documentBaseUrl, snippet, type ParsedPage } from './parse';
 import { enforcedPolicies } from './security-csp';
 import { resourceSubject } from './subject';
 import { pageAnalyzer, pageIssues, type Issue } from './types';
@@ -7,19 +7,6 @@ import { pageAnalyzer, pageIssues, type Issue } from './types';
 /** Subresources in markup: integrity of third-party scripts (SEC_SRI_MISSING) and mixed content (SEC_MIXED_CONTENT). */
 
 // ── helpers for URLs in markup ───────────────────────────────────────────────────────────────────
-
-/** The document base URL: the first <base href>, resolved against the page URL. */
-function baseUrl(p: ParsedPage): string {
-  const base = p.elements('base').find((b) => attr(b, 'href') !== undefined);
-  if (base) {
-    try {
-      return new URL(attr(base, 'href')!.trim(), p.url).href;
-    } catch {
-      /* invalid base: browsers fall back to the document URL */
-    }
-  }
-  return p.url;
-}
 
 function resolve(ref: string, base: string): URL | null {
   try {
@@ -35,7 +22,7 @@ const SRI_HASH = /^(sha256|sha384|sha512)-[A-Za-z0-9+/_-]+={0,2}$/;
 
 export const sriMissing = pageAnalyzer('SEC_SRI_MISSING', (p) => {
   if (!p.isHtml) return null;
-  const base = baseUrl(p);
+  const base = documentBaseUrl(p);
   const pageOrigin = resolve(p.url, p.url)?.origin;
   const issues: Issue[] = [];
   for (const s of p.elements('script')) {
@@ -145,7 +132,7 @@ function upgradesInsecureRequests(p: ParsedPage): boolean {
 
 export const mixedContent = pageAnalyzer('SEC_MIXED_CONTENT', (p) => {
   if (!p.isHtml || !p.url.startsWith('https://')) return null;
-  const base = baseUrl(p);
+  const base = documentBaseUrl(p);
   const upgraded = upgradesInsecureRequests(p);
   const issues: Issue[] = [];
   const seen = new Set<Element>();

@@ -1,5 +1,6 @@
 import { textContent } from 'domutils';
 import { isTag, type Element } from 'domhandler';
+import { isContentPage } from './client-redirect';
 import { GENERIC_LINK_TEXTS } from './generic-link-texts';
 import { attr, hasAncestor, snippet } from './parse';
 import { elementSubject } from './subject';
@@ -24,7 +25,7 @@ function isNavigableHref(href: string | undefined): href is string {
 }
 
 export const linkTextGeneric = pageAnalyzer('SEO_LINK_TEXT_GENERIC', (p) => {
-  if (!p.isHtml) return null;
+  if (!isContentPage(p)) return null;
   const issues: Issue[] = [];
   let links = 0;
   for (const a of p.elements('a')) {

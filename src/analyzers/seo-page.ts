@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { textContent } from 'domutils';
 import type { Element } from 'domhandler';
+import { isContentPage } from './client-redirect';
 import { headerEvidence } from './evidence';
 import { attr, hasAncestor, metaNamed, snippet, truncate, type ParsedPage } from './parse';
 import { firstCanonical } from './seo-links';
@@ -54,7 +55,7 @@ export const httpStatusError = pageAnalyzer('SEO_HTTP_STATUS_ERROR', (p) => {
 // ── SEO_TITLE_MISSING ────────────────────────────────────────────────────────────────────────────
 
 export const titleMissing = pageAnalyzer('SEO_TITLE_MISSING', (p) => {
-  if (!p.isHtml) return null;
+  if (!isContentPage(p)) return null;
   const el = documentTitle(p);
   if (!el) return pageFail('The page has no <title> element.', '(no <title> element)', 'missing');
   if (titleText(p) === '') return pageFail('The page title is empty.', snippet(p, el), 'empty');
@@ -75,7 +76,7 @@ interface DescObservation {
 export const metaDescMissing = defineAnalyzer<DescObservation | null>({
   code: 'SEO_META_DESC_MISSING',
   observe(p) {
-    if (!p.isHtml) return null;
+    if (!isContentPage(p)) return null;
     const els = metaNamed(p, 'description');
     const el = els.find((m) => (attr(m, 'content') ?? '').trim() !== '') ?? els[0];
     const text = (el ? (attr(el, 'content') ?? '') : '').replace(/\s+/g, ' ').trim();
@@ -105,7 +106,7 @@ export const metaDescMissing = defineAnalyzer<DescObservation | null>({
 // ── SEO_H1_MISSING ───────────────────────────────────────────────────────────────────────────────
 
 export const h1Missing = pageAnalyzer('SEO_H1_MISSING', (p) => {
-  if (!p.isHtml) return null;
+  if (!isContentPage(p)) return null;
   const h1s = p.elements('h1');
   if (h1s.length === 0) return pageFail('The page has no <h1> heading.', '(no <h1> element)', 'missing');
   if (h1s.length > 1) {
@@ -161,7 +162,8 @@ export function xRobotsNoindex(value: string): boolean {
   return false;
 }
 
-function metaNoindex(content: string): boolean {
+/** A robots meta tag's content that keeps the page out of search results. */
+export function metaNoindex(content: string): boolean {
   return content
     .toLowerCase()
     .split(/[\s,]+/)
@@ -169,7 +171,7 @@ function metaNoindex(content: string): boolean {
 }
 
 export const noindex = pageAnalyzer('SEO_NOINDEX', (p) => {
-  if (!p.isHtml) return null;
+  if (!isContentPage(p)) return null;
   // The home page hidden from search is a site-wide failure; other pages are often hidden on
   // purpose (thank-you, search results), so they warn.
   const outcome = p.page.depth === 0 ? 'fail' : 'warn';
@@ -212,7 +214,7 @@ interface TitleObservation {
 export const titleDuplicate = defineAnalyzer<TitleObservation | null>({
   code: 'SEO_TITLE_DUPLICATE',
   observe(p) {
-    if (!p.isHtml) return null;
+    if (!isContentPage(p)) return null;
     const title = titleText(p);
     if (title === null || title === '') return null; // SEO_TITLE_MISSING reports it
     return { title, key: firstCanonical(p) ?? normalizeUrl(p.url) ?? p.url };

@@ -1,5 +1,6 @@
+import { clientRedirect } from './client-redirect';
 import { attr, metaNamed, truncate, type ParsedPage } from './parse';
-import { xRobotsNoindex } from './seo-page';
+import { metaNoindex, xRobotsNoindex } from './seo-page';
 import { headerValues, type CrawlSnapshot, type SitemapFetch } from './snapshot';
 import { homeUrl, knownUrlStatuses, normalizeUrl, plural, sameSite, statusText, worstStatus } from './site-util';
 import { resourceSubject } from './subject';
@@ -21,14 +22,6 @@ const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 
 type Flag = (outcome: 'warn' | 'fail', finding: FindingDraft) => void;
 
-function metaNoindex(content: string): boolean {
-  return content
-    .toLowerCase()
-    .split(/[\s,]+/)
-    .some((t) => t === 'noindex' || t === 'none');
-}
-
-/** Whether the page asks not to be indexed (robots/googlebot meta or X-Robots-Tag). */
 /** The page asks search engines not to index it (X-Robots-Tag, or meta robots / googlebot). */
 export function pageNoindex(p: ParsedPage): boolean {
   if (headerValues(p.page.headers, 'x-robots-tag').some(xRobotsNoindex)) return true;
@@ -36,9 +29,19 @@ export function pageNoindex(p: ParsedPage): boolean {
   return ['robots', 'googlebot'].some((n) => metaNamed(p, n).some((m) => metaNoindex(attr(m, 'content') ?? '')));
 }
 
-export const sitemapInvalid = defineAnalyzer<boolean>({
+/**
+ * Why a page should not be a sitemap entry, seen on the page itself: it asks not to be indexed, or it
+ * is a client-side redirect (the problem as the evidence states it); null for a page that may be one.
+ */
+function entryProblem(p: ParsedPage): string | null {
+  if (pageNoindex(p)) return 'noindex';
+  const redirect = clientRedirect(p);
+  return redirect ? `client-side redirect to ${redirect.to}` : null;
+}
+
+export const sitemapInvalid = defineAnalyzer<string | null>({
   code: 'SEO_SITEMAP_INVALID',
-  observe: pageNoindex,
+  observe: entryProblem,
   finish(snapshot, observed) {
     const fetches = snapshot.sitemaps;
     if (fetches === undefined) return notApplicable();
@@ -143,19 +146,22 @@ function flagForeignEntries(snapshot: CrawlSnapshot, f: SitemapFetch, flag: Flag
   });
 }
 
-/** Entries of <urlset> sitemaps that the crawl (or link checks) saw answering non-200 or noindex. */
+/**
+ * Entries of <urlset> sitemaps that the crawl (or link checks) saw answering non-200 or redirecting
+ * (by 3xx or client-side), or noindex.
+ */
 function flagSitemapEntries(
   snapshot: CrawlSnapshot,
   valid: readonly SitemapFetch[],
-  observed: readonly Observed<boolean>[],
+  observed: readonly Observed<string | null>[],
   flag: Flag,
 ): void {
   const statuses = knownUrlStatuses(snapshot);
-  const noindexUrls = new Set<string>();
+  const pageProblems = new Map<string, string>();
   for (const o of observed)
     if (o.value) {
       const u = normalizeUrl(o.url);
-      if (u) noindexUrls.add(u);
+      if (u && !pageProblems.has(u)) pageProblems.set(u, o.value);
     }
   const bad = new Map<string, { entries: string[]; evidence: string }>();
   for (const f of valid) {
@@ -167,7 +173,7 @@ function flagSitemapEntries(
       let problem: string | null = null;
       if (s && s.status !== 200)
         problem = s.redirectsTo ? `HTTP ${s.status} redirect to ${s.redirectsTo}` : `HTTP ${s.status}`;
-      else if (noindexUrls.has(u)) problem = 'noindex';
+      else problem = pageProblems.get(u) ?? null;
       if (problem === null) continue;
       const key = problem === 'noindex' ? 'noindex' : 'status';
       const g = bad.get(key) ?? { entries: [], evidence: '' };

@@ -1,6 +1,7 @@
-import { attr, metaNamed, truncate, type ParsedPage } from './parse';
-import { xRobotsNoindex } from './seo-page';
-import { headerValues, type CrawlSnapshot, type SnapshotPage } from './snapshot';
+import { clientRedirect } from './client-redirect';
+import { truncate, type ParsedPage } from './parse';
+import { pageNoindex } from './seo-sitemap';
+import type { CrawlSnapshot, SnapshotPage } from './snapshot';
 import { homeUrl, normalizeUrl } from './site-util';
 import { resourceSubject } from './subject';
 import { EVIDENCE_MAX, notApplicable, type AnalyzerOutcome, type FindingDraft } from './types';
@@ -10,18 +11,12 @@ import { EVIDENCE_MAX, notApplicable, type AnalyzerOutcome, type FindingDraft } 
  * the home page, inbound link counts, the order URLs are listed in, and the score.
  */
 
-function metaNoindex(content: string): boolean {
-  return content
-    .toLowerCase()
-    .split(/[\s,]+/)
-    .some((t) => t === 'noindex' || t === 'none');
-}
-
-/** A 2xx HTML page that neither a robots/googlebot meta tag nor X-Robots-Tag keeps out of the index. */
+/**
+ * A 2xx HTML page that search engines may index: neither a robots/googlebot meta tag nor
+ * X-Robots-Tag keeps it out, and it is not a client-side redirect (which they follow instead).
+ */
 export function isIndexable(p: ParsedPage): boolean {
-  if (!p.isHtml) return false;
-  if (headerValues(p.page.headers, 'x-robots-tag').some(xRobotsNoindex)) return false;
-  return !['robots', 'googlebot'].some((n) => metaNamed(p, n).some((m) => metaNoindex(attr(m, 'content') ?? '')));
+  return p.isHtml && !pageNoindex(p) && clientRedirect(p) === null;
 }
 
 /**

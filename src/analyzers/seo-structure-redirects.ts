@@ -1,4 +1,5 @@
 import type { Element } from 'domhandler';
+import { clientRedirect } from './client-redirect';
 import { attr, type ParsedPage } from './parse';
 import { firstCanonical } from './seo-links';
 import { evidence, inlinks, isIndexable, listUrls, pagesByUrl, structureOutcome } from './seo-structure-common';
@@ -34,6 +35,8 @@ interface RefObservation {
   canonical: number | null;
   /** hash52 of each distinct resolved hreflang alternate. */
   alternates: number[];
+  /** Where the page sends the browser, when it is a client-side redirect (absent otherwise). */
+  refresh?: { to: string; delaySeconds: number };
 }
 
 function isHreflangLink(l: Element): boolean {
@@ -56,6 +59,8 @@ interface Target {
   /** Pages naming it as their canonical URL, or as an hreflang alternate. */
   readonly canonicalOf: Set<string>;
   readonly alternateOf: Set<string>;
+  /** A page answering 200 that sends the browser on (a client-side redirect): where, and after how long. */
+  readonly refresh?: { to: string; delaySeconds: number };
 }
 
 /** Every same-site URL the crawl saw answering 3xx (requested URLs and later hops), by hash52. */
@@ -81,6 +86,33 @@ function redirectTargets(snapshot: CrawlSnapshot): Map<number, Target> {
     });
   }
   return out;
+}
+
+/**
+ * The crawled pages that are client-side redirects, as targets beside the 3xx ones: a link to one is
+ * a link through a redirect just the same (docs/analyzers.md, "Client-side redirects").
+ */
+function addClientRedirects(
+  snapshot: CrawlSnapshot,
+  observed: readonly { page: SnapshotPage; value: RefObservation | null }[],
+  targets: Map<number, Target>,
+): void {
+  for (const { page, value } of observed) {
+    const url = value?.refresh ? normalizeUrl(page.finalUrl) : null;
+    if (url === null || !sameSite(snapshot, url) || targets.has(hash52(url))) continue;
+    const direct = page.redirectChain.length === 0; // the crawl counts the referrers of the requested URL
+    targets.set(hash52(url), {
+      url,
+      hops: [],
+      page,
+      foundOn: direct ? (page.foundOn ?? []) : [],
+      linkedFrom: direct ? inlinks(page) : 0,
+      linkers: new Set(),
+      canonicalOf: new Set(),
+      alternateOf: new Set(),
+      refresh: value!.refresh,
+    });
+  }
 }
 
 /** Every page pointing at the target: the crawl's first referrers, every page seen linking, canonical or hreflang. */
@@ -125,12 +157,15 @@ function targetMessage(t: Target, origin: string): string {
   if (t.canonicalOf.size > 0) how.push(`named as the canonical URL of ${plural(t.canonicalOf.size, 'page')}`);
   if (t.alternateOf.size > 0) how.push(`named as an hreflang alternate on ${plural(t.alternateOf.size, 'page')}`);
   const said = how.length > 1 ? `${how.slice(0, -1).join(', ')} and ${how[how.length - 1]}` : how[0];
-  const status = t.hops[0]!.status;
-  return `${resourceSubject(t.url, origin)} redirects (HTTP ${status}) to ${t.page.finalUrl}; it is ${said}.`;
+  const by = t.refresh ? `in the browser (a refresh after ${t.refresh.delaySeconds} s)` : `(HTTP ${t.hops[0]!.status})`;
+  const to = t.refresh ? t.refresh.to : t.page.finalUrl;
+  return `${resourceSubject(t.url, origin)} redirects ${by} to ${to}; it is ${said}.`;
 }
 
 function targetEvidence(t: Target, origin: string): string {
-  const chain = [...t.hops.map((h) => `${h.url} (${h.status})`), `${t.page.finalUrl} (${t.page.status})`];
+  const chain = t.refresh
+    ? [`${t.url} (${t.page.status}, refresh after ${t.refresh.delaySeconds} s)`, t.refresh.to]
+    : [...t.hops.map((h) => `${h.url} (${h.status})`), `${t.page.finalUrl} (${t.page.status})`];
   const paths = (urls: Iterable<string>, total: number) => {
     const shown = [...urls].slice(0, 3).map((u) => resourceSubject(u, origin));
     return total > shown.length ? `${shown.join(', ')} and ${total - shown.length} more` : shown.join(', ');
@@ -159,21 +194,26 @@ export const internalRedirectLink = defineAnalyzer<RefObservation | null>({
       const url = href !== undefined && isHreflangLink(l) ? normalizeUrl(href, p.url) : null;
       if (url !== null) alternates.add(hash52(url));
     }
+    const redirect = clientRedirect(p);
     return {
       indexable: isIndexable(p),
       links: linkHashes(p),
       canonical: canonical === null ? null : hash52(canonical),
       alternates: [...alternates],
+      ...(redirect && { refresh: { to: redirect.to, delaySeconds: redirect.delaySeconds } }),
     };
   },
   finish(snapshot, observed) {
     const targets = redirectTargets(snapshot);
+    addClientRedirects(snapshot, observed, targets);
     for (const o of observed) {
       if (!o.value) continue;
-      const t = o.value.canonical === null ? undefined : targets.get(o.value.canonical);
+      // A redirect page naming itself (its own canonical, a "#" link) points nowhere new.
+      const self = hash52(normalizeUrl(o.url) ?? o.url);
+      const t = o.value.canonical === null || o.value.canonical === self ? undefined : targets.get(o.value.canonical);
       t?.canonicalOf.add(o.url);
-      for (const link of o.value.links) targets.get(link)?.linkers.add(o.url);
-      for (const a of o.value.alternates) targets.get(a)?.alternateOf.add(o.url);
+      for (const link of o.value.links) if (link !== self) targets.get(link)?.linkers.add(o.url);
+      for (const a of o.value.alternates) if (a !== self) targets.get(a)?.alternateOf.add(o.url);
     }
     const index = pagesByUrl(snapshot.pages);
     const hit = [...targets.values()]

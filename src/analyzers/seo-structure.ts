@@ -1,3 +1,4 @@
+import { clientRedirect } from './client-redirect';
 import { contentNeedsJs } from './seo-content-js';
 import { duplicateContent } from './seo-structure-duplicates';
 import { internalRedirectLink } from './seo-structure-redirects';
@@ -54,19 +55,21 @@ function linkedUrls(snapshot: CrawlSnapshot): Set<string> {
 }
 
 /**
- * Units: the crawled HTML pages. An orphan answers 200 with HTML, is listed in a sitemap (as requested
- * or as served), is not the home page, and no crawled page links to it (linkedFrom 0 or absent).
+ * Units: the crawled HTML pages that are not client-side redirects. An orphan answers 200 with HTML,
+ * is listed in a sitemap (as requested or as served), is not the home page, and no crawled page links
+ * to it (linkedFrom 0 or absent).
  */
-export const orphanPage = defineAnalyzer<boolean>({
+export const orphanPage = defineAnalyzer<boolean | null>({
   code: 'SEO_ORPHAN_PAGE',
-  observe: isIndexable,
+  // null: a client-side redirect, not a page of its own (a sitemap listing it is SEO_SITEMAP_INVALID's).
+  observe: (p) => (clientRedirect(p) === null ? isIndexable(p) : null),
   finish(snapshot, observed) {
     const listed = sitemapEntries(snapshot);
     const linked = linkedUrls(snapshot);
     const orphans: (Listed & { sitemap: string })[] = [];
     const seen = new Set<string>();
     observed.forEach((o, order) => {
-      if (!o.isHtml || o.page.status !== 200 || isHomePage(snapshot, o.page)) return;
+      if (!o.isHtml || o.value === null || o.page.status !== 200 || isHomePage(snapshot, o.page)) return;
       const own = ownUrls(o.page);
       if (own.some((u) => linked.has(u) || seen.has(u))) return;
       // Listed as requested or as served; only an entry of the audited site counts.
@@ -88,7 +91,7 @@ export const orphanPage = defineAnalyzer<boolean>({
         urls,
       });
     }
-    const units = observed.filter((o) => o.isHtml).length;
+    const units = observed.filter((o) => o.isHtml && o.value !== null).length;
     return structureOutcome(
       observed.some((o) => o.value),
       units,

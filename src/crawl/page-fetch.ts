@@ -1,4 +1,4 @@
-import type { SnapshotPage } from '../analyzers/snapshot';
+import { headerValue, type SnapshotPage } from '../analyzers/snapshot';
 import { AuditFailure } from '../../workflows/contracts';
 import { OutboundError, RedirectError } from '../outbound/errors';
 import { isSameSite, type CrawlContext } from './context';
@@ -66,7 +66,7 @@ export async function fetchPage(context: CrawlContext, discovered: PageToFetch):
   };
   const answeredUrl = result.finalUrl;
   if (!answeredHtml(context, page)) return { page, links: null, rateLimited, answeredUrl };
-  const links = extractLinks(page.body!, result.finalUrl);
+  const links = extractLinks(page.body!, result.finalUrl, headerValue(page.headers, 'refresh'));
   return { page: { ...page, outlinks: new Set(links.links).size }, links, rateLimited, answeredUrl };
 }
 

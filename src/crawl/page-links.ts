@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { parseRefresh } from '../analyzers/client-redirect';
 import type { SnapshotResource } from '../analyzers/snapshot';
 
 export interface PageLinks {
@@ -22,11 +23,21 @@ export function resolveUrl(raw: string | undefined, base: string): string | null
   }
 }
 
-/** Links and subresources of an HTML page, with <base href> honoured. One streaming pass. */
-export function extractLinks(html: string, pageUrl: string): PageLinks {
+/**
+ * Links and subresources of an HTML page, with <base href> honoured. One streaming pass. Where the
+ * page refreshes to another URL (its Refresh header, `refreshHeader`, else its first valid refresh
+ * meta element), that URL is a link: a client-side redirect leads the crawl on (docs/analyzers.md).
+ */
+export function extractLinks(html: string, pageUrl: string, refreshHeader?: string): PageLinks {
   let base = pageUrl;
   let baseSeen = false;
   const links: string[] = [];
+  const headerRefresh = refreshHeader === undefined ? null : parseRefresh(refreshHeader);
+  let refreshSeen = headerRefresh !== null;
+  if (headerRefresh?.url) {
+    const url = resolveUrl(headerRefresh.url, pageUrl);
+    if (url) links.push(url);
+  }
   const resources: PageLinks['resources'] = [];
   const addResource = (raw: string | undefined, kind: SnapshotResource['kind']) => {
     const url = resolveUrl(raw, base);
@@ -58,6 +69,14 @@ export function extractLinks(html: string, pageUrl: string): PageLinks {
           case 'img':
             addResource(attribs.src, 'image');
             break;
+          case 'meta': {
+            if (refreshSeen || (attribs['http-equiv'] ?? '').trim().toLowerCase() !== 'refresh') break;
+            const refresh = parseRefresh(attribs.content ?? '');
+            refreshSeen = refresh !== null;
+            const url = refresh?.url ? resolveUrl(refresh.url, base) : null;
+            if (url) links.push(url);
+            break;
+          }
           default:
             break;
         }
