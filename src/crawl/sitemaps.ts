@@ -28,10 +28,14 @@ export function parseSitemapXml(xml: string, maxLocs: number): ParsedSitemap {
   let locText = '';
   let closedRoot = false;
   let textAfterRoot = false;
+  // Where the last start tag began: a self-closing element (`<xhtml:link …/>`) is closed at once, by
+  // the same token, where htmlparser2 also reports its close as implied.
+  let openedAt = -1;
   const localName = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
   const parser = new Parser(
     {
       onopentag(name) {
+        openedAt = parser.startIndex;
         if (openElements.length === 0) {
           if (root !== null || closedRoot) xmlError ??= `more than one root element (<${name}>)`;
           root ??= localName(name);
@@ -47,7 +51,7 @@ export function parseSitemapXml(xml: string, maxLocs: number): ParsedSitemap {
         else if (openElements.length === 0 && text.trim() !== '') textAfterRoot = true;
       },
       onclosetag(name, isImplied) {
-        if (isImplied) xmlError ??= `element <${name}> is not closed`;
+        if (isImplied && parser.startIndex !== openedAt) xmlError ??= `element <${name}> is not closed`;
         if (openElements.pop() !== name) xmlError ??= `mismatched closing tag </${name}>`;
         if (localName(name) === 'loc' && inLoc) {
           inLoc = false;
