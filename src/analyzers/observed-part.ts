@@ -27,7 +27,7 @@ export interface ObservedPart {
  * Raised whenever an analyzer's observation changes shape or meaning, so that a part observed by the
  * code before (a deploy between the part and the analysis) is observed again, never finished by code
  * that reads it otherwise. 2: client-side redirects (SEO_SITEMAP_INVALID, SEO_ORPHAN_PAGE,
- * SEO_INTERNAL_REDIRECT_LINK observe them).
+ * SEO_INTERNAL_REDIRECT_LINK observe them; SEO_BROKEN_LINK observes each page's references).
  */
 const OBSERVATIONS_VERSION = 2;
 

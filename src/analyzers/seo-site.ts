@@ -1,11 +1,14 @@
+import { referenceHashes } from './page-references';
 import { truncate } from './parse';
+import { hash52 } from './simhash';
 import { resourceSubject } from './subject';
 import { robotsBlocked, robotsTxtInvalid } from './seo-robots';
 import { sitemapInvalid } from './seo-sitemap';
-import type { SnapshotPage } from './snapshot';
+import type { CrawlSnapshot, SnapshotPage } from './snapshot';
 import { normalizeUrl, plural, sameSite, statusText } from './site-util';
 import {
   EVIDENCE_MAX,
+  defineAnalyzer,
   foldFindings,
   PAGE_PASS,
   notApplicable,
@@ -129,9 +132,43 @@ export const redirectChain = siteAnalyzer('SEO_REDIRECT_CHAIN', (snapshot, obser
 /**
  * Units: every crawled page found through a link on another page and every checked link or resource
  * target, and every checked link to another site. Score = share of targets that are not broken
- * (isBroken); unreachable targets are not counted.
+ * (isBroken); unreachable targets are not counted. Each finding names every crawled page referencing
+ * its target: the crawl keeps a target's first referrers and the exact count, and each page keeps the
+ * hashes of the URLs it references (referenceHashes), matched against the broken targets here.
  */
-export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
+export const brokenLink = defineAnalyzer<Float64Array | null>({
+  code: 'SEO_BROKEN_LINK',
+  observe: (p) => (p.isHtml ? referenceHashes(p) : null),
+  finish(snapshot, observed) {
+    const targets = linkTargets(snapshot);
+    if (targets.size === 0) return notApplicable();
+    const broken = new Map<number, BrokenTarget>();
+    for (const [url, t] of targets) if (isBroken(t)) broken.set(hash52(url), { ...t, url, referrers: [] });
+    if (broken.size === 0) return { status: 'pass', score: 1, findings: [] };
+    for (const o of observed) if (o.value) for (const h of o.value) broken.get(h)?.referrers.push(o.url);
+    const score = 1 - broken.size / targets.size;
+    const findings = [...broken.values()]
+      .sort((a, b) => linkCount(b) - linkCount(a))
+      .map((t): FindingDraft => {
+        const count = linkCount(t);
+        const from = count > 0 ? ` It is linked from ${plural(count, 'page')}.` : '';
+        const shown = t.referrers.length > 0 ? t.referrers : t.foundOn;
+        return {
+          message: `${TARGET_NOUN[t.kind]} answers ${statusText(t.status)}.${from}`,
+          evidence: truncate(
+            `${t.url} → HTTP ${t.status}${shown.length > 0 ? `; linked from ${shown.slice(0, 3).join(', ')}` : ''}`,
+            EVIDENCE_MAX,
+          ),
+          urls: [t.url, ...new Set([...t.foundOn, ...t.referrers].filter((f) => f !== t.url))],
+          subject: resourceSubject(t.url, snapshot.origin),
+        };
+      });
+    return { status: 'fail', score, findings: foldFindings(findings, 'broken targets') };
+  },
+});
+
+/** Every link and resource target the crawl saw answer, by normalized URL (the first record wins). */
+function linkTargets(snapshot: CrawlSnapshot): Map<string, LinkTarget> {
   const targets = new Map<string, LinkTarget>();
   for (const p of snapshot.pages) {
     // Pages no crawled page links to (the home page, sitemap-only URLs) are SEO_HTTP_STATUS_ERROR's.
@@ -148,24 +185,13 @@ export const brokenLink = siteAnalyzer('SEO_BROKEN_LINK', (snapshot) => {
     const linkedFrom = c.linkedFrom ?? c.foundOn.length;
     if (!targets.has(u)) targets.set(u, { status: c.status, foundOn: c.foundOn, linkedFrom, kind });
   }
-  if (targets.size === 0) return notApplicable();
-  const broken = [...targets].filter(([, t]) => isBroken(t)).sort((a, b) => b[1].linkedFrom - a[1].linkedFrom);
-  const score = 1 - broken.length / targets.size;
-  if (broken.length === 0) return { status: 'pass', score: 1, findings: [] };
-  const findings = broken.map(([url, t]): FindingDraft => {
-    const from = t.linkedFrom > 0 ? ` It is linked from ${plural(t.linkedFrom, 'page')}.` : '';
-    return {
-      message: `${TARGET_NOUN[t.kind]} answers ${statusText(t.status)}.${from}`,
-      evidence: truncate(
-        `${url} → HTTP ${t.status}${t.foundOn.length > 0 ? `; linked from ${t.foundOn.slice(0, 3).join(', ')}` : ''}`,
-        EVIDENCE_MAX,
-      ),
-      urls: [url, ...t.foundOn.filter((f) => f !== url)],
-      subject: resourceSubject(url, snapshot.origin),
-    };
-  });
-  return { status: 'fail', score, findings: foldFindings(findings, 'broken targets') };
-});
+  return targets;
+}
+
+/** Pages referencing the target: the crawl's exact count, or the pages seen referencing it where that is more. */
+function linkCount(t: BrokenTarget): number {
+  return Math.max(t.linkedFrom, new Set([...t.foundOn, ...t.referrers]).size);
+}
 
 interface LinkTarget {
   status: number;
@@ -173,6 +199,9 @@ interface LinkTarget {
   linkedFrom: number;
   kind: 'page' | 'resource' | 'external';
 }
+
+/** A broken target, with every crawled page seen referencing it. */
+type BrokenTarget = LinkTarget & { url: string; referrers: string[] };
 
 const TARGET_NOUN = {
   page: 'An internal link target',

@@ -1,6 +1,7 @@
 import type { Element } from 'domhandler';
 import { clientRedirect } from './client-redirect';
-import { attr, type ParsedPage } from './parse';
+import { anchorHashes } from './page-references';
+import { attr } from './parse';
 import { firstCanonical } from './seo-links';
 import { evidence, inlinks, isIndexable, listUrls, pagesByUrl, structureOutcome } from './seo-structure-common';
 import { hash52 } from './simhash';
@@ -20,8 +21,6 @@ import { defineAnalyzer, foldFindings, type FindingDraft } from './types';
 
 /** hreflang alternates kept per page (as SEO_HREFLANG_INVALID reads them). */
 const MAX_ALTERNATES = 300;
-/** Distinct link targets kept per page: far beyond any real navigation, a bound on a hostile page. */
-const MAX_LINKS = 5_000;
 
 interface RefObservation {
   indexable: boolean;
@@ -120,28 +119,6 @@ function pointing(t: Target): Set<string> {
   return new Set([...t.foundOn, ...t.linkers, ...t.canonicalOf, ...t.alternateOf]);
 }
 
-/** The document base URL: the first <base href>, resolved against the page URL. */
-function baseOf(p: ParsedPage): string {
-  const href = p
-    .elements('base')
-    .map((b) => attr(b, 'href'))
-    .find((h) => h !== undefined);
-  return (href !== undefined && normalizeUrl(href, p.url)) || p.url;
-}
-
-function linkHashes(p: ParsedPage): Float64Array {
-  const base = baseOf(p);
-  const out = new Set<number>();
-  for (const tag of ['a', 'area'])
-    for (const el of p.elements(tag)) {
-      if (out.size >= MAX_LINKS) return Float64Array.from(out);
-      const href = attr(el, 'href');
-      const url = href === undefined ? null : normalizeUrl(href, base);
-      if (url !== null && /^https?:/.test(url)) out.add(hash52(url));
-    }
-  return Float64Array.from(out);
-}
-
 /** Pages linking here: the crawl's exact count, or the pages seen linking where that is more (a 3xx hop). */
 function linkCount(t: Target): number {
   return Math.max(t.linkedFrom, t.linkers.size);
@@ -197,7 +174,7 @@ export const internalRedirectLink = defineAnalyzer<RefObservation | null>({
     const redirect = clientRedirect(p);
     return {
       indexable: isIndexable(p),
-      links: linkHashes(p),
+      links: anchorHashes(p),
       canonical: canonical === null ? null : hash52(canonical),
       alternates: [...alternates],
       ...(redirect && { refresh: { to: redirect.to, delaySeconds: redirect.delaySeconds } }),

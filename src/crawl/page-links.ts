@@ -1,26 +1,11 @@
 import { Parser } from 'htmlparser2';
 import { parseRefresh } from '../analyzers/client-redirect';
+import { resolveUrl } from '../analyzers/page-references';
 import type { SnapshotResource } from '../analyzers/snapshot';
 
 export interface PageLinks {
   links: string[];
   resources: Array<{ url: string; kind: SnapshotResource['kind'] }>;
-}
-
-/** Absolute http(s) URL without fragment, or null. */
-export function resolveUrl(raw: string | undefined, base: string): string | null {
-  if (raw === undefined) return null;
-  const trimmed = raw.trim();
-  if (trimmed === '' || /^(?:javascript|mailto|tel|data|blob|about):/i.test(trimmed)) return null;
-  try {
-    const url = new URL(trimmed, base);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    if (url.username || url.password) return null;
-    url.hash = '';
-    return url.href;
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -1,11 +1,11 @@
 import { Parser } from 'htmlparser2';
+import { resolveUrl } from '../analyzers/page-references';
 import type { SitemapFetch } from '../analyzers/snapshot';
 import { OutboundError } from '../outbound/errors';
 import { isSameSite, type CrawlContext } from './context';
 import { decodeBodyText } from './decode';
 import { referredBy, type Discovered, type Frontier } from './frontier';
 import { CRAWL_LIMITS } from './limits';
-import { resolveUrl } from './page-links';
 import { crawlRequest, fetchWithBackoff } from './polite-fetch';
 import { errorText } from './responses';
 import type { SiteRobots } from './robots';
