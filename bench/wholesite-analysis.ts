@@ -31,7 +31,7 @@ import { readBodies, readSnapshot, writeCrawl } from './wholesite-analysis-crawl
  * which analyzer each full collection fell in, and how much it left live. `--parts` observes the pages
  * in parts first, as the workers do once a crawl ends, and the analysis takes the parts (observedParts).
  */
-const WORKER_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=50'];
+const WORKER_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=50', '--expose-gc'];
 const FIXED = new Date('2026-01-01T00:00:00Z');
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;

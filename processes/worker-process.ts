@@ -90,8 +90,9 @@ function memoryLayout(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; execArg
   if (unset('--max-semi-space-size')) execArgv.push('--max-semi-space-size=16');
   const auditWorker = env.WORKER_KIND === undefined || env.WORKER_KIND === 'audits';
   if (auditWorker && unset('--heap-growing-percent')) execArgv.push('--heap-growing-percent=50');
-  // The report worker collects garbage after each render (src/reports/pdf/memory.ts).
-  if (env.WORKER_KIND === 'reports') execArgv.push('--expose-gc');
+  // The report worker collects garbage after each render (src/reports/pdf/memory.ts), the audit
+  // worker after an analyzer's finish that left much of it (src/analyzers/heap-release.ts).
+  if (env.WORKER_KIND === 'reports' || auditWorker) execArgv.push('--expose-gc');
   return { env: { MALLOC_ARENA_MAX: '2', ...env }, execArgv };
 }
 

@@ -1,5 +1,6 @@
 import type { AnalyzerResult, Finding } from '../schemas/audit';
 import { FindingIdAllocator, makeAnalyzerResult, makeFinding } from './findings';
+import { releaseFinishGarbage } from './heap-release';
 import { ObservationSpill } from './observation-spill';
 import { observeEvery, type ObservedPart } from './observed-part';
 import { PageSummaries } from './page-summaries';
@@ -138,6 +139,7 @@ export class AnalysisRun {
       } finally {
         // Its values go as soon as it has finished, not when the next analyzer's replace them.
         for (const o of this.seen) o.value = undefined;
+        releaseFinishGarbage();
       }
     }
     if (!outcome) return void result.analyzers.push(makeAnalyzerResult(analyzer.code, 'error', 0));

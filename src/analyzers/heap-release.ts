@@ -1,0 +1,20 @@
+import v8 from 'node:v8';
+
+/**
+ * A whole-site finish (an index of every page's titles, links or hashes) leaves what it built as
+ * garbage when it ends, and V8 lets the heap grow by half of what its last full collection left live
+ * before it collects again: the next finish then builds its own index beside the last one's garbage,
+ * and the peak grows with the site. Where gc is exposed (the audit worker, processes/worker-process.ts),
+ * a full collection after a finish that left more than SLACK_BYTES beyond what was live brings the
+ * heap back first (docs/architecture.md, "Durable crawl", Memory). Elsewhere this does nothing.
+ */
+const SLACK_BYTES = 16 * 1024 * 1024;
+
+let liveAfterCollection = 0;
+
+export function releaseFinishGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc || v8.getHeapStatistics().used_heap_size < liveAfterCollection + SLACK_BYTES) return;
+  gc();
+  liveAfterCollection = v8.getHeapStatistics().used_heap_size;
+}
