@@ -10,11 +10,15 @@ import v8 from 'node:v8';
  */
 const SLACK_BYTES = 16 * 1024 * 1024;
 
-let liveAfterCollection = 0;
+let liveAfterCollection = Number.POSITIVE_INFINITY;
 
 export function releaseFinishGarbage(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc || v8.getHeapStatistics().used_heap_size < liveAfterCollection + SLACK_BYTES) return;
+  if (!gc) return;
+  const used = v8.getHeapStatistics().used_heap_size;
+  // Less than after the last collection: V8 has collected on its own since, and that is the mark.
+  liveAfterCollection = Math.min(liveAfterCollection, used);
+  if (used < liveAfterCollection + SLACK_BYTES) return;
   gc();
   liveAfterCollection = v8.getHeapStatistics().used_heap_size;
 }
