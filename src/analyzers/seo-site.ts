@@ -188,9 +188,14 @@ function linkTargets(snapshot: CrawlSnapshot): Map<string, LinkTarget> {
   return targets;
 }
 
-/** Pages referencing the target: the crawl's exact count, or the pages seen referencing it where that is more. */
+/**
+ * Pages referencing the target: the pages named (every page seen referencing it, and the crawl's first
+ * referrers, both by the URL that served them), so the count is the list's length; the crawl's count
+ * where no page was seen referencing it (links only a rendered DOM has, parts observed by older code).
+ * The crawl's count can take a page twice when it was also crawled through a URL redirecting to it.
+ */
 function linkCount(t: BrokenTarget): number {
-  return Math.max(t.linkedFrom, new Set([...t.foundOn, ...t.referrers]).size);
+  return t.referrers.length > 0 ? new Set([...t.foundOn, ...t.referrers]).size : t.linkedFrom;
 }
 
 interface LinkTarget {
