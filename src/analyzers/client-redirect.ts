@@ -76,6 +76,15 @@ export interface ClientRedirect {
  * browsers, a Refresh header wins over the markup, and of the meta elements the first valid one counts.
  */
 export function clientRedirect(p: ParsedPage): ClientRedirect | null {
+  let read = READ.get(p);
+  if (read === undefined) READ.set(p, (read = readClientRedirect(p)));
+  return read;
+}
+
+/** Read once per page: a dozen checks ask whether a page is a client-side redirect. */
+const READ = new WeakMap<ParsedPage, ClientRedirect | null>();
+
+function readClientRedirect(p: ParsedPage): ClientRedirect | null {
   if (!p.isHtml) return null;
   const header = headerValue(p.page.headers, 'refresh');
   const fromHeader = header === undefined ? null : parseRefresh(header);

@@ -148,9 +148,9 @@ export const brokenLink = defineAnalyzer<Float64Array | null>({
     for (const o of observed) if (o.value) for (const h of o.value) broken.get(h)?.referrers.push(o.url);
     const score = 1 - broken.size / targets.size;
     const findings = [...broken.values()]
-      .sort((a, b) => linkCount(b) - linkCount(a))
-      .map((t): FindingDraft => {
-        const count = linkCount(t);
+      .map(named)
+      .sort((a, b) => b.count - a.count)
+      .map(({ target: t, pages, count }): FindingDraft => {
         const from = count > 0 ? ` It is linked from ${plural(count, 'page')}.` : '';
         const shown = t.referrers.length > 0 ? t.referrers : t.foundOn;
         return {
@@ -159,7 +159,7 @@ export const brokenLink = defineAnalyzer<Float64Array | null>({
             `${t.url} → HTTP ${t.status}${shown.length > 0 ? `; linked from ${shown.slice(0, 3).join(', ')}` : ''}`,
             EVIDENCE_MAX,
           ),
-          urls: [t.url, ...new Set([...t.foundOn, ...t.referrers].filter((f) => f !== t.url))],
+          urls: [t.url, ...pages],
           subject: resourceSubject(t.url, snapshot.origin),
         };
       });
@@ -189,13 +189,14 @@ function linkTargets(snapshot: CrawlSnapshot): Map<string, LinkTarget> {
 }
 
 /**
- * Pages referencing the target: the pages named (every page seen referencing it, and the crawl's first
- * referrers, both by the URL that served them), so the count is the list's length; the crawl's count
+ * The pages referencing the target, named once each: every page seen referencing it, and the crawl's
+ * first referrers, both by the URL that served them. The count is their number; the crawl's count
  * where no page was seen referencing it (links only a rendered DOM has, parts observed by older code).
  * The crawl's count can take a page twice when it was also crawled through a URL redirecting to it.
  */
-function linkCount(t: BrokenTarget): number {
-  return t.referrers.length > 0 ? new Set([...t.foundOn, ...t.referrers]).size : t.linkedFrom;
+function named(target: BrokenTarget): { target: BrokenTarget; pages: string[]; count: number } {
+  const pages = [...new Set([...target.foundOn, ...target.referrers])].filter((url) => url !== target.url);
+  return { target, pages, count: target.referrers.length > 0 ? pages.length : target.linkedFrom };
 }
 
 interface LinkTarget {

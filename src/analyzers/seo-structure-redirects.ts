@@ -71,17 +71,8 @@ function redirectTargets(snapshot: CrawlSnapshot): Map<number, Target> {
       if (url === null || hop.status < 300 || hop.status > 399 || !sameSite(snapshot, url)) return;
       const key = hash52(url);
       if (out.has(key)) return;
-      const first = i === 0; // the crawl counts the referrers of the requested URL only
-      out.set(key, {
-        url,
-        hops: page.redirectChain.slice(i),
-        page,
-        foundOn: first ? (page.foundOn ?? []) : [],
-        linkedFrom: first ? inlinks(page) : 0,
-        linkers: new Set(),
-        canonicalOf: new Set(),
-        alternateOf: new Set(),
-      });
+      // The crawl counts the referrers of the requested URL only.
+      out.set(key, target(url, page, { hops: page.redirectChain.slice(i), requested: i === 0 }));
     });
   }
   return out;
@@ -99,19 +90,28 @@ function addClientRedirects(
   for (const { page, value } of observed) {
     const url = value?.refresh ? normalizeUrl(page.finalUrl) : null;
     if (url === null || !sameSite(snapshot, url) || targets.has(hash52(url))) continue;
-    const direct = page.redirectChain.length === 0; // the crawl counts the referrers of the requested URL
-    targets.set(hash52(url), {
-      url,
-      hops: [],
-      page,
-      foundOn: direct ? (page.foundOn ?? []) : [],
-      linkedFrom: direct ? inlinks(page) : 0,
-      linkers: new Set(),
-      canonicalOf: new Set(),
-      alternateOf: new Set(),
-      refresh: value!.refresh,
-    });
+    const requested = page.redirectChain.length === 0;
+    targets.set(hash52(url), target(url, page, { hops: [], requested, refresh: value!.refresh }));
   }
+}
+
+/** A redirecting URL with no page pointing at it yet; the crawl's referrers count only for the URL it requested. */
+function target(
+  url: string,
+  page: SnapshotPage,
+  how: { hops: readonly RedirectHop[]; requested: boolean; refresh?: Target['refresh'] },
+): Target {
+  return {
+    url,
+    hops: how.hops,
+    page,
+    foundOn: how.requested ? (page.foundOn ?? []) : [],
+    linkedFrom: how.requested ? inlinks(page) : 0,
+    linkers: new Set(),
+    canonicalOf: new Set(),
+    alternateOf: new Set(),
+    ...(how.refresh && { refresh: how.refresh }),
+  };
 }
 
 /** Every page pointing at the target: the crawl's first referrers, every page seen linking, canonical or hreflang. */

@@ -990,7 +990,7 @@ export interface components {
         bytes: number;
         /** @description Time to the first byte of the answer. */
         response_ms: number;
-        /** @description An HTML page answering 2xx with no noindex. */
+        /** @description An HTML page answering 2xx with no noindex, and not a client-side redirect (a refresh to another URL). */
         indexable: boolean;
         /** @description Its rel=canonical target, absolute; null when none. */
         canonical: string | null;

@@ -39,7 +39,11 @@ export const listAuditPagesQuerySchema = {
     },
     min_depth: { ...depth, description: 'Pages at least this many clicks from the home page (0: the home page).' },
     max_depth: { ...depth, description: 'Pages at most this many clicks from the home page; not below min_depth.' },
-    indexable: { type: 'boolean', description: 'true: HTML pages answering 2xx without noindex; false: the others.' },
+    indexable: {
+      type: 'boolean',
+      description:
+        'true: HTML pages answering 2xx without noindex that are not client-side redirects; false: the others.',
+    },
   },
 } as const;
 export type ListAuditPagesQuery = FromSchema<typeof listAuditPagesQuerySchema>;
@@ -78,7 +82,11 @@ export const auditPageSchema = {
     content_type: { type: ['string', 'null'] },
     bytes: { type: 'integer', minimum: 0 },
     response_ms: { type: 'integer', minimum: 0, description: 'Time to the first byte of the answer.' },
-    indexable: { type: 'boolean', description: 'An HTML page answering 2xx with no noindex.' },
+    indexable: {
+      type: 'boolean',
+      description:
+        'An HTML page answering 2xx with no noindex, and not a client-side redirect (a refresh to another URL).',
+    },
     canonical: { type: ['string', 'null'], description: 'Its rel=canonical target, absolute; null when none.' },
     redirect_to: { type: ['string', 'null'], description: 'Where a redirecting URL leads in the end.' },
   },
