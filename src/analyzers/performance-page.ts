@@ -96,6 +96,13 @@ export function imgIsSized(img: Element): boolean {
   return has('aspect-ratio') || ((w !== '' || has('width')) && (h !== '' || has('height')));
 }
 
+/** Names the image by its address, so that findings on different images read differently. */
+function unsizedMessage(img: Element, pageUrl: string): string {
+  const src = (attr(img, 'src') ?? '').trim();
+  if (src === '' || src.startsWith('data:')) return 'An image has no width and height.';
+  return `The image ${truncate(resourceSubject(src, pageUrl), 100)} has no width and height.`;
+}
+
 export const imgUnsized = pageAnalyzer('PERF_IMG_UNSIZED', (p) => {
   if (!p.isHtml) return null;
   const imgs = p.elements('img');
@@ -107,7 +114,7 @@ export const imgUnsized = pageAnalyzer('PERF_IMG_UNSIZED', (p) => {
     if (!imgIsSized(img) && !pageCss(p).isSizedByCss(img) && !pageCss(p).isHidden(img))
       issues.push({
         outcome: 'fail',
-        message: 'Image without width and height.',
+        message: unsizedMessage(img, p.url),
         evidence: snippet(p, img),
         subject: elementSubject(img, p.url),
       });

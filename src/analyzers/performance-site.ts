@@ -279,11 +279,13 @@ export const renderBlocking = pageAnalyzer('PERF_RENDER_BLOCKING', (p) => {
     if (!JS_TYPES.test(type) || type === 'module') continue;
     // nomodule scripts are skipped by every browser that supports modules.
     if (attr(s, 'async') !== undefined || attr(s, 'defer') !== undefined || attr(s, 'nomodule') !== undefined) continue;
+    // The message names the script: sub-sites of one host load same-named scripts from their own paths.
+    const script = resourceSubject(attr(s, 'src')!, p.url);
     issues.push({
       outcome: 'fail',
-      message: 'A script in the head loads synchronously (no async or defer) and blocks rendering.',
+      message: `The script ${truncate(script, 100)} in the head loads synchronously (no async or defer) and blocks rendering.`,
       evidence: snippet(p, s),
-      subject: `script ${resourceSubject(attr(s, 'src')!, p.url)}`,
+      subject: `script ${script}`,
     });
   }
   const sheets = p.elements('link').filter((l) => {

@@ -90,6 +90,10 @@ describe('accuracy rules', () => {
   it('images sized by a stylesheet rule or inline style are sized; a rule with one side is not enough', () => {
     const logo = '<img class="site-logo" src="/logo.png" alt="Logo">';
     assert.equal(status(imgUnsized, logo), 'fail');
+    assert.match(
+      run(imgUnsized, [page(logo)]).findings[0]!.message,
+      /^The image \/logo\.png has no width and height\.$/,
+    );
     assert.equal(status(imgUnsized, `<style>.site-logo{width:120px;height:40px}</style>${logo}`), 'pass');
     assert.equal(status(imgUnsized, `<style>header img{width:120px}</style><header>${logo}</header>`), 'fail');
     assert.equal(

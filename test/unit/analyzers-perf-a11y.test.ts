@@ -149,6 +149,17 @@ describe('performance site analyzers', () => {
     const sync = run(renderBlocking, [page({ body: doc('<script src="/jquery.js"></script>') })]);
     assert.equal(sync.status, 'fail');
     assert.equal(sync.findings[0]!.evidence, '<script src="/jquery.js"></script>');
+    // Same-named scripts of two sub-sites of one host: two findings, each message naming its script.
+    const subSites = run(renderBlocking, [
+      page({ path: '/en/', body: doc('<script src="_static/jquery.js"></script>') }),
+      page({ path: '/ru/', body: doc('<script src="_static/jquery.js"></script>') }),
+    ]);
+    assert.deepEqual(
+      subSites.findings.map((f) => f.message),
+      ['/en/_static/jquery.js', '/ru/_static/jquery.js'].map(
+        (s) => `The script ${s} in the head loads synchronously (no async or defer) and blocks rendering.`,
+      ),
+    );
     const css = [1, 2, 3, 4].map((i) => `<link rel="stylesheet" href="/${i}.css">`).join('');
     const many = run(renderBlocking, [page({ body: doc(css) })]);
     assert.equal(many.status, 'warn');

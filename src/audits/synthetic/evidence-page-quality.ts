@@ -51,18 +51,20 @@ export const PAGE_QUALITY_EVIDENCE = {
   },
   PERF_RENDER_BLOCKING: (ctx) => [
     {
-      message: `A synchronous script in <head> delays the first paint.${everywhere(ctx)}`,
+      message: `The script /js/vendor.bundle.js in the head loads synchronously (no async or defer) and blocks rendering.${everywhere(ctx)}`,
       evidence: '<script src="/js/vendor.bundle.js"></script>',
       subject: `script ${resourceSubject('/js/vendor.bundle.js', ctx.domain)}`,
     },
   ],
-  PERF_IMG_UNSIZED: (ctx) =>
-    withMarkupSubject(ctx.domain, [
+  PERF_IMG_UNSIZED: (ctx) => {
+    const image = `/images/${ctx.rng.pick(['hero', 'team', 'product-shot', 'dashboard'])}.webp`;
+    return withMarkupSubject(ctx.domain, [
       {
-        message: 'Image without width and height.',
-        evidence: `<img src="/images/${ctx.rng.pick(['hero', 'team', 'product-shot', 'dashboard'])}.webp" alt="${ctx.site.name}" loading="lazy">`,
+        message: `The image ${image} has no width and height.`,
+        evidence: `<img src="${image}" alt="${ctx.site.name}" loading="lazy">`,
       },
-    ]),
+    ]);
+  },
   A11Y_IMG_ALT_MISSING: (ctx) =>
     withMarkupSubject(ctx.domain, [
       {
