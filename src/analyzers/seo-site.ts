@@ -192,7 +192,6 @@ function linkTargets(snapshot: CrawlSnapshot): Map<string, LinkTarget> {
  * The pages referencing the target, named once each: every page seen referencing it, and the crawl's
  * first referrers, both by the URL that served them. The count is their number; the crawl's count
  * where no page was seen referencing it (links only a rendered DOM has, parts observed by older code).
- * The crawl's count can take a page twice when it was also crawled through a URL redirecting to it.
  */
 function named(target: BrokenTarget): { target: BrokenTarget; pages: string[]; count: number } {
   const pages = [...new Set([...target.foundOn, ...target.referrers])].filter((url) => url !== target.url);

@@ -73,13 +73,16 @@ export class Frontier {
     this.byAliasKey.set(indexAliasKey(home.url), home.url);
   }
 
-  /** A redirect that ends on an HTML page spends the budget once for that page, however many lead there. */
-  addPage(page: SnapshotPage, discovery: Discovered, answeredHtml: boolean): void {
+  /**
+   * A redirect that ends on an HTML page spends the budget once for that page, however many lead
+   * there. True when this is the first HTML answer from the page's final URL: only then are its links read.
+   */
+  addPage(page: SnapshotPage, discovery: Discovered, answeredHtml: boolean): boolean {
     this.crawled.push({ page, discovery });
-    if (answeredHtml && !this.htmlFinalUrls.has(page.finalUrl)) {
-      this.htmlFinalUrls.add(page.finalUrl);
-      this.htmlPages++;
-    }
+    if (!answeredHtml || this.htmlFinalUrls.has(page.finalUrl)) return false;
+    this.htmlFinalUrls.add(page.finalUrl);
+    this.htmlPages++;
+    return true;
   }
 
   get budgetLeft(): number {

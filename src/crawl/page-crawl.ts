@@ -100,8 +100,9 @@ async function expandLevel(
       frontier.recordUnreachablePage(discovered);
       continue;
     }
-    frontier.addPage(page, discovered, answeredHtml(context, page));
-    if (!links) continue;
+    const firstRead = frontier.addPage(page, discovered, answeredHtml(context, page));
+    // A page reached again through a redirect to it has its links counted once.
+    if (!links || !firstRead) continue;
     const pageUrl = page.finalUrl;
     frontier.recordResources(pageUrl, links.resources);
     // Each distinct target once per page, so the frontier's referrer counts are exact.

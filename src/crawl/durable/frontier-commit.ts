@@ -66,9 +66,11 @@ export async function commitPageStep(db: Db, crawlId: string, commit: PageStepCo
     const done = (await trx('crawl_steps').where({ crawl_id: crawlId, step: stepKey }).first('result')) as
       { result: string } | undefined;
     if (done) return JSON.parse(done.result) as PageStepResult;
-    const htmlAdded = await writePages(trx, crawlId, commit);
-    const discovered = await upsertLinks(trx, crawlId, commit.links);
-    const externalAdded = await upsertTargets(trx, crawlId, commit.targets, commit.externalCheckBudget);
+    const readBefore = await finalsReadBefore(trx, crawlId, commit);
+    const shells = shellsToRender(commit, readBefore);
+    const htmlAdded = await writePages(trx, crawlId, commit, shells);
+    const discovered = await upsertLinks(trx, crawlId, commit.links, readBefore);
+    const externalAdded = await upsertTargets(trx, crawlId, commit.targets, commit.externalCheckBudget, readBefore);
     const [run] = (await trx('crawl_runs')
       .where({ crawl_id: crawlId })
       .increment({
@@ -91,15 +93,42 @@ export async function commitPageStep(db: Db, crawlId: string, commit: PageStepCo
       pagesDiscovered: run!.pages_discovered,
       pageRequests: run!.page_requests,
       rateLimitedPages: run!.rate_limited_pages,
-      ...(commit.shells?.length ? { shells: commit.shells } : {}),
+      ...(shells.length ? { shells } : {}),
     };
     await trx('crawl_steps').insert({ crawl_id: crawlId, step: stepKey, result: JSON.stringify(result) });
     return result;
   });
 }
 
+/**
+ * The final URLs of the step's HTML pages that an earlier step already read: the same page reached
+ * again (directly, or through a redirect to it). Its links were counted then, so they are not again.
+ */
+async function finalsReadBefore(trx: Trx, crawlId: string, commit: PageStepCommit): Promise<Set<string>> {
+  const finals = [...new Set(commit.pages.flatMap((p) => (p.answeredHtml ? [p.page!.finalUrl] : [])))];
+  if (finals.length === 0) return new Set();
+  const rows = (await trx('crawl_html_finals')
+    .where({ crawl_id: crawlId })
+    .whereRaw('final_url = ANY(?::text[])', [finals])
+    .select('final_url')) as { final_url: string }[];
+  return new Set(rows.map((r) => r.final_url));
+}
+
+/** The step's shells, each page rendered once: not one read before, nor a second URL of the same page. */
+function shellsToRender(commit: PageStepCommit, readBefore: ReadonlySet<string>): string[] {
+  if (!commit.shells?.length) return [];
+  const finalOf = new Map(commit.pages.map((p) => [p.url, p.page?.finalUrl ?? p.url]));
+  const taken = new Set(readBefore);
+  return commit.shells.filter((url) => {
+    const final = finalOf.get(url) ?? url;
+    if (taken.has(final)) return false;
+    taken.add(final);
+    return true;
+  });
+}
+
 /** The step's pages and their states; returns how many new HTML pages spent the budget. */
-async function writePages(trx: Trx, crawlId: string, commit: PageStepCommit): Promise<number> {
+async function writePages(trx: Trx, crawlId: string, commit: PageStepCommit, shells: string[]): Promise<number> {
   const fetched = commit.pages.filter((p) => p.page);
   for (let from = 0; from < fetched.length; from += 200) {
     await trx('crawl_pages').insert(
@@ -114,7 +143,7 @@ async function writePages(trx: Trx, crawlId: string, commit: PageStepCommit): Pr
     `UPDATE crawl_frontier SET state = CASE WHEN url = ANY(:shells) THEN 'rendering'
                                             WHEN url = ANY(:crawled) THEN 'crawled' ELSE 'unreachable' END
       WHERE crawl_id = :crawlId AND state = 'claimed' AND step = :step`,
-    { crawlId, step: commit.step, crawled: fetched.map((p) => p.url), shells: commit.shells ?? [] },
+    { crawlId, step: commit.step, crawled: fetched.map((p) => p.url), shells },
   );
   const answered = [
     ...new Set(commit.pages.flatMap((p) => (p.answeredUrl && p.answeredUrl !== p.url ? [p.answeredUrl] : []))),
@@ -140,10 +169,16 @@ async function writePages(trx: Trx, crawlId: string, commit: PageStepCommit): Pr
 const ALIASABLE = ['queued', 'claimed', 'rendering', 'crawled', 'unreachable', 'over_budget'];
 
 /**
- * Found URLs: a known one gains its referrers; a new one becomes an alias when a page-like URL of
- * the same directory is known, else takes its found state. Returns how many new URLs were seen.
+ * Found URLs: a known one gains its referrers (but not pages in `readBefore`, counted already); a new
+ * one becomes an alias when a page-like URL of the same directory is known, else takes its found
+ * state. Returns how many new URLs were seen.
  */
-export async function upsertLinks(trx: Trx, crawlId: string, links: readonly LinkFound[]): Promise<number> {
+export async function upsertLinks(
+  trx: Trx,
+  crawlId: string,
+  links: readonly LinkFound[],
+  readBefore: ReadonlySet<string> = new Set(),
+): Promise<number> {
   if (links.length === 0) return 0;
   const urls = links.map((l) => l.url);
   const known = new Set(
@@ -178,8 +213,7 @@ export async function upsertLinks(trx: Trx, crawlId: string, links: readonly Lin
       url: link.url,
       state,
       depth: link.depth,
-      found_on: link.referrers.slice(0, CRAWL_LIMITS.foundOnCap),
-      linked_from: link.referrers.length,
+      ...referrerColumns(known.has(link.url), link.referrers, readBefore),
       alias_key: key,
       alias_of: alias,
     };
@@ -200,14 +234,16 @@ export async function upsertLinks(trx: Trx, crawlId: string, links: readonly Lin
 }
 
 /**
- * Subresources and other sites' links: a known one gains its referrers; a new external one is kept
- * while the external check budget lasts. Returns how many new external targets were kept.
+ * Subresources and other sites' links: a known one gains its referrers (but not pages in `readBefore`);
+ * a new external one is kept while the external check budget lasts. Returns how many new external
+ * targets were kept.
  */
 export async function upsertTargets(
   trx: Trx,
   crawlId: string,
   targets: readonly TargetFound[],
   externalBudget: number,
+  readBefore: ReadonlySet<string> = new Set(),
 ): Promise<number> {
   if (targets.length === 0) return 0;
   const known = new Set(
@@ -235,8 +271,7 @@ export async function upsertTargets(
     kind: t.kind,
     resource_kind: t.resourceKind ?? null,
     external: t.external,
-    found_on: t.referrers.slice(0, CRAWL_LIMITS.foundOnCap),
-    linked_from: t.referrers.length,
+    ...referrerColumns(known.has(t.url), t.referrers, readBefore),
   }));
   await trx.raw(
     `INSERT INTO crawl_targets (crawl_id, url, kind, resource_kind, external, found_on, linked_from)
@@ -249,4 +284,17 @@ export async function upsertTargets(
     { crawlId, rows: JSON.stringify(rows) },
   );
   return externalAdded;
+}
+
+/**
+ * A target's referrers as stored: a known target does not count again a page read before (a page
+ * whose content changed between its two reads may still name a new target, and that one counts it).
+ */
+function referrerColumns(
+  known: boolean,
+  referrers: readonly string[],
+  readBefore: ReadonlySet<string>,
+): { found_on: string[]; linked_from: number } {
+  const counted = known && readBefore.size > 0 ? referrers.filter((r) => !readBefore.has(r)) : referrers;
+  return { found_on: counted.slice(0, CRAWL_LIMITS.foundOnCap), linked_from: counted.length };
 }

@@ -37,7 +37,11 @@ export async function linksFound(
     const external = !isSameSite(context, url);
     targets.set(url, { url, kind, external, referrers: [pageUrl], ...(resourceKind ? { resourceKind } : {}) });
   };
+  const read = new Set<string>();
   for (const { pageUrl, depth, links: pageLinks, resources: pageResources } of pages) {
+    // A page claimed twice (directly and through a redirect to it) refers to its targets once.
+    if (read.has(pageUrl)) continue;
+    read.add(pageUrl);
     const linkDepth = depth === null ? null : depth + 1;
     const resources = new Map((pageResources ?? []).map((resource) => [resource.url, resource]));
     for (const resource of resources.values()) addTarget(resource.url, pageUrl, 'resource', resource.kind);

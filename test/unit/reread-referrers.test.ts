@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { crawlSite } from '../../src/crawl/crawler';
+import { parseCidrList } from '../../src/outbound/policy';
+import { REREAD_SITE, serveRereadSite } from '../support/reread-site';
+
+/**
+ * A page reached both directly and through a redirect to it is one referrer of its links, however
+ * many URLs led to it (the in-process crawl; test/integration/redirect-referrers.test.ts has the durable one).
+ */
+describe('referrers of a page crawled again (directly and through redirects)', function () {
+  this.timeout(30_000);
+
+  it('counts the page once for each page, link check and subresource it refers to', async () => {
+    const site = await serveRereadSite();
+    try {
+      const snapshot = await crawlSite({
+        origin: site.origin,
+        pageBudget: 100,
+        allow: parseCidrList('127.0.0.0/8'),
+        userAgent: 'DomainAuditBot/0.1 (+https://domain-audit.example/bot)',
+        lookupDns: false,
+        probeTls: false,
+      });
+      const byPath = (p: string) => snapshot.pages.find((page) => page.url === `${site.origin}${p}`);
+      // The page was reached three times: the redirect's answer is the same page.
+      assert.equal(byPath('/old')?.finalUrl, `${site.origin}/a`);
+      assert.equal(byPath('/moved')?.finalUrl, `${site.origin}/a`);
+      assert.equal(byPath('/a')?.finalUrl, `${site.origin}/a`);
+      const expected = REREAD_SITE.referrers.length;
+      assert.equal(byPath('/t')?.linkedFrom, expected);
+      assert.equal(byPath('/gone')?.status, 404);
+      assert.equal(byPath('/gone')?.linkedFrom, expected);
+      const style = snapshot.resources?.find((r) => r.url === `${site.origin}/style.css`);
+      assert.equal(style?.linkedFrom, REREAD_SITE.htmlPages.length);
+    } finally {
+      await site.close();
+    }
+  });
+});
