@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { crawlSite } from '../../src/crawl/crawler';
+import { shellsToRender } from '../../src/crawl/durable/frontier-commit';
 import { parseCidrList } from '../../src/outbound/policy';
 import { REREAD_SITE, serveRereadSite } from '../support/reread-site';
 
@@ -35,5 +36,28 @@ describe('referrers of a page crawled again (directly and through redirects)', f
     } finally {
       await site.close();
     }
+  });
+});
+
+describe('the shells a page step has rendered', () => {
+  const page = (url: string, finalUrl: string) => ({
+    url,
+    page: { url, finalUrl, status: 200, headers: {}, body: '', ttfbMs: 1, bytes: 1, depth: 1, redirectChain: [] },
+    answeredHtml: true,
+  });
+  const commit = (shells: string[]) => ({
+    step: 3,
+    pages: [page('/a', '/a'), page('/old', '/a'), page('/b', '/b'), page('/c', '/c')],
+    links: [],
+    targets: [],
+    rateLimitedPages: 0,
+    externalCheckBudget: 0,
+    shells,
+  });
+
+  it('renders each page once: not a second URL of a page of the step, nor a page an earlier step read', () => {
+    assert.deepEqual(shellsToRender(commit(['/a', '/old', '/b', '/c']), new Set(['/c'])), ['/a', '/b']);
+    assert.deepEqual(shellsToRender(commit(['/old', '/a']), new Set()), ['/old']);
+    assert.deepEqual(shellsToRender(commit([]), new Set(['/a'])), []);
   });
 });

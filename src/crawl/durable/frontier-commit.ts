@@ -115,7 +115,7 @@ async function finalsReadBefore(trx: Trx, crawlId: string, commit: PageStepCommi
 }
 
 /** The step's shells, each page rendered once: not one read before, nor a second URL of the same page. */
-function shellsToRender(commit: PageStepCommit, readBefore: ReadonlySet<string>): string[] {
+export function shellsToRender(commit: PageStepCommit, readBefore: ReadonlySet<string>): string[] {
   if (!commit.shells?.length) return [];
   const finalOf = new Map(commit.pages.map((p) => [p.url, p.page?.finalUrl ?? p.url]));
   const taken = new Set(readBefore);
