@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Mocha from 'mocha';
 import { startTestInfrastructure, type TestInfrastructure } from './support/infrastructure';
@@ -14,10 +15,12 @@ import { ensureTemporalCli } from '../src/setup/temporal-cli';
  * dev server of their own with stubbed activities, no Postgres), then integration tests against a
  * real Temporal dev server and a real Postgres that this script starts (and removes) itself, then browser
  * tests (test/browser: the dashboard in a real headless Chromium) against the same stack.
- * With TEST_SHARDS=2 the whole suite runs in two processes at once (test/support/shards.ts), each with
- * a stack of its own; one by default, as timing-sensitive tests still fail under the load two bring.
- * Arguments narrow the run to some test files, in one process; `--grep <text>` filters by title;
- * `--shard i/n` runs the i-th of n shards.
+ * By default the suite runs in two lanes at once: the type check, lint, unit and workflow tests in a
+ * process of lower CPU priority, beside the integration and browser tests on the stack, which keep
+ * the CPU whenever they want it (their timing-sensitive tests are the ones that failed under load).
+ * With TEST_SHARDS=2 the whole suite runs instead in two equal processes at once (test/support/shards.ts),
+ * each with a stack of its own. Arguments narrow the run to some test files, in one process; `--grep
+ * <text>` filters by title; `--shard i/n` runs the i-th of n shards; `--lane checks|stack` one lane.
  */
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
@@ -25,20 +28,30 @@ async function main(): Promise<number> {
   const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : undefined;
   const shardAt = args.indexOf('--shard');
   const shard = shardAt >= 0 ? args.splice(shardAt, 2)[1] : undefined;
+  const laneAt = args.indexOf('--lane');
+  const lane = laneAt >= 0 ? args.splice(laneAt, 2)[1] : undefined;
   const root = path.join(__dirname);
-  const suite = [
-    ...listTests(path.join(root, 'unit')),
-    ...listTests(path.join(root, 'workflows')),
-    ...listTests(path.join(root, 'integration')),
-    ...listTests(path.join(root, 'browser')),
-  ];
-  const files = args.length ? args.map((f) => path.resolve(f)) : shard ? shardFiles(suite, shard, root) : suite;
+  const lanes: Record<string, string[]> = {
+    checks: [...listTests(path.join(root, 'unit')), ...listTests(path.join(root, 'workflows'))],
+    stack: [...listTests(path.join(root, 'integration')), ...listTests(path.join(root, 'browser'))],
+  };
+  const suite = [...lanes.checks!, ...lanes.stack!];
+  if (lane !== undefined && !lanes[lane]) throw new Error(`--lane takes checks or stack, got "${lane}"`);
+  const files = args.length
+    ? args.map((f) => path.resolve(f))
+    : shard
+      ? shardFiles(suite, shard, root)
+      : lane
+        ? lanes[lane]!
+        : suite;
 
-  if (!args.length && !shard) {
-    if (!(await typecheckAndLint(path.join(root, '..')))) return 1;
+  if (!args.length && !shard && !lane) {
     const shards = Number(process.env.TEST_SHARDS || 1);
-    if (shards > 1) return runShards(shards, grep);
+    if (shards <= 1) return runLanes(grep);
+    if (!(await typecheckAndLint(path.join(root, '..')))) return 1;
+    return runShards(shards, grep);
   }
+  if (lane === 'checks' && !(await typecheckAndLint(path.join(root, '..')))) return 1;
 
   let infra: TestInfrastructure | null = null;
   const runsBrowserTests = files.some((f) => f.includes(`${path.sep}browser${path.sep}`));
@@ -115,17 +128,52 @@ async function runShards(count: number, grep: string | undefined): Promise<numbe
   ensurePdftoppm(log);
   ensureChromium(log);
   await ensureTemporalCli(log);
+  const children = Array.from({ length: count }, (_, i) => ({
+    label: String(i + 1),
+    args: ['--shard', `${i + 1}/${count}`],
+  }));
+  return runChildren(children, grep, `${count} shards`);
+}
+
+/**
+ * The two lanes at once. The checks lane runs at a lower CPU priority (its Chromium and tsc too),
+ * so it takes the CPU the stack's tests leave idle. Debian's packages are installed here first (one
+ * dpkg at a time); the Temporal CLI's build is shared behind its own lock.
+ */
+async function runLanes(grep: string | undefined): Promise<number> {
+  const log = (line: string) => console.log(`  [setup] ${line}`);
+  ensurePdftoppm(log);
+  ensureChromium(log);
+  const children = [
+    { label: 'checks', args: ['--lane', 'checks'], niceness: CHECKS_LANE_NICENESS },
+    { label: 'stack', args: ['--lane', 'stack'] },
+  ];
+  return runChildren(children, grep, 'two lanes');
+}
+
+/** Nice value of the checks lane: when both lanes want the CPU, the stack's gets about 90 % of it. */
+const CHECKS_LANE_NICENESS = 10;
+
+/** Runs this script once per child at once, their lines prefixed with the child's label; totals summed. */
+async function runChildren(
+  children: { label: string; args: string[]; niceness?: number }[],
+  grep: string | undefined,
+  described: string,
+): Promise<number> {
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const codes = await Promise.all(
-    Array.from({ length: count }, (_, i) => {
+    children.map(({ label, args, niceness }) => {
       const child = spawn(
         process.execPath,
-        [...process.execArgv, __filename, '--shard', `${i + 1}/${count}`, ...(grep ? ['--grep', grep] : [])],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
+        [...process.execArgv, __filename, ...args, ...(grep ? ['--grep', grep] : [])],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
       );
+      if (niceness !== undefined && child.pid !== undefined) os.setPriority(child.pid, niceness);
       for (const stream of [child.stdout!, child.stderr!])
         readline.createInterface({ input: stream }).on('line', (line) => {
-          console.log(`[${i + 1}] ${line}`);
+          console.log(`[${label}] ${line}`);
           const counted = /^tests: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/.exec(line);
           if (!counted) return;
           totals.passed += Number(counted[1]);
@@ -136,7 +184,7 @@ async function runShards(count: number, grep: string | undefined): Promise<numbe
     }),
   );
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
-  console.log(`\ntests (${count} shards): ${totals.passed} passed, ${totals.failed} failed${skipped}`);
+  console.log(`\ntests (${described}): ${totals.passed} passed, ${totals.failed} failed${skipped}`);
   return codes.every((code) => code === 0) ? 0 : 1;
 }
 
