@@ -9,6 +9,9 @@ import { workflowTestEnvironment } from './support/environment';
 
 type PartInput = Parameters<CrawlActivities['observePagesPart']>[0];
 
+/** Parts observed at once (the workflow's window). */
+const WINDOW = 4;
+
 /**
  * CrawlWorkflow's observe phase (patch observe-parts) on a dev server with stubbed activities: once
  * the checks end, the pages are observed in parts of `stepPages`, four at a time, up to the part that
@@ -43,7 +46,10 @@ describe('CrawlWorkflow observing the pages in parts', function () {
         parts.push(input);
         inFlight++;
         mostInFlight = Math.max(mostInFlight, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // Held until the window is full (or a second passed: the last parts): a slow test machine
+        // starting the four parts further apart still has them all in flight at once.
+        for (const started = Date.now(); inFlight < WINDOW && Date.now() - started < 1000;)
+          await new Promise((resolve) => setTimeout(resolve, 10));
         inFlight--;
         return { claimed: Math.max(0, Math.min(input.partPages, pages - input.part * input.partPages)) };
       },
@@ -78,7 +84,7 @@ describe('CrawlWorkflow observing the pages in parts', function () {
     assert.deepEqual(summary, { pagesCrawled: 95, pagesDiscovered: 100 });
     const numbers = parts.map((p) => p.part).sort((a, b) => a - b);
     assert.deepEqual(numbers, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    assert.equal(mostInFlight, 4);
+    assert.equal(mostInFlight, WINDOW);
     for (const part of parts)
       assert.deepEqual(part, { ...part, crawlId: input.crawlId, auditId: 'aud_test', partPages: 10 });
   });
