@@ -15,9 +15,10 @@ import { ensureTemporalCli } from '../src/setup/temporal-cli';
  * dev server of their own with stubbed activities, no Postgres), then integration tests against a
  * real Temporal dev server and a real Postgres that this script starts (and removes) itself, then browser
  * tests (test/browser: the dashboard in a real headless Chromium) against the same stack.
- * By default the suite runs in two lanes at once: the type check, lint, unit and workflow tests in a
- * process of lower CPU priority, beside the integration and browser tests on the stack, which keep
- * the CPU whenever they want it (their timing-sensitive tests are the ones that failed under load).
+ * By default the suite runs in two lanes at once: the type check, lint, unit, workflow and browser
+ * tests (on a stack of their own) in a process of lower CPU priority, beside the integration tests,
+ * which keep the CPU whenever they want it (their timing-sensitive tests are the ones that failed
+ * under load).
  * With TEST_SHARDS=2 the whole suite runs instead in two equal processes at once (test/support/shards.ts),
  * each with a stack of its own. Arguments narrow the run to some test files, in one process; `--grep
  * <text>` filters by title; `--shard i/n` runs the i-th of n shards; `--lane checks|stack` one lane.
@@ -31,11 +32,12 @@ async function main(): Promise<number> {
   const laneAt = args.indexOf('--lane');
   const lane = laneAt >= 0 ? args.splice(laneAt, 2)[1] : undefined;
   const root = path.join(__dirname);
-  const lanes: Record<string, string[]> = {
-    checks: [...listTests(path.join(root, 'unit')), ...listTests(path.join(root, 'workflows'))],
-    stack: [...listTests(path.join(root, 'integration')), ...listTests(path.join(root, 'browser'))],
-  };
-  const suite = [...lanes.checks!, ...lanes.stack!];
+  const unit = listTests(path.join(root, 'unit'));
+  const workflows = listTests(path.join(root, 'workflows'));
+  const integration = listTests(path.join(root, 'integration'));
+  const browser = listTests(path.join(root, 'browser'));
+  const lanes: Record<string, string[]> = { checks: [...unit, ...workflows, ...browser], stack: integration };
+  const suite = [...unit, ...workflows, ...integration, ...browser];
   if (lane !== undefined && !lanes[lane]) throw new Error(`--lane takes checks or stack, got "${lane}"`);
   const files = args.length
     ? args.map((f) => path.resolve(f))
