@@ -214,6 +214,20 @@ export class Frontier {
     return this.admit({ url: link, depth, ...referredBy(pageUrl) });
   }
 
+  /**
+   * A sitemap entry that is the `/index.html` alias of a discovered page (linked as such, or only
+   * listed): an alias, not a page to crawl again. True when it is one.
+   */
+  recordSitemapAlias(url: string): boolean {
+    const aliasOf = this.byAliasKey.get(indexAliasKey(url));
+    if (aliasOf === undefined || aliasOf === url) return false;
+    if (!this.indexAliases.has(url)) {
+      this.pagesDiscovered++;
+      this.indexAliases.set(url, { url, aliasOf, ...referredBy(null) });
+    }
+    return true;
+  }
+
   /** A URL only a sitemap names: crawled after the linked pages, while the budget lasts. */
   admitFromSitemap(url: string): Discovered {
     this.pagesDiscovered++;

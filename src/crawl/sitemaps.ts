@@ -148,6 +148,7 @@ export async function mergeSitemapUrls(
   const onlyInSitemaps: Discovered[] = [];
   for (const url of sitemapUrls) {
     if (!isSameSite(context, url) || crawledUrls.has(url) || frontier.knows(url)) continue;
+    if (frontier.recordSitemapAlias(url)) continue;
     if (!(await robots.isAllowed(url))) {
       frontier.recordDisallowed(url, 1, referredBy(null), true);
       continue;

@@ -39,6 +39,9 @@ describe('referrers of a page the durable crawl reached again through redirects'
     assert.equal(row('/moved')?.status, 301);
     assert.equal(row('/t')?.inlinks, REREAD_SITE.referrers.length);
     assert.equal(row('/gone')?.inlinks, REREAD_SITE.referrers.length);
+    // The sitemap's aliases of known pages (linked, or only listed) are not crawled again.
+    for (const alias of REREAD_SITE.sitemapAliases) assert.equal(row(alias), undefined, alias);
+    assert.equal(row('/docs/')?.status, 200);
   });
 
   it('names the broken page with the exact count of pages linking to it', () => {

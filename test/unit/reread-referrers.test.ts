@@ -31,6 +31,16 @@ describe('referrers of a page crawled again (directly and through redirects)', f
       assert.equal(byPath('/t')?.linkedFrom, expected);
       assert.equal(byPath('/gone')?.status, 404);
       assert.equal(byPath('/gone')?.linkedFrom, expected);
+      // The sitemap's aliases of known pages are not crawled again: the home page's keeps its referrers.
+      for (const alias of REREAD_SITE.sitemapAliases) assert.equal(byPath(alias), undefined, alias);
+      const homeAlias = snapshot.indexAliases?.find((a) => a.url === `${site.origin}/index.html`);
+      assert.equal(homeAlias?.aliasOf, `${site.origin}/`);
+      // The crawl's record of the alias carries the exact count beside the first referrers it names.
+      assert.equal((homeAlias as { linkedFrom?: number } | undefined)?.linkedFrom, expected);
+      assert.equal(
+        snapshot.indexAliases?.find((a) => a.url === `${site.origin}/docs/index.html`)?.aliasOf,
+        `${site.origin}/docs/`,
+      );
       const style = snapshot.resources?.find((r) => r.url === `${site.origin}/style.css`);
       assert.equal(style?.linkedFrom, REREAD_SITE.htmlPages.length);
     } finally {

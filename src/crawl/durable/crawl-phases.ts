@@ -7,6 +7,7 @@ import { collectSitemaps, sitemapPageUrls } from '../sitemaps';
 import { AuditFailure } from '../../../workflows/contracts';
 import { indexAliasKey } from '../url-kinds';
 import { createCrawlRun, loadCrawlRun, loadCrawlSitemaps, saveProbes, saveSitemaps, type CrawlRun } from './run-store';
+import { ALIASABLE_STATES } from './frontier-commit';
 import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
 
 /** The crawl's first step: robots.txt of the origin, then the crawl with its home page queued. */
@@ -102,8 +103,25 @@ export async function admitSitemapUrls(db: Db, crawlId: string, env: StepEnviron
           .select('url')) as { url: string }[]
       ).map((row) => row.url),
     );
+    const fresh = chunk.filter((u) => !known.has(u));
+    const pageOfKey = await pagesByAliasKey(db, crawlId, fresh);
     const rows = [];
-    for (const url of chunk.filter((u) => !known.has(u))) {
+    for (const url of fresh) {
+      const key = indexAliasKey(url);
+      // The `/index.html` alias of a known page is an alias, not a page to crawl again.
+      const aliasOf = pageOfKey.get(key);
+      if (aliasOf !== undefined && aliasOf !== url) {
+        rows.push({
+          crawl_id: crawlId,
+          url,
+          state: 'alias',
+          depth: null,
+          in_sitemap: false,
+          alias_key: key,
+          alias_of: aliasOf,
+        });
+        continue;
+      }
       const allowed = await robots.isAllowed(url);
       rows.push({
         crawl_id: crawlId,
@@ -111,7 +129,8 @@ export async function admitSitemapUrls(db: Db, crawlId: string, env: StepEnviron
         state: allowed ? 'queued' : 'disallowed',
         depth: allowed ? null : 1,
         in_sitemap: !allowed,
-        alias_key: indexAliasKey(url),
+        alias_key: key,
+        alias_of: null,
       });
     }
     for (let at = 0; at < rows.length; at += 1_000) {
@@ -125,6 +144,20 @@ export async function admitSitemapUrls(db: Db, crawlId: string, env: StepEnviron
   }
   if (admitted > 0) await db('crawl_runs').where({ crawl_id: crawlId }).increment('pages_discovered', admitted);
   return admitted;
+}
+
+/** The first page-like URL known for each alias key of `urls` (the page an `/index.html` URL stands for). */
+async function pagesByAliasKey(db: Db, crawlId: string, urls: readonly string[]): Promise<Map<string, string>> {
+  const first = new Map<string, string>();
+  if (urls.length === 0) return first;
+  const rows = (await db('crawl_frontier')
+    .where({ crawl_id: crawlId })
+    .whereRaw('alias_key = ANY(?::text[])', [[...new Set(urls.map(indexAliasKey))]])
+    .whereRaw('state = ANY(?::text[])', [ALIASABLE_STATES])
+    .orderBy('seq')
+    .select('alias_key', 'url')) as { alias_key: string; url: string }[];
+  for (const row of rows) if (!first.has(row.alias_key)) first.set(row.alias_key, row.url);
+  return first;
 }
 
 /**

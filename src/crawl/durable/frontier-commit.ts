@@ -166,7 +166,7 @@ async function writePages(trx: Trx, crawlId: string, commit: PageStepCommit, she
 }
 
 /** Page-like states an `/index.html` URL is an alias of (RFC-less static-host convention). */
-const ALIASABLE = ['queued', 'claimed', 'rendering', 'crawled', 'unreachable', 'over_budget'];
+export const ALIASABLE_STATES = ['queued', 'claimed', 'rendering', 'crawled', 'unreachable', 'over_budget'];
 
 /**
  * Found URLs: a known one gains its referrers (but not pages in `readBefore`, counted already); a new
@@ -195,7 +195,7 @@ export async function upsertLinks(
     const keyed = (await trx('crawl_frontier')
       .where({ crawl_id: crawlId })
       .whereRaw('alias_key = ANY(?::text[])', [fresh.map((l) => indexAliasKey(l.url))])
-      .whereRaw('state = ANY(?::text[])', [ALIASABLE])
+      .whereRaw('state = ANY(?::text[])', [ALIASABLE_STATES])
       .orderBy('seq')
       .select('alias_key', 'url')) as { alias_key: string; url: string }[];
     for (const row of keyed) if (!aliasOf.has(row.alias_key)) aliasOf.set(row.alias_key, row.url);
