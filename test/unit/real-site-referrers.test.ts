@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { DEFAULT_CACHE_DIR, isExtracted, loadManifest, siteDir } from '../../bench/compare/real-sites';
 import { serveDirectory } from '../../bench/compare/static-server';
 import { headerValue, type SnapshotPage } from '../../src/analyzers/snapshot';
-import { crawlSite, extractLinks } from '../../src/crawl/crawler';
-import { parseCidrList } from '../../src/outbound/policy';
+import { extractLinks } from '../../src/crawl/crawler';
+import { crawlOnLoopback } from '../support/fixture-crawl';
 
 /**
  * Exact referrer counts on real sites nobody here wrote (bench/compare/real-sites.json, extracted by
@@ -34,14 +34,7 @@ describe('referrer counts on real sites', function () {
       if (!isExtracted(DEFAULT_CACHE_DIR, site)) this.skip();
       const server = await serveDirectory(siteDir(DEFAULT_CACHE_DIR, site), site.origins);
       try {
-        const snapshot = await crawlSite({
-          origin: server.origin,
-          pageBudget: 3_000,
-          allow: parseCidrList('127.0.0.0/8'),
-          userAgent: 'DomainAuditBot/0.1 (+https://domain-audit.example/bot)',
-          lookupDns: false,
-          probeTls: false,
-        });
+        const snapshot = await crawlOnLoopback(server.origin, 3_000);
         const referrers = distinctReferrers(snapshot.pages);
         const linked = snapshot.pages.filter((p) => p.depth !== 0);
         const off = linked.filter((p) => (p.linkedFrom ?? 0) !== (referrers.get(p.url)?.size ?? 0));

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { crawlSite } from '../../src/crawl/crawler';
 import { shellsToRender } from '../../src/crawl/durable/frontier-commit';
-import { parseCidrList } from '../../src/outbound/policy';
 import { REREAD_SITE, serveRereadSite } from '../support/reread-site';
+import { crawlOnLoopback } from '../support/fixture-crawl';
 
 /**
  * A page reached both directly and through a redirect to it is one referrer of its links, however
@@ -14,14 +13,7 @@ describe('referrers of a page crawled again (directly and through redirects)', f
   it('counts the page once for each page, link check and subresource it refers to', async () => {
     const site = await serveRereadSite();
     try {
-      const snapshot = await crawlSite({
-        origin: site.origin,
-        pageBudget: 100,
-        allow: parseCidrList('127.0.0.0/8'),
-        userAgent: 'DomainAuditBot/0.1 (+https://domain-audit.example/bot)',
-        lookupDns: false,
-        probeTls: false,
-      });
+      const snapshot = await crawlOnLoopback(site.origin, 100);
       const byPath = (p: string) => snapshot.pages.find((page) => page.url === `${site.origin}${p}`);
       // The page was reached three times: the redirect's answer is the same page.
       assert.equal(byPath('/old')?.finalUrl, `${site.origin}/a`);
