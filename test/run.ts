@@ -11,14 +11,13 @@ import { dealShards, expectedSeconds } from './support/shards';
 import { ensureTemporalCli } from '../src/setup/temporal-cli';
 
 /**
- * `npm test`: type check and lint, then unit tests, then workflow tests (test/workflows: the workflows on a
- * dev server of their own with stubbed activities, no Postgres), then integration tests against a
- * real Temporal dev server and a real Postgres that this script starts (and removes) itself, then browser
- * tests (test/browser: the dashboard in a real headless Chromium) against the same stack.
- * By default the suite runs in two lanes at once: the type check, lint, unit, workflow and browser
- * tests (on a stack of their own) in a process of lower CPU priority, beside the integration tests,
- * which keep the CPU whenever they want it (their timing-sensitive tests are the ones that failed
- * under load).
+ * `npm test`: type check and lint, unit tests, workflow tests (test/workflows: the workflows on a dev
+ * server of their own with stubbed activities, no Postgres), integration tests against a real Temporal
+ * dev server and a real Postgres that this script starts (and removes) itself, and browser tests
+ * (test/browser: the dashboard in a real headless Chromium). By default in two lanes at once: the
+ * checks lane (type check, lint, unit, workflow and browser tests, the last on a stack of its own) at a
+ * lower CPU priority, beside the stack lane (the integration tests), which keeps the CPU whenever it
+ * wants it (its timing-sensitive tests are the ones that failed under load).
  * With TEST_SHARDS=2 the whole suite runs instead in two equal processes at once (test/support/shards.ts),
  * each with a stack of its own. Arguments narrow the run to some test files, in one process; `--grep
  * <text>` filters by title; `--shard i/n` runs the i-th of n shards; `--lane checks|stack` one lane.

@@ -42,6 +42,7 @@ describe('referrers of a page the durable crawl reached again through redirects'
     // The sitemap's aliases of known pages (linked, or only listed) are not crawled again.
     for (const alias of REREAD_SITE.sitemapAliases) assert.equal(row(alias), undefined, alias);
     assert.equal(row('/docs/')?.status, 200);
+    assert.equal(row('/guide/')?.status, 200);
   });
 
   it('names the broken page with the exact count of pages linking to it', () => {

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
  * pages link to the same targets as /a, so each target has 13 referring pages: more than the crawl
  * keeps by name, where a page counted twice cannot be told from another page. They also link to
  * /index.html, the home page's other URL. The sitemap lists that alias and /docs/index.html, the
- * alias of /docs/, which only the home page links: aliases of known pages, never crawled again.
+ * alias of /docs/, which only the home page links: aliases of known pages, never crawled again. It
+ * also lists /guide/, which no page links, then its alias /guide/index.html: one page, crawled once.
  */
 export const REREAD_SITE = {
   linkingPages: Array.from({ length: 12 }, (_, i) => `/p${i + 1}`),
@@ -16,12 +17,12 @@ export const REREAD_SITE = {
   get referrers(): string[] {
     return [...this.linkingPages, '/a'];
   },
-  /** Distinct HTML pages, each loading /style.css: the home page, the twelve, /a, /t and /docs/. */
+  /** Distinct HTML pages, each loading /style.css: the home page, the twelve, /a, /t, /docs/ and /guide/. */
   get htmlPages(): string[] {
-    return ['/', ...this.referrers, '/t', '/docs/'];
+    return ['/', ...this.referrers, '/t', '/docs/', '/guide/'];
   },
-  /** Sitemap entries that are the `/index.html` URLs of pages the crawl knows. */
-  sitemapAliases: ['/index.html', '/docs/index.html'],
+  /** Sitemap entries that are the `/index.html` URLs of pages the crawl knows (or the sitemap lists before). */
+  sitemapAliases: ['/index.html', '/docs/index.html', '/guide/index.html'],
 };
 
 function html(title: string, body: string): string {
@@ -44,8 +45,11 @@ function answer(path: string, origin: string): { status: number; headers: Record
     return page(html('The target page', '<p>Linked from thirteen pages. <a href="/moved">Moved</a></p>'));
   if (path === '/old' || path === '/moved') return { status: 301, headers: { location: '/a' }, body: '' };
   if (path === '/docs/') return page(html('Documentation', '<p>The documentation of the reread site.</p>'));
+  if (path === '/guide/') return page(html('Guide', '<p>A guide that only the sitemap lists.</p>'));
   if (path === '/sitemap.xml') {
-    const locs = [...REREAD_SITE.sitemapAliases, '/a'].map((p) => `<url><loc>${origin}${p}</loc></url>`);
+    const locs = ['/index.html', '/docs/index.html', '/guide/', '/guide/index.html', '/a'].map(
+      (p) => `<url><loc>${origin}${p}</loc></url>`,
+    );
     const xml = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.join('')}</urlset>`;
     return { status: 200, headers: { 'content-type': 'application/xml' }, body: xml };
   }

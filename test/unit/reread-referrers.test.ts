@@ -33,6 +33,7 @@ describe('referrers of a page crawled again (directly and through redirects)', f
         snapshot.indexAliases?.find((a) => a.url === `${site.origin}/docs/index.html`)?.aliasOf,
         `${site.origin}/docs/`,
       );
+      assert.equal(byPath('/guide/')?.status, 200); // listed only, before its alias: crawled once
       const style = snapshot.resources?.find((r) => r.url === `${site.origin}/style.css`);
       assert.equal(style?.linkedFrom, REREAD_SITE.htmlPages.length);
     } finally {

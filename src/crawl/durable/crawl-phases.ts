@@ -7,7 +7,7 @@ import { collectSitemaps, sitemapPageUrls } from '../sitemaps';
 import { AuditFailure } from '../../../workflows/contracts';
 import { indexAliasKey } from '../url-kinds';
 import { createCrawlRun, loadCrawlRun, loadCrawlSitemaps, saveProbes, saveSitemaps, type CrawlRun } from './run-store';
-import { ALIASABLE_STATES } from './frontier-commit';
+import { pagesByAliasKey } from './frontier-commit';
 import { databaseWait, stepContext, stepWindow, type StepEnvironment } from './step-context';
 
 /** The crawl's first step: robots.txt of the origin, then the crawl with its home page queued. */
@@ -123,6 +123,8 @@ export async function admitSitemapUrls(db: Db, crawlId: string, env: StepEnviron
         continue;
       }
       const allowed = await robots.isAllowed(url);
+      // A later entry of the chunk that is this one's alias is then an alias of it.
+      if (allowed && !pageOfKey.has(key)) pageOfKey.set(key, url);
       rows.push({
         crawl_id: crawlId,
         url,
@@ -144,20 +146,6 @@ export async function admitSitemapUrls(db: Db, crawlId: string, env: StepEnviron
   }
   if (admitted > 0) await db('crawl_runs').where({ crawl_id: crawlId }).increment('pages_discovered', admitted);
   return admitted;
-}
-
-/** The first page-like URL known for each alias key of `urls` (the page an `/index.html` URL stands for). */
-async function pagesByAliasKey(db: Db, crawlId: string, urls: readonly string[]): Promise<Map<string, string>> {
-  const first = new Map<string, string>();
-  if (urls.length === 0) return first;
-  const rows = (await db('crawl_frontier')
-    .where({ crawl_id: crawlId })
-    .whereRaw('alias_key = ANY(?::text[])', [[...new Set(urls.map(indexAliasKey))]])
-    .whereRaw('state = ANY(?::text[])', [ALIASABLE_STATES])
-    .orderBy('seq')
-    .select('alias_key', 'url')) as { alias_key: string; url: string }[];
-  for (const row of rows) if (!first.has(row.alias_key)) first.set(row.alias_key, row.url);
-  return first;
 }
 
 /**

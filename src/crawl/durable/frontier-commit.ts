@@ -166,7 +166,28 @@ async function writePages(trx: Trx, crawlId: string, commit: PageStepCommit, she
 }
 
 /** Page-like states an `/index.html` URL is an alias of (RFC-less static-host convention). */
-export const ALIASABLE_STATES = ['queued', 'claimed', 'rendering', 'crawled', 'unreachable', 'over_budget'];
+const ALIASABLE_STATES = ['queued', 'claimed', 'rendering', 'crawled', 'unreachable', 'over_budget'];
+
+/**
+ * The first page-like URL the crawl knows for each alias key of `urls` (the page an `/index.html` URL
+ * stands for, or the reverse). Callers add the URLs they queue, so a batch's own aliases are found too.
+ */
+export async function pagesByAliasKey(
+  db: Knex,
+  crawlId: string,
+  urls: readonly string[],
+): Promise<Map<string, string>> {
+  const first = new Map<string, string>();
+  if (urls.length === 0) return first;
+  const rows = (await db('crawl_frontier')
+    .where({ crawl_id: crawlId })
+    .whereRaw('alias_key = ANY(?::text[])', [[...new Set(urls.map(indexAliasKey))]])
+    .whereRaw('state = ANY(?::text[])', [ALIASABLE_STATES])
+    .orderBy('seq')
+    .select('alias_key', 'url')) as { alias_key: string; url: string }[];
+  for (const row of rows) if (!first.has(row.alias_key)) first.set(row.alias_key, row.url);
+  return first;
+}
 
 /**
  * Found URLs: a known one gains its referrers (but not pages in `readBefore`, counted already); a new
@@ -190,16 +211,11 @@ export async function upsertLinks(
     ).map((r) => r.url),
   );
   const fresh = links.filter((l) => !known.has(l.url));
-  const aliasOf = new Map<string, string>();
-  if (fresh.length > 0) {
-    const keyed = (await trx('crawl_frontier')
-      .where({ crawl_id: crawlId })
-      .whereRaw('alias_key = ANY(?::text[])', [fresh.map((l) => indexAliasKey(l.url))])
-      .whereRaw('state = ANY(?::text[])', [ALIASABLE_STATES])
-      .orderBy('seq')
-      .select('alias_key', 'url')) as { alias_key: string; url: string }[];
-    for (const row of keyed) if (!aliasOf.has(row.alias_key)) aliasOf.set(row.alias_key, row.url);
-  }
+  const aliasOf = await pagesByAliasKey(
+    trx,
+    crawlId,
+    fresh.map((l) => l.url),
+  );
   const rows = links.map((link) => {
     const key = indexAliasKey(link.url);
     let state: string = link.state;
