@@ -162,6 +162,9 @@ async function runChildren(
   described: string,
 ): Promise<number> {
   const totals = { passed: 0, failed: 0, skipped: 0 };
+  // Mocha's list of failures, per child, said again after every child is done: the lanes' lines
+  // interleave, and a lane that ends early would otherwise leave its failures far above the end.
+  const failures: string[] = [];
   const codes = await Promise.all(
     children.map(({ label, args, niceness }) => {
       const child = spawn(
@@ -172,18 +175,26 @@ async function runChildren(
         },
       );
       if (niceness !== undefined && child.pid !== undefined) os.setPriority(child.pid, niceness);
-      for (const stream of [child.stdout!, child.stderr!])
-        readline.createInterface({ input: stream }).on('line', (line) => {
-          console.log(`[${label}] ${line}`);
-          const counted = /^tests: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/.exec(line);
-          if (!counted) return;
-          totals.passed += Number(counted[1]);
-          totals.failed += Number(counted[2]);
-          totals.skipped += Number(counted[3] ?? 0);
-        });
+      let inFailureList = false;
+      readline.createInterface({ input: child.stderr! }).on('line', (line) => {
+        console.log(`[${label}] ${line}`);
+        if (/^(typecheck|lint) failed/.test(line)) failures.push(`[${label}] ${line}`);
+      });
+      readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+        console.log(`[${label}] ${line}`);
+        if (/^\s*\d+ failing$/.test(line)) inFailureList = true;
+        const counted = /^tests: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/.exec(line);
+        if (inFailureList && !counted) failures.push(`[${label}] ${line}`);
+        if (!counted) return;
+        inFailureList = false;
+        totals.passed += Number(counted[1]);
+        totals.failed += Number(counted[2]);
+        totals.skipped += Number(counted[3] ?? 0);
+      });
       return exitCode(child);
     }),
   );
+  if (failures.length) console.log(`\nfailures, said again:\n${failures.join('\n')}`);
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
   console.log(`\ntests (${described}): ${totals.passed} passed, ${totals.failed} failed${skipped}`);
   return codes.every((code) => code === 0) ? 0 : 1;
