@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { Knex } from 'knex';
 import pg from 'pg';
 import { crawlWorkflowId } from '../../workflows/contracts';
 import { api, getStack, newAccount, waitForAudit } from '../support/stack';
@@ -36,6 +37,18 @@ async function refuseDatabase(databaseUrl: string): Promise<{ end(): Promise<voi
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Pages of the audit's crawl a step has taken: claimed, or already fetched and committed. */
+async function pagesTakenBySteps(db: Knex, auditId: string): Promise<number> {
+  const row = await db('crawl_frontier as f')
+    .join('crawl_runs as r', 'r.crawl_id', 'f.crawl_id')
+    .where('r.audit_id', auditId)
+    .whereIn('f.state', ['claimed', 'rendering', 'crawled', 'unreachable'])
+    .whereLike('f.url', '%/p%')
+    .count<{ count: string }[]>({ count: '*' })
+    .first();
+  return Number(row?.count ?? 0);
+}
 
 describe('a database outage', function () {
   this.timeout(90_000);
@@ -105,7 +118,14 @@ describe('a database outage', function () {
       const trigger = await api('POST', '/v1/audits', { key: account.liveKey, body: { domain: origin } });
       assert.equal(trigger.status, 202, trigger.text);
       const auditId: string = trigger.body.audit_id;
-      await until(() => requests.filter((r) => r.startsWith('/p')).length >= 2, 30_000, 'the crawl to be under way');
+      // The outage begins once steps have taken all 12 pages: a step claims its pages from Postgres
+      // before it fetches them, so a page not yet claimed would wait for the outage's end.
+      await until(
+        async () =>
+          requests.filter((r) => r.startsWith('/p')).length >= 2 && (await pagesTakenBySteps(stack.db, auditId)) === 12,
+        30_000,
+        'the crawl to be under way, every page claimed by a step',
+      );
       outage = await refuseDatabase(stack.config.databaseUrl!);
       const crawledDuringOutage = () => requests.filter((r) => r.startsWith('/p')).length;
       await until(() => crawledDuringOutage() >= 12, 30_000, 'the crawl to finish during the outage');
