@@ -8,17 +8,34 @@ import v8 from 'node:v8';
  * a full collection after a finish that left more than SLACK_BYTES beyond what was live brings the
  * heap back first (docs/architecture.md, "Durable crawl", Memory). Elsewhere this does nothing.
  */
-const SLACK_BYTES = 16 * 1024 * 1024;
+export const SLACK_BYTES = 16 * 1024 * 1024;
 
-let liveAfterCollection = Number.POSITIVE_INFINITY;
+/** The rule, given how to read the heap's use and the collector (undefined where gc is not exposed). */
+export class FinishGarbageRelease {
+  private liveAfterCollection = Number.POSITIVE_INFINITY;
+
+  constructor(
+    private readonly usedHeap: () => number,
+    private readonly collector: () => (() => void) | undefined,
+  ) {}
+
+  afterFinish(): void {
+    const gc = this.collector();
+    if (!gc) return;
+    const used = this.usedHeap();
+    // Less than after the last collection: V8 has collected on its own since, and that is the mark.
+    this.liveAfterCollection = Math.min(this.liveAfterCollection, used);
+    if (used < this.liveAfterCollection + SLACK_BYTES) return;
+    gc();
+    this.liveAfterCollection = this.usedHeap();
+  }
+}
+
+const shared = new FinishGarbageRelease(
+  () => v8.getHeapStatistics().used_heap_size,
+  () => (globalThis as { gc?: () => void }).gc,
+);
 
 export function releaseFinishGarbage(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) return;
-  const used = v8.getHeapStatistics().used_heap_size;
-  // Less than after the last collection: V8 has collected on its own since, and that is the mark.
-  liveAfterCollection = Math.min(liveAfterCollection, used);
-  if (used < liveAfterCollection + SLACK_BYTES) return;
-  gc();
-  liveAfterCollection = v8.getHeapStatistics().used_heap_size;
+  shared.afterFinish();
 }
