@@ -93,9 +93,11 @@ export const CHECKS: readonly Check[] = [
     id: 'canonical',
     lighthouse: ['canonical'],
     ours: ['SEO_CANONICAL_INVALID'],
-    // A page served under two URLs without a canonical link is found by crawling both; Lighthouse sees
-    // one URL and judges only a declared canonical.
-    matches: (f) => !/also linked under a second URL/.test(f.message),
+    // Lighthouse judges the declared link's form (invalid, relative, conflicting, the home page, another
+    // language's page) and never requests the canonical URL. Two of ours are other questions: a page
+    // served under two URLs without a canonical link (found by crawling both), and a canonical URL
+    // that redirects or fails (found by requesting it).
+    matches: (f) => !/also linked under a second URL|^The canonical URL (redirects|answers HTTP)/.test(f.message),
     scope: 'page',
   },
   {

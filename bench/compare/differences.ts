@@ -30,14 +30,6 @@ export const DIFFERENCES: readonly Difference[] = [
     applies: (page) => /<html\b[^>]*\slang\s*=\s*["']?[a-z]/i.test(page.body ?? ''),
   },
   {
-    check: 'canonical',
-    kind: 'FP',
-    reason:
-      'we request the canonical URL and report that it redirects or fails (a Docusaurus canonical /docs/x that GitHub Pages redirects to /docs/x/); Lighthouse does not request it',
-    applies: (_page, _lh, ours) =>
-      ours.length > 0 && ours.every((m) => /canonical URL (redirects|answers HTTP)/.test(m)),
-  },
-  {
     check: 'errors-in-console',
     kind: 'FN',
     reason:
