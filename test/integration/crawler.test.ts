@@ -577,7 +577,8 @@ describe('crawlSite (loopback fixtures)', function () {
         const t0 = Date.now();
         setTimeout(() => controller.abort(new Error('activity cancelled')), 300);
         await assert.rejects(crawl(site.origin, 50, { signal: controller.signal }), /activity cancelled/);
-        assert.ok(Date.now() - t0 < 2_000);
+        // Before the 10 s the pages' Retry-After asks for: the cancellation ended the wait.
+        assert.ok(Date.now() - t0 < 9_000, `${Date.now() - t0} ms`);
       } finally {
         await site.close();
       }

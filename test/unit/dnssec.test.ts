@@ -105,9 +105,8 @@ describe('queryDnssec against a local DNS server', () => {
   });
 
   it('throws when the server is silent (timeout) or answers SERVFAIL', async () => {
-    const started = Date.now();
+    // The message says the timeout ended the wait (a clock here would be a timed assertion).
     await assert.rejects(queryDnssec('signed.test', options(silent.server)), /no answer within 400 ms/);
-    assert.ok(Date.now() - started < 2_000);
     await assert.rejects(queryDnssec('broken.test', options(dns.server)), /SERVFAIL/);
     await assert.rejects(queryDnssec('signed.test', { servers: [], timeoutMs: 400 }), /no DNS resolver/);
   });
