@@ -6,10 +6,13 @@ import {
   MAX_FINDINGS_PER_ANALYZER,
   PageTally,
   pageFail,
+  perPage,
   pageWarn,
   type Analyzer,
   type AnalyzerOutcome,
 } from '../../src/analyzers/types';
+import { ISSUES_KEPT_UP_TO } from '../../src/analyzers/page-tally';
+import type { Issue, PageResult } from '../../src/analyzers/types';
 import { runAnalyzerOn } from '../support/analyzer-run';
 
 // Duplicate grouping keeps a set only for groups (or keys) with a second URL (issue 21): these pin
@@ -133,5 +136,53 @@ describe('duplicate grouping (PageTally, DistinctPerKey)', () => {
     assert.deepEqual(out.findings[0]!.urls, [`${ORIGIN}/d2`, `${ORIGIN}/d9`, `${ORIGIN}/d40`]);
     assert.equal(out.findings[0]!.message, 'The same meta description is used on several pages. Found at 3 URLs.');
     assert.equal(out.score, (42 + 1.5) / 45);
+  });
+
+  it('perPage past ISSUES_KEPT_UP_TO groups lets the wording go and asks again, only as far as it needs: the same outcome as a tally that keeps it', () => {
+    // Pages with a unique subject each (a title-length warning), a few shared problems (warn first,
+    // then failing), and one URL coming twice: more groups than perPage keeps the wording of.
+    const pages = Array.from({ length: ISSUES_KEPT_UP_TO + 500 }, (_, i) => ({ url: `${ORIGIN}/p${i % 1_400}` }));
+    const verdict = (i: number): PageResult => {
+      const issues: Issue[] = [
+        { outcome: 'warn', message: `Title ${i} is short.`, evidence: `<title>${i}</title>`, subject: `short ${i}` },
+      ];
+      if (i % 7 === 0)
+        issues.push({
+          outcome: i > 700 ? 'fail' : 'warn',
+          message: `Shared problem, worded on page ${i}.`,
+          evidence: 'x',
+          subject: 'shared',
+        });
+      if (i % 11 === 0) issues.push({ outcome: 'fail', message: 'A header is missing.', evidence: 'h' });
+      return { outcome: issues.some((x) => x.outcome === 'fail') ? 'fail' : 'warn', issues };
+    };
+    let checks = 0;
+    const indexed = pages.map((p, i) => ({ ...p, i }));
+    const limited = perPage(indexed, (p) => {
+      checks++;
+      return verdict(p.i);
+    });
+    const keeping = new PageTally();
+    indexed.forEach((p) => keeping.add(p.url, verdict(p.i)));
+    // Every page checked once to count; then again until each shown group's wording is final, which
+    // for the shared subject is its first failing page (page 707).
+    assert.equal(checks, pages.length + 708);
+    assert.deepEqual(limited, keeping.outcome());
+    assert.equal(limited.findings.length, MAX_FINDINGS_PER_ANALYZER);
+    // The shared subject's wording is its first failing page's; its URLs each once.
+    assert.equal(limited.findings[0]!.message, 'Shared problem, worded on page 707. Found at 200 URLs.');
+    // Under the limit, one check per page, and the same outcome as the tally.
+    let few = 0;
+    const small = indexed.slice(0, 100);
+    const kept = new PageTally();
+    small.forEach((p) => kept.add(p.url, verdict(p.i)));
+    assert.deepEqual(
+      perPage(small, (p) => {
+        few++;
+        return verdict(p.i);
+      }),
+      kept.outcome(),
+    );
+    assert.equal(few, small.length);
   });
 });
