@@ -28,9 +28,10 @@ export interface ObservedPart {
  * code before (a deploy between the part and the analysis) is observed again, never finished by code
  * that reads it otherwise. 2: client-side redirects (SEO_SITEMAP_INVALID, SEO_ORPHAN_PAGE,
  * SEO_INTERNAL_REDIRECT_LINK observe them; SEO_BROKEN_LINK observes each page's references). 3: the
- * messages of PERF_RENDER_BLOCKING and PERF_IMG_UNSIZED name the script and the image.
+ * messages of PERF_RENDER_BLOCKING and PERF_IMG_UNSIZED name the script and the image. 4:
+ * SEO_LINK_TEXT_GENERIC knows Tamil and Persian generic texts.
  */
-const OBSERVATIONS_VERSION = 3;
+const OBSERVATIONS_VERSION = 4;
 
 /** What identifies the analyzers a part was observed with, and the version of their observations. */
 export function analyzersKey(list: readonly Pick<Analyzer, 'code'>[]): string {
