@@ -120,7 +120,8 @@ async function compareSite(site: string, origin: string, ctx: RunContext): Promi
     const key = cacheKey(site, origin, p.finalUrl);
     const cached = ctx.cache?.[key];
     const r = cached ? { ...cached, url: p.finalUrl } : await ctx.lh.run(p.finalUrl);
-    if (ctx.cache) ctx.cache[key] = forCache(r);
+    // A report reused is kept as stored: rewritten, it changed by the loopback port alone.
+    if (ctx.cache && !cached) ctx.cache[key] = forCache(r);
     if (!cached)
       console.log(
         `  ${site} ${p.finalUrl.slice(origin.length) || '/'}: Lighthouse ${r.durationMs} ms, performance ${r.categories.performance}${r.runtimeError ? ` (${r.runtimeError})` : ''}`,
