@@ -170,9 +170,7 @@ async function runChildren(
       const child = spawn(
         process.execPath,
         [...process.execArgv, __filename, ...args, ...(grep ? ['--grep', grep] : [])],
-        {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
+        { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       if (niceness !== undefined && child.pid !== undefined) os.setPriority(child.pid, niceness);
       let inFailureList = false;

@@ -44,7 +44,8 @@ export const ISSUES_KEPT_UP_TO = 1_000;
 
 /**
  * perPage one page at a time, for pages that are never all in memory (the rendered-DOM checks of a
- * `render: "all"` crawl, read back from Postgres): it keeps the counts and each finding's URLs only.
+ * `render: "all"` crawl, read back from Postgres): it keeps the counts, each group's URLs and, up to
+ * `keepIssuesUpTo` groups, their wording; never the pages.
  */
 export class PageTally {
   private applicable = 0;

@@ -288,7 +288,9 @@ export interface IndexAlias {
   readonly url: string;
   /** The crawled URL it is an alias of. */
   readonly aliasOf: string;
+  /** The first pages linking to it (CRAWL_LIMITS.foundOnCap), and how many in all. */
   readonly foundOn: readonly string[];
+  readonly linkedFrom?: number;
 }
 
 /** A same-site stylesheet as fetched by the crawl (decoded, capped at CRAWL_LIMITS.stylesheetMaxChars). */

@@ -28,7 +28,7 @@ describe('referrers of a page crawled again (directly and through redirects)', f
       const homeAlias = snapshot.indexAliases?.find((a) => a.url === `${site.origin}/index.html`);
       assert.equal(homeAlias?.aliasOf, `${site.origin}/`);
       // The crawl's record of the alias carries the exact count beside the first referrers it names.
-      assert.equal((homeAlias as { linkedFrom?: number } | undefined)?.linkedFrom, expected);
+      assert.equal(homeAlias?.linkedFrom, expected);
       assert.equal(
         snapshot.indexAliases?.find((a) => a.url === `${site.origin}/docs/index.html`)?.aliasOf,
         `${site.origin}/docs/`,

@@ -55,6 +55,7 @@ export async function loadStoredSnapshot(db: Db, crawlId: string): Promise<Store
     url: row.url,
     aliasOf: row.alias_of!,
     foundOn: pool.internAll(row.found_on),
+    linkedFrom: row.linked_from,
   }));
   const unreachable = (await frontierRows('unreachable')).map((row: FrontierRow): LinkCheck => ({
     url: row.url,
