@@ -43,6 +43,8 @@ describe('stored crawl pages as the analysis keeps them', function () {
     assert.deepEqual(a.headers, PAGE.headers);
     assert.equal(a.redirectChain, b.redirectChain, 'one empty redirect chain');
     assert.deepEqual(a.foundOn, ['https://example.com/']);
+    assert.equal(a.foundOn, b.foundOn, 'pages first linked from the same page share one referrer list');
+    assert.ok(Object.isFrozen(a.foundOn), 'a shared list cannot be changed through one page');
     assert.equal(a.linkedFrom, 7, 'the exact count stays');
     const other = storedPage(storedRowOf({ ...PAGE, headers: { 'content-type': 'text/plain' } }), pool);
     assert.notEqual(other.headers, a.headers);

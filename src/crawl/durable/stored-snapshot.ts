@@ -163,7 +163,7 @@ export function storedPage(row: StoredPageRow, pool: StringPool): SnapshotPage {
     ...(row.rendered !== null ? { rendered: pool.parse<SnapshotPage['rendered']>(row.rendered) } : {}),
   };
   return page.depth !== 0 && row.found_on !== null
-    ? { ...page, foundOn: keptReferrers(page, pool.internAll(row.found_on)), linkedFrom: row.linked_from ?? 0 }
+    ? { ...page, foundOn: keptReferrers(page, row.found_on, pool), linkedFrom: row.linked_from ?? 0 }
     : page;
 }
 
@@ -173,9 +173,10 @@ export function storedPage(row: StoredPageRow, pool: StringPool): SnapshotPage {
  * SEO_INTERNAL_REDIRECT_LINK), else the first, the parent on a click path (SEO_DEEP_PAGE,
  * SEO_FEW_INLINKS); linkedFrom keeps the exact count (docs/architecture.md, "Durable crawl", Memory).
  */
-function keptReferrers(page: SnapshotPage, foundOn: readonly string[]): readonly string[] {
+function keptReferrers(page: SnapshotPage, foundOn: readonly string[], pool: StringPool): readonly string[] {
   const listed = page.status < 200 || page.status > 299 || page.redirectChain.length > 0;
-  return listed || foundOn.length <= 1 ? foundOn : foundOn.slice(0, 1);
+  if (foundOn.length === 0 || (listed && foundOn.length > 1)) return pool.internAll(foundOn);
+  return pool.one(foundOn[0]!);
 }
 
 /**

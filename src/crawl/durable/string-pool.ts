@@ -14,6 +14,7 @@ const EMPTY: readonly never[] = Object.freeze([]);
  */
 export class StringPool extends StringInterner {
   private readonly headerMaps = new Map<string, HeaderMap>();
+  private readonly singletons = new Map<string, readonly string[]>();
 
   /** JSON.parse with every string value interned (property names are already shared by V8). */
   parse<T>(json: string): T {
@@ -31,6 +32,17 @@ export class StringPool extends StringInterner {
     if (known !== undefined) return known;
     this.headerMaps.set(key, headers);
     return headers;
+  }
+
+  /**
+   * A list of the one string as one shared instance per string: the pages a page links to first
+   * keep it as their only referrer, each in a list of its own (56 bytes a page) unless shared.
+   */
+  one(text: string): readonly string[] {
+    const interned = this.intern(text);
+    let list = this.singletons.get(interned);
+    if (list === undefined) this.singletons.set(interned, (list = Object.freeze([interned])));
+    return list;
   }
 
   /** An empty list as the one shared instance; any other as it is. */
