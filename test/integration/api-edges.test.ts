@@ -332,62 +332,68 @@ describe('API edges: hardening', () => {
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'invalid_signature');
   });
 
-  it('checks big logos off the event loop: /healthz stays responsive while four are checked', async function () {
+  it('checks big logos off the event loop: another thread decodes them while /healthz is answered', async function () {
     this.timeout(120_000);
-    const { testKey } = await newAccount('pro');
-    // 2048×2048 RGBA: 16 MiB once decoded (the most accepted), about 20 KiB as a file.
-    const logos = [1, 2, 3, 4].map((shade) => pngBytes(2048, 2048, 6, shade * 40));
-    for (const logo of logos) assert.ok(logo.length < 40 * 1024);
-    const put = (logo: Buffer) =>
-      api('PUT', '/v1/branding', {
-        key: testKey,
-        body: { display_name: 'Acme', primary_color: '#123456', logo: logo.toString('base64') },
-      });
-    // Warm the logo check thread, so the measurement is of the checks.
+    const put = brandingPut((await newAccount('pro')).testKey);
+    const logos = [1, 2, 3, 4].map(bigLogo);
+    // Starts the logo check thread, so what is counted below is the checks.
     assert.equal((await put(pngBytes(16, 16, 6, 1))).status, 200);
 
+    const mainThreadBefore = process.threadCpuUsage();
+    const processBefore = process.cpuUsage();
+    const puts = logos.map(put);
+    let unanswered = puts.length;
+    for (const answer of puts) void answer.then(() => unanswered--);
+    // /healthz probes sent after the PUTs; those answered while a PUT is unanswered were served during the checks.
     const latencies: number[] = [];
-    let checking = true;
-    const probe = (async () => {
-      while (checking) {
-        const started = performance.now();
-        assert.ok([200, 503].includes((await api('GET', '/healthz')).status));
-        latencies.push(performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    })();
-    const started = performance.now();
-    const results = await Promise.all(logos.map(put));
-    const checksMs = performance.now() - started;
-    checking = false;
-    await probe;
+    let answeredDuringChecks = 0;
+    while (unanswered > 0) {
+      const started = performance.now();
+      assert.ok([200, 503].includes((await api('GET', '/healthz')).status));
+      latencies.push(performance.now() - started);
+      if (unanswered > 0) answeredDuringChecks++;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const results = await Promise.all(puts);
+    const mainThreadMs = cpuMs(process.threadCpuUsage(mainThreadBefore));
+    const elsewhereMs = cpuMs(process.cpuUsage(processBefore)) - mainThreadMs;
     for (const result of results) assert.equal(result.status, 200, result.text);
-    assert.ok(latencies.length >= 3, `only ${latencies.length} probes in ${checksMs} ms`);
-    const worst = Math.max(...latencies);
     console.log(
-      `      4 logo checks took ${Math.round(checksMs)} ms; /healthz worst ${Math.round(worst)} ms over ${latencies.length} probes`,
+      `      4 logo checks: CPU ${Math.round(elsewhereMs)} ms on other threads, ${Math.round(mainThreadMs)} ms on the event loop's; /healthz worst ${Math.round(Math.max(...latencies))} ms over ${latencies.length} probes`,
     );
-    assert.ok(worst < 750, `/healthz took ${Math.round(worst)} ms while logos were checked`);
+    // CPU time counted by thread (not a clock): decoded on the event loop's thread, these logos make it the
+    // busier one (measured 1460 ms against 555 ms on the other threads); decoded off it, it does a tenth of
+    // what the others do (120 ms against 1600 ms). The probes alone cannot tell: pdfkit's decode yields
+    // around its zlib steps, so /healthz gets answered between decodes either way.
+    assert.ok(
+      mainThreadMs < elsewhereMs,
+      `the event loop's thread did ${Math.round(mainThreadMs)} ms of the checks' CPU, other threads ${Math.round(elsewhereMs)} ms`,
+    );
+    assert.ok(answeredDuringChecks >= 3, `${answeredDuringChecks} probes answered while the logos were checked`);
   });
 
-  it('refuses logos that decode too big before decoding them, PNG and JPEG', async () => {
-    const { testKey } = await newAccount('pro');
-    const put = (logo: Buffer) =>
-      api('PUT', '/v1/branding', {
-        key: testKey,
-        body: { display_name: 'Acme', primary_color: '#123456', logo: logo.toString('base64') },
-      });
+  it('refuses logos that decode too big from their headers, without decoding them, PNG and JPEG', async function () {
+    this.timeout(60_000);
+    const put = brandingPut((await newAccount('pro')).testKey);
     // The logo from the report: 33 KB, grey + alpha, 4096×4096 = 32 MiB decoded.
     const greyAlpha = pngBytes(4096, 4096, 4, 0);
     assert.ok(greyAlpha.length < 40 * 1024, `${greyAlpha.length} bytes`);
-    const started = performance.now();
+    // Logos are decoded on the logo check thread only, one at a time: four big valid ones keep it busy.
+    let answered = 0;
+    const checked = [1, 2, 3, 4].map((shade) => put(bigLogo(shade)).finally(() => answered++));
+    await Promise.race(checked); // the other three are now on the thread or waiting for it
+    const refused = await put(greyAlpha);
+    const stillChecked = checked.length - answered;
     assertEnvelope(
-      await put(greyAlpha),
+      refused,
       400,
       'invalid_request',
       /field logo must decode to at most 16 MiB .*got 32 MiB \(4096×4096, 2 channels\)/,
     );
-    assert.ok(performance.now() - started < 1500, 'refused from its header');
+    for (const result of await Promise.all(checked)) assert.equal(result.status, 200, result.text);
+    // Refused by the API from the header it read, not in its turn on the thread: had it waited behind the
+    // other three (to be decoded, or even to have its header read there), at most one would be unanswered.
+    assert.ok(stillChecked >= 2, `refused when ${stillChecked} of the logos sent before it were still being checked`);
     assertEnvelope(
       await put(jpegHeader(20_000, 100)),
       400,
@@ -492,8 +498,35 @@ function countKeyLookups(stack: Awaited<ReturnType<typeof getStack>>) {
   };
 }
 
-/** A PNG of one flat colour: tiny as a file, `width × height × channels` bytes once decoded. */
-function pngBytes(width: number, height: number, colorType: 4 | 6, shade: number): Buffer {
+/** PUT /v1/branding with `logo` and otherwise fixed fields, as the key's workspace. */
+function brandingPut(key: string) {
+  return (logo: Buffer) =>
+    api('PUT', '/v1/branding', {
+      key,
+      body: { display_name: 'Acme', primary_color: '#123456', logo: logo.toString('base64') },
+    });
+}
+
+/**
+ * 2048×2048 RGBA: 16 MiB once decoded (the most accepted), under 40 KiB as a file. Its rows are
+ * Paeth-filtered, so decoding takes every byte through the predictor: far more CPU than the request.
+ */
+function bigLogo(shade: number): Buffer {
+  const logo = pngBytes(2048, 2048, 6, shade * 40, 4);
+  assert.ok(logo.length < 40 * 1024, `${logo.length} bytes`);
+  return logo;
+}
+
+/** User plus system CPU time, in milliseconds. */
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
+}
+
+/**
+ * A PNG of one colour, tiny as a file, `width × height × channels` bytes once decoded: flat with rows
+ * unfiltered (`filter` 0), a pattern with every row Paeth-filtered (4).
+ */
+function pngBytes(width: number, height: number, colorType: 4 | 6, shade: number, filter: 0 | 4 = 0): Buffer {
   const channels = colorType === 6 ? 4 : 2;
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
@@ -501,7 +534,7 @@ function pngBytes(width: number, height: number, colorType: 4 | 6, shade: number
   header[8] = 8;
   header[9] = colorType;
   const raw = Buffer.alloc(height * (1 + width * channels), shade);
-  for (let y = 0; y < height; y++) raw[y * (1 + width * channels)] = 0;
+  for (let y = 0; y < height; y++) raw[y * (1 + width * channels)] = filter;
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', header),

@@ -47,17 +47,14 @@ describe('dashboard: log-in and sign-up throttles under concurrency', function (
     await signUpUser(db, { email: target, password: PASSWORD, now: clock.now() });
     const address = uniqueClientAddress();
     const checks = await countPasswordChecks(new Set([target]));
-    const started = performance.now();
     try {
       const clients = await Promise.all(Array.from({ length: 100 }, () => loginClient(address)));
       const answers = await Promise.all(
         clients.map((client, i) => client.post('/login', { email: target, password: `wrong-guess-${i}` })),
       );
-      const elapsedMs = performance.now() - started;
       assert.equal(checks.count(), LOGIN_THROTTLE.perEmail, 'password checks run');
       assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([401]));
       assert.deepEqual(new Set(answers.map((a) => pageMessage(a.text))), new Set([LOGIN_REFUSED]), 'one message');
-      assert.ok(elapsedMs < 20_000, `100 attempts took ${Math.round(elapsedMs)} ms`);
 
       const right = await (await loginClient(address)).post('/login', { email: target, password: PASSWORD });
       assert.equal(right.status, 401, 'the right password is refused while throttled');

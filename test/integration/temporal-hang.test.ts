@@ -118,19 +118,20 @@ describe('Temporal hang (dev server SIGSTOPped)', function () {
     assert.equal(accepted.length, 20, 'accepted before the hang was known');
     assert.equal(new Set(accepted).size, 16, 'the five re-triggers share the warm audit id');
 
-    // Now the hang is known: triggers are refused at once, storing and charging nothing.
+    // Now the hang is known: triggers are refused at once, storing and charging nothing. Awaited while the
+    // server is still stopped (SIGCONT comes after): an API that waited on Temporal would never answer them.
     const usageBefore = (await api('GET', '/v1/usage', { ...base, key: refusedLive.testKey })).body.audits_used;
     const refused = await Promise.all([
-      ...Array.from({ length: 5 }, () => timed(() => trigger(refusedLive.liveKey, site.origin))),
-      ...Array.from({ length: 5 }, (_, i) =>
-        timed(() => trigger(refusedLive.testKey, `https://refused-${i}.example.com`)),
-      ),
-      timed(() => trigger(reader.testKey, 'https://warm.example.com')),
+      ...Array.from({ length: 5 }, () => trigger(refusedLive.liveKey, site.origin)),
+      ...Array.from({ length: 5 }, (_, i) => trigger(refusedLive.testKey, `https://refused-${i}.example.com`)),
+      trigger(reader.testKey, 'https://warm.example.com'),
     ]);
-    for (const { response, ms } of refused) {
+    for (const response of refused) {
       assert.equal(response.status, 503, response.text);
       assert.equal(response.body.error.code, 'audit_provider_unavailable');
-      assert.ok(ms < 2000, `refused in ${Math.round(ms)} ms, without waiting on Temporal`);
+      // The breaker's refusal, decided before the audit is stored and so before any call to Temporal (a
+      // start that fails after the commit is left to the reconciler and answered 202).
+      assert.match(response.body.error.message, /temporarily unavailable; nothing was stored or charged/);
     }
     assert.equal((await db('audits').where({ account_id: refusedLive.accountId })).length, 0, 'nothing stored');
     assert.equal(
@@ -195,12 +196,6 @@ async function waitForTerminal(
     if (Date.now() > deadline) throw new Error(`audits not finished after ${timeoutMs} ms: ${JSON.stringify(rows)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-async function timed<T>(fn: () => Promise<T>): Promise<{ response: T; ms: number }> {
-  const t0 = performance.now();
-  const response = await fn();
-  return { response, ms: performance.now() - t0 };
 }
 
 function percentile(values: number[], p: number): number {
