@@ -1,7 +1,7 @@
 /**
  * The expected agreement on the real sites (bench/compare/real-sites-expected.json): every compared
  * page's pair of verdicts per check, the per-check and per-site tallies, and each disagreement with
- * the class it was given by hand. `compare:lighthouse -- --real --pages 10 --write-expected` writes it (keeping
+ * the class it was given by hand. `compare:lighthouse -- --real --pages 20 --write-expected` writes it (keeping
  * the classes already given); test/unit/compare-real-sites.test.ts fails when our side agrees with
  * Lighthouse less than it records. Pure.
  */

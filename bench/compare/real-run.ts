@@ -44,7 +44,7 @@ export function readExpected(file = REAL_EXPECTED): ExpectedAgreement | null {
 
 const ABOUT =
   'Expected agreement of our audit with Lighthouse 13 on the real sites of real-sites.json, from ' +
-  '`npm run compare:lighthouse -- --real --pages 10 --write-expected` (Lighthouse reports: real-sites-lighthouse.json). ' +
+  '`npm run compare:lighthouse -- --real --pages 20 --write-expected` (Lighthouse reports: real-sites-lighthouse.json). ' +
   'Each disagreement carries the class it was given by hand: ' +
   Object.entries(CLASSES)
     .map(([k, v]) => `${k} (${v})`)

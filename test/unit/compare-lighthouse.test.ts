@@ -132,6 +132,13 @@ describe('compare:lighthouse mapping and agreement', () => {
       );
     const conflicting = [finding('SEO_CANONICAL_INVALID', 'The page declares 2 conflicting canonical URLs.')];
     assert.equal(ourVerdict(check('canonical'), page, conflicting, canonicalStatuses), 'fail');
+    // An alternate that does not link back takes a crawl of both pages; Lighthouse judges codes and hrefs.
+    const hreflangStatuses = { SEO_HREFLANG_INVALID: 'fail' };
+    const noReturn = 'An alternate language version does not link back to this page (no return hreflang link).';
+    const oneWay = [finding('SEO_HREFLANG_INVALID', noReturn)];
+    assert.equal(ourVerdict(check('hreflang'), page, oneWay, hreflangStatuses), 'pass');
+    const badCode = [finding('SEO_HREFLANG_INVALID', '"english" is not a valid hreflang language code.')];
+    assert.equal(ourVerdict(check('hreflang'), page, badCode, hreflangStatuses), 'fail');
     // The browser stage judges only the pages it measured.
     const contrast = [finding('A11Y_COLOR_CONTRAST', 'Text below WCAG AA contrast.')];
     const rendered = { A11Y_COLOR_CONTRAST: 'fail' };

@@ -1,7 +1,7 @@
 /**
  * The agreement of our audit with Lighthouse 13 on real static sites nobody here wrote
  * (bench/compare/real-sites.json), kept in bench/compare/real-sites-expected.json by
- * `npm run compare:lighthouse -- --real --pages 10 --write-expected`. Lighthouse's side comes from its committed
+ * `npm run compare:lighthouse -- --real --pages 20 --write-expected`. Lighthouse's side comes from its committed
  * reports (bench/compare/real-sites-lighthouse.json), so no browser runs here; our side runs live:
  * each site is served on loopback from its extracted copy, crawled and analysed as the comparison
  * does, and a page and check that agreed with Lighthouse and no longer does fails the test. The
@@ -95,7 +95,7 @@ describe('compare:lighthouse on real sites (expected agreement)', function () {
     // Until a comparison run has recorded the agreement and its Lighthouse reports, there is nothing to hold to.
     if (!file || !fs.existsSync(REAL_LIGHTHOUSE_CACHE)) {
       console.log(
-        '      no expected agreement recorded yet: npm run compare:lighthouse -- --real --pages 10 --write-expected',
+        '      no expected agreement recorded yet: npm run compare:lighthouse -- --real --pages 20 --write-expected',
       );
       this.skip();
     }
