@@ -47,9 +47,13 @@ describe('outbound time to first byte and our own stalls', function () {
     assert.ok(response.totalMs >= 1_000, `total ${response.totalMs} ms: the wall time is still reported as it was`);
   });
 
-  it('a slow site is still slow (the control): a 700 ms wait with no stall reads at least 700 ms', async () => {
+  it('a slow site is still slow (the control): a 700 ms wait reads 700 ms, less only our own stalls', async () => {
+    // A busy machine (the test lanes run side by side) stalls this process now and then: what the
+    // request takes out can only be those stalls, which this wider measurement sees too.
+    const ours = measureStalls();
     const response = await get('/?delay=700');
-    assert.ok(response.ttfbMs >= 690, `ttfb ${response.ttfbMs} ms`);
+    const stalled = ours();
+    assert.ok(response.ttfbMs >= 690 - stalled, `ttfb ${response.ttfbMs} ms with ${stalled} ms of our own stalls`);
   });
 
   it('a stall before a measurement opens is not counted in it; one while it is open is', () => {
