@@ -175,8 +175,7 @@ export function storedPage(row: StoredPageRow, pool: StringPool): SnapshotPage {
  */
 function keptReferrers(page: SnapshotPage, foundOn: readonly string[], pool: StringPool): readonly string[] {
   const listed = page.status < 200 || page.status > 299 || page.redirectChain.length > 0;
-  if (foundOn.length === 0 || (listed && foundOn.length > 1)) return pool.internAll(foundOn);
-  return pool.one(foundOn[0]!);
+  return pool.internAll(listed ? foundOn : foundOn.slice(0, 1));
 }
 
 /**

@@ -21,8 +21,18 @@ export class StringPool extends StringInterner {
     return JSON.parse(json, (_key, value: unknown) => (typeof value === 'string' ? this.intern(value) : value)) as T;
   }
 
+  /**
+   * The list with its strings interned. The empty list is one frozen instance, and so is each list of
+   * one string: the pages a page links to first keep it as their only referrer, and a list of their
+   * own was 56 bytes a page.
+   */
   internAll(texts: readonly string[]): readonly string[] {
-    return texts.length === 0 ? EMPTY : texts.map((text) => this.intern(text));
+    if (texts.length === 0) return EMPTY;
+    if (texts.length > 1) return texts.map((text) => this.intern(text));
+    const text = this.intern(texts[0]!);
+    let list = this.singletons.get(text);
+    if (list === undefined) this.singletons.set(text, (list = Object.freeze([text])));
+    return list;
   }
 
   /** The first header map read with the same names and values in the same order. */
@@ -32,17 +42,6 @@ export class StringPool extends StringInterner {
     if (known !== undefined) return known;
     this.headerMaps.set(key, headers);
     return headers;
-  }
-
-  /**
-   * A list of the one string as one shared instance per string: the pages a page links to first
-   * keep it as their only referrer, each in a list of its own (56 bytes a page) unless shared.
-   */
-  one(text: string): readonly string[] {
-    const interned = this.intern(text);
-    let list = this.singletons.get(interned);
-    if (list === undefined) this.singletons.set(interned, (list = Object.freeze([interned])));
-    return list;
   }
 
   /** An empty list as the one shared instance; any other as it is. */
